@@ -1,0 +1,44 @@
+/** The chat endpoint's shapes (service-api.md 2.1, 2.2, 2.4 and 4.1). */
+
+export type ChatRole = 'system' | 'user' | 'assistant';
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** The request body. Optional fields are left out, never sent as null. */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  max_tokens?: number;
+  temperature?: number;
+  top_p?: number;
+  stream?: boolean;
+  stop?: string | string[];
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  user?: string;
+  /** OpenAI convention, not in service-api.md: asks for a final chunk with usage. */
+  stream_options?: { include_usage: boolean };
+}
+
+/** The non-streaming answer, and what svc assembles from a stream (`--json`). */
+export interface ChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: Array<{
+    index: number;
+    message: { role: 'assistant'; content: string };
+    finish_reason: string | null;
+  }>;
+  usage?: Usage;
+}

@@ -1,0 +1,186 @@
+/**
+ * The one HTTP client for both endpoints: JSON POST with bearer auth over undici, retries with
+ * backoff, timeouts as "longest silence", and every failure turned into an svc error.
+ */
+import { request, type Dispatcher } from 'undici';
+import { InterruptedError } from '../errors.js';
+import { decideRetry, header, type Headers } from './retry-policy.js';
+import { extractServiceMessage } from './service-message.js';
+import { errorForStatus } from './status-errors.js';
+import { networkError, transportErrorCode } from './transport-errors.js';
+import { endpointUrl } from './url.js';
+
+export interface RetryNotice {
+  /** The status that failed, or the connection error's code. */
+  reason: string;
+  delayMs: number;
+  /** 1 for the first retry. */
+  retry: number;
+  maxRetries: number;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  userAgent: string;
+  /** Longest silence allowed: waiting for headers, or between two pieces of the body. */
+  timeoutMs: number;
+  maxRetries: number;
+  dispatcher: Dispatcher;
+  onRetry?: (notice: RetryNotice) => void;
+  /** Debug lines (SVC_DEBUG=1); never given the key. */
+  debug?: (line: string) => void;
+  /** Test seams. */
+  sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  requestId: string | undefined;
+  contentType: string;
+  url: string;
+  /** The body, read piece by piece; transport failures come out as svc errors. */
+  body: AsyncIterable<Uint8Array>;
+  /** Stop reading and release the connection. */
+  discard(): void;
+}
+
+/** Error bodies are read for their message only; a megabyte is more than any service sends. */
+const MAX_ERROR_BODY = 1 << 20;
+
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new InterruptedError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function readLimited(body: Dispatcher.ResponseData['body']): Promise<string> {
+  const pieces: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const piece of body as AsyncIterable<Buffer>) {
+      pieces.push(piece);
+      length += piece.length;
+      if (length >= MAX_ERROR_BODY) break;
+    }
+  } catch {
+    // A body cut short still has its first part; the status says enough without the rest.
+  } finally {
+    body.destroy();
+  }
+  return Buffer.concat(pieces).toString('utf8');
+}
+
+export class ApiClient {
+  readonly #options: ClientOptions;
+
+  constructor(options: ClientOptions) {
+    this.#options = options;
+  }
+
+  get baseUrl(): string {
+    return this.#options.baseUrl;
+  }
+
+  /**
+   * POST `body` as JSON to `/v1/<endpoint>` and return the first 2xx response. Retries happen
+   * only here, before any byte of a successful body was handed out, so nothing shown is repeated.
+   */
+  async post(endpoint: string, body: unknown, signal?: AbortSignal): Promise<ApiResponse> {
+    const options = this.#options;
+    const url = endpointUrl(options.baseUrl, endpoint);
+    const payload = JSON.stringify(body);
+    const sleep = options.sleep ?? abortableSleep;
+    const now = options.now ?? Date.now;
+    const random = options.random ?? Math.random;
+    const transport = { url, timeoutMs: options.timeoutMs, midResponse: false };
+
+    for (let retriesDone = 0; ; retriesDone++) {
+      options.debug?.(`POST ${url} (attempt ${retriesDone + 1}, ${payload.length} bytes, Authorization: Bearer [redacted])`);
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(url, {
+          method: 'POST',
+          dispatcher: options.dispatcher,
+          headers: {
+            authorization: `Bearer ${options.apiKey}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'user-agent': options.userAgent,
+          },
+          body: payload,
+          headersTimeout: options.timeoutMs,
+          bodyTimeout: options.timeoutMs,
+          ...(signal ? { signal } : {}),
+        });
+      } catch (error) {
+        if (signal?.aborted) throw new InterruptedError();
+        const code = transportErrorCode(error);
+        const decision = decideRetry({ retriesDone, maxRetries: options.maxRetries, status: undefined, headers: {}, errorCode: code, now: now(), random });
+        if (!decision.retry) throw networkError(error, transport);
+        options.onRetry?.({ reason: code ?? 'connection failure', delayMs: decision.delayMs, retry: retriesDone + 1, maxRetries: options.maxRetries });
+        await sleep(decision.delayMs, signal);
+        continue;
+      }
+
+      const headers = response.headers as Headers;
+      const requestId = header(headers, 'x-request-id');
+      options.debug?.(`HTTP ${response.statusCode}${requestId ? ` request id ${requestId}` : ''}`);
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        return this.#wrap(response, url, requestId);
+      }
+
+      const text = await readLimited(response.body);
+      const decision = decideRetry({ retriesDone, maxRetries: options.maxRetries, status: response.statusCode, headers, now: now(), random });
+      if (decision.retry) {
+        options.onRetry?.({ reason: `HTTP ${response.statusCode}`, delayMs: decision.delayMs, retry: retriesDone + 1, maxRetries: options.maxRetries });
+        await sleep(decision.delayMs, signal);
+        continue;
+      }
+      throw errorForStatus({
+        status: response.statusCode,
+        service: extractServiceMessage(text, header(headers, 'content-type')),
+        requestId,
+        url,
+        retriesDone,
+        refusedWaitMs: decision.reason === 'wait-too-long' ? decision.waitMs : undefined,
+      });
+    }
+  }
+
+  #wrap(response: Dispatcher.ResponseData, url: string, requestId: string | undefined): ApiResponse {
+    const timeoutMs = this.#options.timeoutMs;
+    const body = response.body;
+    async function* pieces(): AsyncGenerator<Uint8Array> {
+      try {
+        for await (const piece of body as AsyncIterable<Uint8Array>) yield piece;
+      } catch (error) {
+        if (transportErrorCode(error) === 'UND_ERR_ABORTED' || (error as Error).name === 'AbortError') {
+          throw new InterruptedError();
+        }
+        throw networkError(error, { url, timeoutMs, midResponse: true });
+      }
+    }
+    return {
+      status: response.statusCode,
+      headers: response.headers as Headers,
+      requestId,
+      contentType: header(response.headers as Headers, 'content-type') ?? '',
+      url,
+      body: pieces(),
+      discard: () => body.destroy(),
+    };
+  }
+}

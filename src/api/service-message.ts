@@ -1,0 +1,82 @@
+/**
+ * Finding the service's own words in an error body, whatever shape the service or a proxy in
+ * front of it chose.
+ */
+
+export interface ServiceMessage {
+  /** What the service said, or a description of what came back instead. */
+  message: string | undefined;
+  /** The service's error code, when a JSON body named one. */
+  code: string | undefined;
+  /** True when the body was an HTML page: a proxy, gateway or captive portal answered. */
+  fromHtml: boolean;
+}
+
+const SNIPPET_LENGTH = 300;
+
+function asText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function field(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * The message of a JSON error body, in this order: `error.message`, `error` (a string),
+ * `message`, `detail`, `errors[0].message`, `title` (OpenAI, plain APIs, FastAPI, GraphQL-ish
+ * and RFC 9457 problem details).
+ */
+export function messageFromJson(body: unknown): string | undefined {
+  const error = field(body, 'error');
+  const errors = field(body, 'errors');
+  const detail = field(body, 'detail');
+  return (
+    asText(field(error, 'message')) ??
+    asText(error) ??
+    asText(field(body, 'message')) ??
+    asText(detail) ??
+    // FastAPI puts a list of {msg} under detail.
+    (Array.isArray(detail) ? asText(field(detail[0], 'msg')) : undefined) ??
+    (Array.isArray(errors) ? asText(field(errors[0], 'message')) : undefined) ??
+    asText(field(body, 'title'))
+  );
+}
+
+function codeFromJson(body: unknown): string | undefined {
+  const error = field(body, 'error');
+  return asText(field(error, 'code')) ?? asText(field(error, 'type')) ?? asText(field(body, 'code'));
+}
+
+function looksLikeHtml(text: string, contentType: string | undefined): boolean {
+  return (contentType ?? '').includes('text/html') || /^\s*(<!doctype html|<html)/i.test(text);
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+/** Extract the service's message from a raw error body. */
+export function extractServiceMessage(text: string, contentType: string | undefined): ServiceMessage {
+  const trimmed = text.trim();
+  if (trimmed === '') return { message: undefined, code: undefined, fromHtml: false };
+  if (looksLikeHtml(trimmed, contentType)) {
+    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(trimmed)?.[1];
+    const clean = title ? decodeEntities(title).replace(/\s+/g, ' ').trim() : '';
+    return { message: clean || 'an HTML page', code: undefined, fromHtml: true };
+  }
+  try {
+    const body: unknown = JSON.parse(trimmed);
+    const message = messageFromJson(body);
+    if (message !== undefined) return { message, code: codeFromJson(body), fromHtml: false };
+  } catch {
+    // Not JSON: fall through to a snippet of the text.
+  }
+  const snippet = trimmed.length > SNIPPET_LENGTH ? `${trimmed.slice(0, SNIPPET_LENGTH)}…` : trimmed;
+  return { message: snippet, code: undefined, fromHtml: false };
+}

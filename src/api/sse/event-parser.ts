@@ -1,0 +1,48 @@
+/**
+ * Lines → events, by the WHATWG server-sent events field rules. Only `data` and `event` matter
+ * to svc; `id`, `retry` and unknown fields are ignored, as reconnection is not something a
+ * one-shot completion can do.
+ */
+
+export interface SseEvent {
+  /** The `event:` name, `message` when none was given. */
+  event: string;
+  /** The `data:` lines joined with "\n". */
+  data: string;
+}
+
+export class EventParser {
+  #data: string[] = [];
+  #event = '';
+
+  /** Feed one line; returns the event a blank line completes, if any. */
+  line(line: string): SseEvent | undefined {
+    if (line === '') return this.#dispatch();
+    if (line.charCodeAt(0) === 0x3a) return undefined; // ":" starts a comment
+    const colon = line.indexOf(':');
+    // A line without a colon is a field whose value is empty.
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 0x20) value = value.slice(1); // one leading space is not part of the value
+    if (field === 'data') this.#data.push(value);
+    else if (field === 'event') this.#event = value;
+    return undefined;
+  }
+
+  /**
+   * End of stream. WHATWG discards an event not closed by a blank line; svc dispatches it, since
+   * many servers end their last event with a single newline and its data is the end of the reply.
+   */
+  end(): SseEvent | undefined {
+    return this.#dispatch();
+  }
+
+  #dispatch(): SseEvent | undefined {
+    const hadData = this.#data.length > 0;
+    const event: SseEvent = { event: this.#event || 'message', data: this.#data.join('\n') };
+    this.#data = [];
+    this.#event = '';
+    // An event with no data line at all is not dispatched (WHATWG: empty data buffer).
+    return hadData ? event : undefined;
+  }
+}

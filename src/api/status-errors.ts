@@ -1,0 +1,69 @@
+/**
+ * An HTTP error answer → the svc error that says what happened and what to do about it.
+ * The class decides the exit code (errors.ts); this decides the words.
+ */
+import { ApiError, AuthError, RateLimitError, RejectedError, ServerError, type ServiceErrorDetails } from '../errors.js';
+import type { ServiceMessage } from './service-message.js';
+
+export interface StatusErrorInput {
+  status: number;
+  service: ServiceMessage;
+  requestId: string | undefined;
+  /** The URL that was called, to point at a wrong base URL on a 404. */
+  url: string;
+  /** Retries already made, for the rate-limit and server-error messages. */
+  retriesDone: number;
+  /** A wait the service asked for that svc will not sit through. */
+  refusedWaitMs?: number | undefined;
+}
+
+const PROXY_HINT = 'an HTML page came back: a proxy, gateway or captive portal answered instead of the service; check the base URL and HTTPS_PROXY/NO_PROXY';
+
+function retriedNote(retriesDone: number): string {
+  return retriesDone === 0 ? '' : ` (after ${retriesDone} ${retriesDone === 1 ? 'retry' : 'retries'})`;
+}
+
+/** Build the error for a non-2xx answer. */
+export function errorForStatus(input: StatusErrorInput): ApiError {
+  const { status, service } = input;
+  const details: ServiceErrorDetails = {
+    status,
+    serviceMessage: service.message,
+    requestId: input.requestId,
+    code: service.code,
+  };
+  const said = service.message;
+  const htmlHint = service.fromHtml ? PROXY_HINT : undefined;
+  const waitNote =
+    input.refusedWaitMs === undefined ? '' : `; it asks to wait ${Math.ceil(input.refusedWaitMs / 1000)} s, longer than svc waits`;
+
+  if (status === 401) {
+    return new AuthError(`the service rejected the API key${said ? `: ${said}` : ''}`, details, {
+      hint: htmlHint ?? 'check the key: `svc auth login` stores one, SVC_API_KEY overrides it',
+    });
+  }
+  if (status === 403) {
+    return new AuthError(`the service refused access${said ? `: ${said}` : ''}`, details, {
+      hint: htmlHint ?? 'the key may lack access to this model or endpoint',
+    });
+  }
+  if (status === 429) {
+    return new RateLimitError(`rate limited by the service${retriedNote(input.retriesDone)}${said ? `: ${said}` : ''}${waitNote}`, details, {
+      hint: htmlHint ?? 'wait a little and try again, or raise --max-retries',
+    });
+  }
+  if (status >= 500 || status < 400) {
+    const what = status >= 500 ? 'the service failed' : `unexpected HTTP status ${status}`;
+    return new ServerError(`${what}${retriedNote(input.retriesDone)}${said ? `: ${said}` : ''}${waitNote}`, details, {
+      ...(htmlHint ? { hint: htmlHint } : {}),
+    });
+  }
+  if (status === 404 && (service.fromHtml || said === undefined || service.code === undefined)) {
+    // No error object from the service itself: most likely the URL is wrong, not the model.
+    return new RejectedError(`not found: ${input.url}${said && !service.fromHtml ? ` (${said})` : ''}`, details, {
+      hint: htmlHint ?? 'check the base URL: svc appends /v1/... to it (svc config get baseUrl)',
+    });
+  }
+  // Other 4xx: the service's own words are the message (cli.md: disallowed content is shown as is).
+  return new RejectedError(said ?? `the service rejected the request`, details, { ...(htmlHint ? { hint: htmlHint } : {}) });
+}

@@ -1,0 +1,60 @@
+/**
+ * Errors below HTTP (connect, DNS, TLS, timeouts, cut connections) → NetworkError with words a
+ * user can act on. undici reports these by `code`; Node's own socket errors too.
+ */
+import { NetworkError } from '../errors.js';
+
+/** The error code of a transport error, looking through AggregateError and `cause`. */
+export function transportErrorCode(error: unknown): string | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  const record = error as { code?: unknown; cause?: unknown; errors?: unknown[] };
+  if (typeof record.code === 'string') return record.code;
+  if (Array.isArray(record.errors) && record.errors.length > 0) return transportErrorCode(record.errors[0]);
+  return record.cause === undefined ? undefined : transportErrorCode(record.cause);
+}
+
+const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|SELF_SIGNED|DEPTH_ZERO|HOSTNAME_MISMATCH|UND_ERR_PRX_TLS)/;
+
+export interface TransportContext {
+  url: string;
+  timeoutMs: number;
+  /** True once the response headers arrived: a failure then cuts a reply in the middle. */
+  midResponse: boolean;
+}
+
+/** Describe a transport failure. */
+export function networkError(error: unknown, context: TransportContext): NetworkError {
+  const code = transportErrorCode(error);
+  const { host, origin } = new URL(context.url);
+  const seconds = context.timeoutMs / 1000;
+  const detail = error instanceof Error ? error.message : String(error);
+  const timeoutHint = 'raise the limit with --timeout or SVC_TIMEOUT (seconds)';
+  switch (code) {
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return new NetworkError(`timeout: no answer from ${host} within ${seconds} s`, { hint: timeoutHint, cause: error });
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new NetworkError(`timeout: ${host} went silent for ${seconds} s in the middle of its answer`, { hint: timeoutHint, cause: error });
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return new NetworkError(`could not connect to ${origin}: no answer to the connection attempt`, { cause: error });
+    case 'ECONNREFUSED':
+      return new NetworkError(`could not connect to ${origin}: connection refused`, {
+        hint: 'is the service running there? check the base URL (svc config get baseUrl)',
+        cause: error,
+      });
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new NetworkError(`could not find the host ${host} (DNS lookup failed)`, { hint: 'check the base URL and your network', cause: error });
+    default:
+      break;
+  }
+  if (code !== undefined && TLS_CODE.test(code)) {
+    return new NetworkError(`TLS connection to ${host} failed: ${detail}`, {
+      hint: 'for a private certificate authority, point NODE_EXTRA_CA_CERTS at its PEM file',
+      cause: error,
+    });
+  }
+  if (context.midResponse) {
+    return new NetworkError(`stream interrupted: the connection to ${host} was cut before the reply was complete`, { cause: error });
+  }
+  return new NetworkError(`network error talking to ${origin}: ${detail}${code ? ` (${code})` : ''}`, { cause: error });
+}

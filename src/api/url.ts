@@ -1,0 +1,11 @@
+/**
+ * `{base_url}/v1/...` joining. The base URL may carry a path prefix (a gateway mounting the
+ * service under /ai) and a trailing slash. A base URL that already ends in /v1, as OpenAI's own
+ * tools expect, is accepted too rather than producing /v1/v1.
+ */
+export function endpointUrl(baseUrl: string, endpoint: string): string {
+  const url = new URL(baseUrl);
+  const prefix = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
+  url.pathname = `${prefix}/v1/${endpoint.replace(/^\/+/, '')}`;
+  return url.href;
+}

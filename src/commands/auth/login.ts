@@ -1,0 +1,35 @@
+import { InterruptedError, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { canPrompt, type IO } from '../../io.js';
+import { API_KEY_ENV, checkKeyShape, maskKey, storeApiKey } from '../../settings/api-key.js';
+import { readAllText } from '../chat/prompt-input.js';
+
+/** Ask for the key with a masked prompt on the terminal (stderr, so stdout stays clean). */
+async function promptForKey(io: IO): Promise<string> {
+  const { password } = await import('@inquirer/prompts');
+  try {
+    return await password({ message: 'API key', mask: '*' }, { input: io.stdin, output: io.stderr });
+  } catch (error) {
+    if ((error as Error).name === 'ExitPromptError') throw new InterruptedError();
+    throw error;
+  }
+}
+
+export async function runLogin(factory: Factory, withKey: boolean): Promise<void> {
+  const { io } = factory;
+  let key: string;
+  if (withKey) key = await readAllText(io.stdin);
+  else if (canPrompt(io)) key = await promptForKey(io);
+  else {
+    throw new UsageError('no terminal to ask for the key on', { hint: 'pipe it in: printf %s "$KEY" | svc auth login --with-key' });
+  }
+  key = key.trim();
+  const problem = checkKeyShape(key);
+  if (problem) throw new UsageError(`${problem}; nothing was stored`);
+  const credentials = await factory.credentialsStore();
+  storeApiKey(credentials, key);
+  io.stderr.write(`svc: stored the key ${maskKey(key)} in ${credentials.path}\n`);
+  if (io.env[API_KEY_ENV]?.trim()) {
+    io.stderr.write(`svc: note: ${API_KEY_ENV} is set and takes precedence over the stored key\n`);
+  }
+}

@@ -1,0 +1,24 @@
+import { MissingKeyError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { API_KEY_ENV, maskKey, removeApiKey } from '../../settings/api-key.js';
+
+export async function runLogout(factory: Factory): Promise<void> {
+  const { io } = factory;
+  const credentials = await factory.credentialsStore();
+  const removed = removeApiKey(credentials);
+  io.stderr.write(removed ? `svc: removed the stored key from ${credentials.path}\n` : 'svc: no key was stored\n');
+  if (io.env[API_KEY_ENV]?.trim()) io.stderr.write(`svc: note: ${API_KEY_ENV} is still set in this environment\n`);
+}
+
+const SOURCE_NAMES = { env: `environment (${API_KEY_ENV})`, stored: 'stored (svc auth login)' } as const;
+const SETTING_SOURCES = { flag: 'flag', env: 'environment (SVC_BASE_URL)', stored: 'stored setting', default: 'default' } as const;
+
+export async function runStatus(factory: Factory): Promise<void> {
+  const { io } = factory;
+  const key = await factory.apiKey();
+  const settings = await factory.settings({});
+  const base = settings.baseUrl;
+  io.stdout.write(`key: ${key ? `${maskKey(key.key)} from ${SOURCE_NAMES[key.source]}` : 'none'}\n`);
+  io.stdout.write(`base URL: ${base.value ? `${base.value} from ${SETTING_SOURCES[base.source]}` : 'none'}\n`);
+  if (!key) throw new MissingKeyError('no API key is set', { hint: `run \`svc auth login\`, or set ${API_KEY_ENV}` });
+}

@@ -1,0 +1,62 @@
+/**
+ * `svc chat`: declared here (cheap, for --help); the work is loaded only when it runs.
+ */
+import { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import { addConnectionOptions, settingFlagsFrom } from '../setting-flags.js';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+const EXAMPLES = `
+Examples:
+  $ svc chat "why is the sky blue?"
+  $ git diff --staged | svc chat "write a one-line commit message"
+  $ svc chat -t 0 --no-stream --json "list three primes" | jq -r '.choices[0].message.content'
+
+The prompt is the words, then piped stdin after a blank line. The reply goes to stdout;
+spinner, warnings and errors go to stderr.`;
+
+export function chatCommand(context: CommandContext): Command {
+  const command = new Command('chat')
+    .summary('ask a question (one-shot) or chat')
+    .description('Send a prompt to the chat model and stream the reply to stdout.')
+    .argument('[prompt...]', 'the prompt; piped stdin is appended after a blank line')
+    .option('-m, --model <id>', 'chat model (env SVC_MODEL; default svc-pro)')
+    .option('-s, --system <text>', 'system message sent before the prompt')
+    .option('--max-tokens <n>', 'most tokens in the reply (whole number, 1 or more)')
+    .option('-t, --temperature <0..2>', 'randomness from 0 to 2 (service default 1)')
+    .option('--top-p <0..1>', 'nucleus sampling from 0 to 1 (service default 1)')
+    .option('--stop <text>', 'stop the reply at this text (repeatable)', collect)
+    .option('--presence-penalty <-2..2>', 'penalise tokens already present, -2 to 2')
+    .option('--frequency-penalty <-2..2>', 'penalise frequent tokens, -2 to 2')
+    .option('--user <id>', 'end-user id passed to the service for tracking')
+    .option('--no-stream', 'wait for the whole reply instead of streaming it')
+    .option('--json', 'print the whole completion as JSON (service-api.md 2.2) instead of text')
+    .option('--usage', 'print token counts to stderr')
+    .option('--no-stdin', 'never read stdin, even when it is a pipe');
+  addConnectionOptions(command).addHelpText('after', EXAMPLES);
+  command.action(async (words: string[], options: Record<string, unknown>) => {
+    const { runOneShot } = await import('./one-shot.js');
+    await runOneShot(
+      {
+        words,
+        system: options.system as string | undefined,
+        maxTokens: options.maxTokens as string | undefined,
+        temperature: options.temperature as string | undefined,
+        topP: options.topP as string | undefined,
+        stop: options.stop as string[] | undefined,
+        presencePenalty: options.presencePenalty as string | undefined,
+        frequencyPenalty: options.frequencyPenalty as string | undefined,
+        user: options.user as string | undefined,
+        stream: options.stream !== false,
+        json: options.json === true,
+        usage: options.usage === true,
+        stdin: options.stdin !== false,
+        settings: settingFlagsFrom(options, 'model'),
+      },
+      context.factory,
+      context.signal,
+    );
+  });
+  return command;
+}

@@ -1,0 +1,66 @@
+/**
+ * Reply text → stdout: neutralised on a terminal, exact in a pipe, ended with one newline,
+ * with backpressure, and a reader that went away (`| head -1`) treated as a quiet success.
+ */
+import { once } from 'node:events';
+import type { IO } from '../../io.js';
+import { neutraliseForTerminal } from '../../terminal-text.js';
+
+export class ReplyWriter {
+  readonly #io: IO;
+  readonly #onClosed: () => void;
+  #wroteAny = false;
+  #endsWithNewline = false;
+  #closed = false;
+  #failure: Error | undefined;
+
+  /** `onClosed` is called once when stdout can take no more (EPIPE or another write error). */
+  constructor(io: IO, onClosed: () => void) {
+    this.#io = io;
+    this.#onClosed = onClosed;
+    io.stdout.on('error', this.#onError);
+  }
+
+  /** True once the reader of stdout has gone. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** A write error other than a closed pipe: the output could not be written (exit 1). */
+  get failure(): Error | undefined {
+    return this.#failure;
+  }
+
+  #onError = (error: NodeJS.ErrnoException): void => {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') this.#failure = error;
+    this.#onClosed();
+  };
+
+  async write(text: string): Promise<void> {
+    if (this.#closed || text === '') return;
+    this.#wroteAny = true;
+    this.#endsWithNewline = text.endsWith('\n');
+    const shown = this.#io.stdoutIsTTY ? neutraliseForTerminal(text) : text;
+    if (!this.#io.stdout.write(shown)) await this.#drain();
+  }
+
+  /** End the reply with a newline unless it already has one; nothing when no text was written. */
+  async finish(): Promise<void> {
+    if (this.#wroteAny && !this.#endsWithNewline) await this.write('\n');
+  }
+
+  /** Stop listening for errors; stdout stays open for whoever writes next. */
+  dispose(): void {
+    this.#io.stdout.off('error', this.#onError);
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      await once(this.#io.stdout, 'drain');
+    } catch {
+      // The 'error' listener above has recorded why.
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { SilentExit, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { isSettingName, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
+
+function settingName(key: string): SettingName {
+  if (isSettingName(key)) return key;
+  throw new UsageError(`unknown setting "${key}"`, { hint: `settings: ${settingNames.join(', ')} (the key is managed by \`svc auth\`)` });
+}
+
+export async function runGet(factory: Factory, key: string): Promise<void> {
+  const name = settingName(key);
+  const value = (await factory.configStore()).get(name);
+  if (value === undefined) throw new SilentExit(1);
+  factory.io.stdout.write(`${String(value)}\n`);
+}
+
+export async function runSet(factory: Factory, key: string, text: string): Promise<void> {
+  const name = settingName(key);
+  const value = settingDefinitions[name].parse(text, name);
+  (await factory.configStore()).set(name, value);
+}
+
+export async function runUnset(factory: Factory, key: string): Promise<void> {
+  const name = settingName(key);
+  (await factory.configStore()).delete(name);
+}
+
+export async function runList(factory: Factory): Promise<void> {
+  const settings = await factory.settings({});
+  const lines = settingNames.map((name) => `${name}\t${settings[name].value ?? ''}\t${settings[name].source}`);
+  factory.io.stdout.write(`${lines.join('\n')}\n`);
+}
+
+export async function runPath(factory: Factory): Promise<void> {
+  factory.io.stdout.write(`${(await factory.configStore()).path}\n`);
+}

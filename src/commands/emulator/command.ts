@@ -1,0 +1,34 @@
+/** `svc emulator`: the local stand-in for the service (src/emulator). */
+import { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function emulatorCommand(context: CommandContext): Command {
+  return new Command('emulator')
+    .summary('run a local stand-in for the service')
+    .description(
+      'Serve the whole service API locally: for trying svc offline and for testing scripts.\n' +
+        'Prints its base URL and accepted key(s) on stderr once listening; Ctrl-C stops it.',
+    )
+    .option('--port <n>', 'port to listen on; 0 picks a free one', '0')
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--api-key <key>', 'accepted API key (repeatable; default: one random key, printed)', collect)
+    .option('--block <term>', 'add a term to the built-in blacklist (repeatable)', collect)
+    .option('--delay <ms>', 'pause between streamed tokens, in milliseconds', '0')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ svc emulator --port 8080 --api-key test-key --delay 40\n' +
+        '  $ SVC_BASE_URL=http://127.0.0.1:8080 SVC_API_KEY=test-key svc chat "hello"',
+    )
+    .action(async (options: Record<string, unknown>) => {
+      const { runEmulator } = await import('./run.js');
+      await runEmulator(context.factory.io, context.signal, {
+        port: options.port as string,
+        host: options.host as string,
+        apiKeys: (options.apiKey as string[] | undefined) ?? [],
+        blockTerms: (options.block as string[] | undefined) ?? [],
+        delay: options.delay as string,
+      });
+    });
+}

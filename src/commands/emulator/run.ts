@@ -1,0 +1,42 @@
+import { once } from 'node:events';
+import { UsageError } from '../../errors.js';
+import type { IO } from '../../io.js';
+import { parseIntegerInRange } from '../../parse-values.js';
+import { checkKeyShape } from '../../settings/api-key.js';
+
+export interface EmulatorCommandOptions {
+  port: string;
+  host: string;
+  apiKeys: string[];
+  blockTerms: string[];
+  delay: string;
+}
+
+export async function runEmulator(io: IO, signal: AbortSignal, options: EmulatorCommandOptions): Promise<void> {
+  const port = parseIntegerInRange(options.port, '--port', 0, 65_535);
+  const delayMs = parseIntegerInRange(options.delay, '--delay', 0, 60_000);
+  for (const key of options.apiKeys) {
+    const problem = checkKeyShape(key);
+    if (problem) throw new UsageError(`--api-key: ${problem}`);
+  }
+  const { startEmulator } = await import('../../emulator/server.js');
+  let emulator;
+  try {
+    emulator = await startEmulator({ host: options.host, port, apiKeys: options.apiKeys, blockTerms: options.blockTerms, delayMs });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${options.host} is already in use`, { hint: 'pick another with --port, or --port 0 for a free one' });
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}: not an address of this machine`);
+    throw error;
+  }
+  // The lines a user (or a script: `grep SVC_`) needs to point svc at it.
+  io.stderr.write(
+    `svc emulator listening on ${emulator.baseUrl}\n` +
+      `  SVC_BASE_URL=${emulator.baseUrl}\n` +
+      emulator.apiKeys.map((key) => `  SVC_API_KEY=${key}\n`).join('') +
+      'Press Ctrl-C to stop.\n',
+  );
+  if (!signal.aborted) await once(signal, 'abort');
+  await emulator.close();
+  io.stderr.write('svc emulator stopped\n');
+}

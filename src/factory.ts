@@ -1,0 +1,99 @@
+/**
+ * Lazy, memoised getters for what commands need: stores, settings, the key, the API client.
+ * Nothing here runs until a command asks, so `--help` needs no key, no config file and no
+ * network stack (gh's cmdutil.Factory, adapted).
+ */
+import type { ApiClient, RetryNotice } from './api/client.js';
+import { debugLogger } from './debug.js';
+import { MissingKeyError, UsageError } from './errors.js';
+import type { IO } from './io.js';
+import { resolveApiKey, type ResolvedKey } from './settings/api-key.js';
+import { settingNames, type SettingName, type SettingValue } from './settings/definitions.js';
+import { resolveSetting, type Resolved } from './settings/resolve.js';
+import type { JsonStore } from './settings/store.js';
+import { userAgent } from './version.js';
+
+/** Raw values of the flags that override settings, as commander parsed them. */
+export type SettingFlags = Partial<Record<SettingName, string | undefined>>;
+
+export type ResolvedSettings = { [N in SettingName]: Resolved<SettingValue<N>> };
+
+export interface Factory {
+  readonly io: IO;
+  configStore(): Promise<JsonStore>;
+  credentialsStore(): Promise<JsonStore>;
+  settings(flags: SettingFlags): Promise<ResolvedSettings>;
+  apiKey(): Promise<ResolvedKey | undefined>;
+  apiClient(flags: SettingFlags): Promise<ApiClient>;
+  /** Release sockets so the process can exit at once. */
+  dispose(): Promise<void>;
+}
+
+function memo<T>(make: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= make());
+}
+
+function describeRetry(io: IO, notice: RetryNotice): void {
+  // cli.md: on a terminal a retry says so; in scripts stderr stays quiet unless something fails.
+  if (!io.stderrIsTTY) return;
+  const seconds = (notice.delayMs / 1000).toFixed(1);
+  io.stderr.write(`svc: ${notice.reason}; retrying in ${seconds} s (${notice.retry} of ${notice.maxRetries})\n`);
+}
+
+export function createFactory(io: IO): Factory {
+  const closers: Array<() => Promise<void>> = [];
+  const configStore = memo(async () => (await import('./settings/store.js')).openStore(io.env, 'config'));
+  const credentialsStore = memo(async () => (await import('./settings/store.js')).openStore(io.env, 'credentials'));
+  const apiKey = memo(async () => resolveApiKey(io.env, io.env.SVC_API_KEY?.trim() ? undefined : await credentialsStore()));
+
+  async function settings(flags: SettingFlags): Promise<ResolvedSettings> {
+    const store = await configStore();
+    const stored = store.all();
+    const inputs = { flags, env: io.env, stored };
+    const entries = settingNames.map((name) => [name, resolveSetting(name, inputs)] as const);
+    return Object.fromEntries(entries) as ResolvedSettings;
+  }
+
+  async function apiClient(flags: SettingFlags): Promise<ApiClient> {
+    const resolved = await settings(flags);
+    const baseUrl = resolved.baseUrl.value;
+    if (baseUrl === undefined) {
+      throw new UsageError('no service base URL is set', {
+        hint: 'pass --base-url, set SVC_BASE_URL, or run `svc config set baseUrl https://…` (try `svc emulator` for a local one)',
+      });
+    }
+    const key = await apiKey();
+    if (!key) {
+      throw new MissingKeyError('no API key is set', { hint: 'run `svc auth login`, or set SVC_API_KEY' });
+    }
+    const timeoutMs = Math.round((resolved.timeout.value ?? 120) * 1000);
+    const [{ ApiClient }, { EnvHttpProxyAgent }] = await Promise.all([import('./api/client.js'), import('undici')]);
+    // Proxies come from HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their lowercase forms).
+    const dispatcher = new EnvHttpProxyAgent({ connect: { timeout: Math.min(10_000, timeoutMs) } });
+    closers.push(() => dispatcher.destroy());
+    const debug = debugLogger(io, () => key.key);
+    return new ApiClient({
+      baseUrl,
+      apiKey: key.key,
+      userAgent,
+      timeoutMs,
+      maxRetries: resolved.maxRetries.value ?? 2,
+      dispatcher,
+      onRetry: (notice) => describeRetry(io, notice),
+      ...(debug ? { debug } : {}),
+    });
+  }
+
+  return {
+    io,
+    configStore,
+    credentialsStore,
+    settings,
+    apiKey,
+    apiClient,
+    async dispose() {
+      await Promise.allSettled(closers.map((close) => close()));
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The IO object: every command reads and writes through it, never through `process` directly,
+ * so tests can hand a command buffers and chosen TTY flags (gh's iostreams, adapted).
+ */
+import { fstatSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+
+/** What stdin is: only a pipe or a regular file is read as prompt text (cli.md "svc chat"). */
+export type StdinKind = 'tty' | 'pipe' | 'file' | 'other';
+
+export interface Spinner {
+  /** Replace the text shown beside the spinner. */
+  setText(text: string): void;
+  /** Stop and clear the spinner line; safe to call more than once. */
+  stop(): void;
+}
+
+export interface IO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinKind: StdinKind;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour on stderr: NO_COLOR and FORCE_COLOR win, otherwise a TTY that is not TERM=dumb. */
+  colorEnabled: boolean;
+  /** The environment the command sees (process.env in real runs, a plain object in tests). */
+  env: Record<string, string | undefined>;
+  /** Current working folder (for files named by the user). */
+  cwd: string;
+}
+
+/** An interactive prompt is possible only when a person sits at both stdin and stderr. */
+export function canPrompt(io: IO): boolean {
+  return io.stdinKind === 'tty' && io.stderrIsTTY;
+}
+
+/** Classify file descriptor 0 without reading from it. */
+export function detectStdinKind(fd = 0, isTTY = Boolean(process.stdin.isTTY)): StdinKind {
+  if (isTTY) return 'tty';
+  try {
+    const stat = fstatSync(fd);
+    // libuv hands child processes socket pairs rather than FIFOs, so a socket is a pipe too.
+    if (stat.isFIFO() || stat.isSocket()) return 'pipe';
+    if (stat.isFile()) return 'file';
+    return 'other';
+  } catch {
+    return 'other'; // stdin closed (`<&-`): nothing to read
+  }
+}
+
+/** https://no-color.org and the FORCE_COLOR convention of chalk/supports-color. */
+export function colorWanted(env: IO['env'], isTTY: boolean): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return isTTY && env.TERM !== 'dumb';
+}
+
+/** The IO of a real process. */
+export function processIO(): IO {
+  const stderrIsTTY = Boolean(process.stderr.isTTY);
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinKind: detectStdinKind(),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY,
+    colorEnabled: colorWanted(process.env, stderrIsTTY),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+/**
+ * A spinner on stderr while the user waits; nothing at all when stderr is not a terminal, so
+ * logs and scripts never see spinner frames. ora is loaded only when a spinner is shown.
+ */
+export async function startSpinner(io: IO, text: string): Promise<Spinner> {
+  if (!io.stderrIsTTY || io.env.CI === 'true') return { setText() {}, stop() {} };
+  const { default: ora } = await import('ora');
+  // discardStdin would put the TTY in raw mode and swallow Ctrl-C; we handle signals ourselves.
+  const spinner = ora({ text, stream: io.stderr, discardStdin: false, color: 'cyan' }).start();
+  return {
+    setText(next) {
+      spinner.text = next;
+    },
+    stop() {
+      if (spinner.isSpinning) spinner.stop();
+    },
+  };
+}

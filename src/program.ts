@@ -1,0 +1,59 @@
+/**
+ * The root commander program: global help and the commands. Command modules only declare
+ * flags here; their work is imported when they run (cli.md: startup must not load the HTTP
+ * stack, prompts, spinners or the emulator).
+ */
+import { Command } from 'commander';
+import { authCommand } from './commands/auth/command.js';
+import { chatCommand } from './commands/chat/command.js';
+import { configCommand } from './commands/config/command.js';
+import type { CommandContext } from './commands/context.js';
+import { emulatorCommand } from './commands/emulator/command.js';
+import { version } from './version.js';
+
+const ROOT_HELP = `
+Examples:
+  $ svc chat "explain this error" < build.log
+  $ git diff | svc chat "write a commit message"
+  $ svc emulator            # a local service to try svc offline
+
+Environment:
+  SVC_BASE_URL, SVC_API_KEY, SVC_MODEL, SVC_IMAGE_MODEL, SVC_TIMEOUT, SVC_MAX_RETRIES
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY   proxies;  NODE_EXTRA_CA_CERTS  extra CA certificates
+  NO_COLOR, FORCE_COLOR   colour on stderr;  SVC_DEBUG=1   request log and stack traces
+  XDG_CONFIG_HOME   where settings and the key are kept (default ~/.config/svc)
+
+Exit codes:
+  0 success                 4 rejected by the service (4xx, disallowed content, unknown model)
+  1 other failure           5 rate limited (429) after retries
+  2 usage error             6 network: cannot connect, TLS, timeout, cut mid-response
+  3 authentication          130 interrupted (Ctrl-C)`;
+
+export function buildProgram(context: CommandContext): Command {
+  const { io } = context.factory;
+  const program = new Command('svc')
+    .description('Chat with an AI service and generate images, from the terminal and from scripts.')
+    .version(version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addHelpCommand(false)
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', ROOT_HELP)
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .exitOverride();
+  for (const command of [chatCommand(context), authCommand(context), configCommand(context), emulatorCommand(context)]) {
+    program.addCommand(command);
+  }
+  // Subcommands inherit output and exit handling so their usage errors reach main as well.
+  const inherit = (command: Command): void => {
+    for (const sub of command.commands) {
+      sub.copyInheritedSettings(command);
+      inherit(sub);
+    }
+  };
+  inherit(program);
+  return program;
+}

@@ -1,0 +1,61 @@
+/**
+ * The settings svc knows, where each can come from, and how each is checked.
+ * cli.md "Settings and precedence" is the source of this table.
+ */
+import { parseBaseUrl, parseIntegerInRange, parseModelId, parseNumberInRange } from '../parse-values.js';
+
+export interface SettingDefinition<T> {
+  /** The environment variable that overrides the stored value. */
+  env: string;
+  /** Used when neither flag, environment nor store gives a value. */
+  defaultValue: T | undefined;
+  /** One line for `svc config list` and help. */
+  description: string;
+  /** Parse and check a value typed by a person; `source` names where it came from. */
+  parse(text: string, source: string): T;
+}
+
+/** Longest silence allowed, seconds: a day is already absurd, and keeps the ms value a safe timer. */
+const MAX_TIMEOUT_SECONDS = 86_400;
+
+export const settingDefinitions = {
+  baseUrl: {
+    env: 'SVC_BASE_URL',
+    defaultValue: undefined,
+    description: 'service base URL; /v1/... is appended',
+    parse: parseBaseUrl,
+  } satisfies SettingDefinition<string>,
+  timeout: {
+    env: 'SVC_TIMEOUT',
+    defaultValue: 120,
+    description: 'seconds the service may stay silent before svc gives up',
+    parse: (text: string, source: string) => parseNumberInRange(text, source, 0.001, MAX_TIMEOUT_SECONDS),
+  } satisfies SettingDefinition<number>,
+  maxRetries: {
+    env: 'SVC_MAX_RETRIES',
+    defaultValue: 2,
+    description: 'retries for connection failures, 408, 409, 429 and 5xx',
+    parse: (text: string, source: string) => parseIntegerInRange(text, source, 0, 10),
+  } satisfies SettingDefinition<number>,
+  model: {
+    env: 'SVC_MODEL',
+    defaultValue: 'svc-pro',
+    description: 'chat model',
+    parse: parseModelId,
+  } satisfies SettingDefinition<string>,
+  imageModel: {
+    env: 'SVC_IMAGE_MODEL',
+    defaultValue: 'svc-vision',
+    description: 'image model',
+    parse: parseModelId,
+  } satisfies SettingDefinition<string>,
+};
+
+export type SettingName = keyof typeof settingDefinitions;
+export type SettingValue<N extends SettingName> = ReturnType<(typeof settingDefinitions)[N]['parse']>;
+
+export const settingNames = Object.keys(settingDefinitions) as SettingName[];
+
+export function isSettingName(name: string): name is SettingName {
+  return Object.hasOwn(settingDefinitions, name);
+}
