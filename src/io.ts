@@ -77,7 +77,10 @@ export function processIO(): IO {
  * logs and scripts never see spinner frames. ora is loaded only when a spinner is shown.
  */
 export async function startSpinner(io: IO, text: string): Promise<Spinner> {
-  if (!io.stderrIsTTY || io.env.CI === 'true') return { setText() {}, stop() {} };
+  // ora divides by the terminal width when it clears its line: a 0-column terminal (some
+  // pseudo-terminals report that) would make it loop for ever, so no spinner there.
+  const columns = (io.stderr as { columns?: number }).columns ?? 0;
+  if (!io.stderrIsTTY || io.env.CI === 'true' || columns <= 0) return { setText() {}, stop() {} };
   const { default: ora } = await import('ora');
   // discardStdin would put the TTY in raw mode and swallow Ctrl-C; we handle signals ourselves.
   const spinner = ora({ text, stream: io.stderr, discardStdin: false, color: 'cyan' }).start();

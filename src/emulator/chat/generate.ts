@@ -1,0 +1,84 @@
+/**
+ * Builds the reply text for a conversation: readable English that mentions the key words of the
+ * last user message and refers back to earlier turns, from the templates in `templates.ts`.
+ *
+ * Determinism: at temperature 0 the seed is a hash of the model, the messages and the sampling
+ * options, so the same request always gets the same reply; above 0 the seed is random. The
+ * options that only cut or deliver the reply (`max_tokens`, `stop`, `stream`, `stream_options`,
+ * `user`) are left out of the hash on purpose: as with a real model at temperature 0, a cut reply
+ * is a prefix of the uncut one, and streamed deltas add up to the non-streamed content.
+ *
+ * Words a test can rely on (see the invariants in templates.ts): every sentence ends with `.`, and
+ * every reply contains ` the` and at least three sentences.
+ */
+import { createRng, randomSeed, seedFromText, type Rng } from '../random.js';
+import { countTokens } from '../tokenizer.js';
+import { keywords } from './keywords.js';
+import type { ChatRequest } from './request.js';
+import {
+  BODY_SENTENCES, CLOSERS, EARLIER_REFERENCES, FALLBACK_WORDS, QUESTION_OPENERS, STATEMENT_OPENERS,
+} from './templates.js';
+
+/** Reply length in tokens, by model: the mini model is terser. */
+const LENGTHS: Record<string, { min: number; max: number }> = {
+  'svc-mini': { min: 40, max: 75 },
+  'svc-pro': { min: 65, max: 120 },
+};
+const DEFAULT_LENGTH = { min: 40, max: 120 };
+
+/** The seed for a request: a hash of what defines the reply at temperature 0, random otherwise. */
+export function replySeed(request: ChatRequest): number {
+  if (request.temperature > 0) return randomSeed();
+  const { model, messages, temperature, topP, presencePenalty, frequencyPenalty } = request;
+  return seedFromText(JSON.stringify({ model, messages, temperature, topP, presencePenalty, frequencyPenalty }));
+}
+
+function fill(template: string, slots: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = slots[name.toLowerCase()] ?? '';
+    return name[0] === name[0]?.toUpperCase() ? value.charAt(0).toUpperCase() + value.slice(1) : value;
+  });
+}
+
+/** The key words to write about, padded with stand-ins so every slot has something readable. */
+function slotsFor(request: ChatRequest, rng: Rng): Record<string, string> {
+  const { messages } = request;
+  const users = messages.filter((m) => m.role === 'user');
+  const last = users.at(-1) ?? messages.at(-1);
+  const words = keywords(last?.content ?? '');
+  const earlierTurns = messages.slice(0, last ? messages.lastIndexOf(last) : 0).filter((m) => m.role !== 'system');
+  // The top two words of each turn are what it was about; deeper ones are mostly filler.
+  const earlierWords = earlierTurns.flatMap((m) => keywords(m.content, 2)).filter((w) => !words.includes(w));
+  const fallback = rng.shuffle(FALLBACK_WORDS);
+  const [topic = fallback[0] ?? '', b = fallback[1] ?? '', c = fallback[2] ?? ''] = words.length > 0
+    ? [words[0], ...rng.shuffle(words.slice(1)), ...fallback]
+    : fallback;
+  return { topic, b, c, earlier: earlierWords.length > 0 ? rng.pick(earlierWords) : '' };
+}
+
+/**
+ * The full reply for `request`, before `max_tokens` and `stop` are applied: an opener, a reference
+ * to an earlier turn when there is one, two or more body sentences, and a closer.
+ */
+export function generateReply(request: ChatRequest, seed = replySeed(request)): string {
+  const rng = createRng(seed);
+  const slots = slotsFor(request, rng);
+  const lastUser = request.messages.filter((m) => m.role === 'user').at(-1)?.content.trim() ?? '';
+  const openers = lastUser.endsWith('?') ? QUESTION_OPENERS : STATEMENT_OPENERS;
+  const { min, max } = LENGTHS[request.model] ?? DEFAULT_LENGTH;
+  const target = rng.int(min, max);
+
+  const head = [fill(rng.pick(openers), slots)];
+  if (slots.earlier) head.push(fill(rng.pick(EARLIER_REFERENCES), slots));
+  const closer = fill(rng.pick(CLOSERS), slots);
+  const body: string[] = [];
+  for (const template of rng.shuffle(BODY_SENTENCES)) {
+    const sentence = fill(template, slots);
+    const length = countTokens([...head, ...body, sentence, closer].join(' '));
+    // Two body sentences always; more while they fit under the model's ceiling and below target.
+    if (body.length >= 2 && length > max) break;
+    body.push(sentence);
+    if (body.length >= 2 && length >= target) break;
+  }
+  return [...head, ...body, closer].join(' ');
+}

@@ -1,0 +1,98 @@
+/**
+ * Routing: a table of routes, and the request handler that runs every request through the same
+ * steps — request id, path (404), method (405), bearer auth (401), JSON body (400/413), then the
+ * route — and turns anything thrown into an error response in the OpenAI shape.
+ *
+ * New endpoints (the image endpoint) are added by appending a {@link Route} to the table.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkBearer } from './auth.js';
+import type { Blacklist } from './blacklist.js';
+import { EmulatorError, internalError } from './errors.js';
+import { newRequestId, readJsonBody, sendError } from './http.js';
+
+/** What every route may use: the accepted keys, the blacklist, the streaming delay. */
+export interface EmulatorConfig {
+  apiKeys: readonly string[];
+  blacklist: Blacklist;
+  delayMs: number;
+}
+
+/** Everything a route handler gets for one request; `body` is the parsed JSON, not yet validated. */
+export interface RouteContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+  body: unknown;
+  config: EmulatorConfig;
+  /** Aborts when the client disconnects or the emulator closes: stop work, write nothing more. */
+  signal: AbortSignal;
+}
+
+/** One endpoint: an exact path and method, and its handler (authenticated, with a JSON body). */
+export interface Route {
+  method: string;
+  path: string;
+  handle(context: RouteContext): Promise<void> | void;
+}
+
+/** Finds the route for a request, or throws the 404 / 405 it deserves. */
+function matchRoute(routes: readonly Route[], method: string, path: string): Route {
+  const onPath = routes.filter((route) => route.path === path);
+  if (onPath.length === 0) {
+    throw new EmulatorError(404, `Invalid URL (${method} ${path})`, { code: 'unknown_url' });
+  }
+  const route = onPath.find((r) => r.method === method);
+  if (route === undefined) {
+    const allow = onPath.map((r) => r.method).join(', ');
+    throw new EmulatorError(405, `Method ${method} is not allowed on ${path}; use ${allow}.`, {
+      code: 'method_not_allowed',
+      headers: { Allow: allow },
+    });
+  }
+  return route;
+}
+
+/**
+ * A `node:http` request listener serving `routes`. `active` receives one AbortController per
+ * request in flight, so closing the emulator can stop open streams.
+ */
+export function createRequestHandler(routes: readonly Route[], config: EmulatorConfig, active: Set<AbortController>) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const controller = new AbortController();
+    active.add(controller);
+    res.once('close', () => {
+      controller.abort();
+      active.delete(controller);
+    });
+    // A client that resets the connection makes these streams emit 'error'; unhandled, that would
+    // crash the process. Aborting is all there is to do.
+    req.on('error', () => controller.abort());
+    res.on('error', () => controller.abort());
+    // serve() handles its own errors; this catch is the last guard so nothing can escape as an
+    // unhandled rejection, which would take the whole process down.
+    serve(req, res, routes, config, controller.signal).catch(() => res.destroy());
+  };
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, routes: readonly Route[], config: EmulatorConfig, signal: AbortSignal): Promise<void> {
+  const requestId = newRequestId();
+  res.setHeader('x-request-id', requestId);
+  try {
+    const method = req.method ?? 'GET';
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const route = matchRoute(routes, method, path);
+    checkBearer(req, config.apiKeys);
+    const body = await readJsonBody(req);
+    await route.handle({ req, res, requestId, body, config, signal });
+  } catch (error) {
+    if (signal.aborted && res.destroyed) return;
+    if (res.headersSent) {
+      // Mid-stream there is no way to send an error response; cutting the connection tells the
+      // client the reply is incomplete.
+      res.destroy();
+      return;
+    }
+    sendError(res, error instanceof EmulatorError ? error : internalError());
+  }
+}

@@ -1,0 +1,52 @@
+/** `svc emulator` as a user starts it: prints where it listens, serves svc chat, stops on SIGTERM. */
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { makeSandbox, SVC_BIN, svc } from '../helpers/run-svc.js';
+
+describe('svc emulator', () => {
+  it('listens on a free port, prints its URL and key, answers svc chat, and stops cleanly', async () => {
+    const sandbox = makeSandbox();
+    const child = execa(process.execPath, [SVC_BIN, 'emulator', '--port', '0', '--block', 'plutonium'], {
+      env: sandbox.env,
+      extendEnv: false,
+      reject: false,
+      timeout: 30_000,
+    });
+    try {
+      let stderr = '';
+      const ready = new Promise<void>((resolve, reject) => {
+        child.stderr?.on('data', (data: Buffer) => {
+          stderr += data.toString();
+          if (stderr.includes('Press Ctrl-C')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`emulator exited: ${stderr}`)));
+      });
+      await ready;
+      const baseUrl = /SVC_BASE_URL=(\S+)/.exec(stderr)?.[1];
+      const key = /SVC_API_KEY=(\S+)/.exec(stderr)?.[1];
+      expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(key).toMatch(/^emu-[0-9a-f]{24}$/);
+      const env = { ...sandbox.env, SVC_BASE_URL: baseUrl!, SVC_API_KEY: key! };
+      const chat = await svc(['chat', 'hello emulator'], { ...sandbox, env });
+      expect(chat.exitCode).toBe(0);
+      expect(chat.stdout.length).toBeGreaterThan(10);
+      const blocked = await svc(['chat', 'how to enrich plutonium'], { ...sandbox, env });
+      expect(blocked.exitCode).toBe(4);
+      child.kill('SIGTERM');
+      const result = await child;
+      expect(result.exitCode).toBe(0);
+      expect(result.stderr).toContain('svc emulator stopped');
+    } finally {
+      child.kill('SIGKILL');
+      sandbox.cleanup();
+    }
+  });
+
+  it('refuses a bad port (exit 2)', async () => {
+    const sandbox = makeSandbox();
+    const result = await svc(['emulator', '--port', '70000'], sandbox);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--port');
+    sandbox.cleanup();
+  });
+});

@@ -1,0 +1,121 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_BLACKLIST, createBlacklist } from '../../src/emulator/blacklist.js';
+import { limitReply } from '../../src/emulator/chat/completion.js';
+import { generateReply } from '../../src/emulator/chat/generate.js';
+import { keywords } from '../../src/emulator/chat/keywords.js';
+import { parseChatRequest, ROLES } from '../../src/emulator/chat/request.js';
+import { createRng, seedFromText } from '../../src/emulator/random.js';
+import { countPromptTokens, countTokens, tokenize } from '../../src/emulator/tokenizer.js';
+
+describe('tokenizer', () => {
+  it('splits words with their leading space, and punctuation', () => {
+    expect(tokenize('Hello, world! It\'s 2024.')).toEqual(['Hello', ',', ' world', '!', ' It', "'s", ' 2024', '.']);
+    // As in GPT-2, a whitespace run leaves its last character to go with the next word.
+    expect(tokenize('a\n\nb')).toEqual(['a', '\n', '\n', 'b']);
+    expect(tokenize('a   b')).toEqual(['a', '  ', ' b']);
+    expect(tokenize('')).toEqual([]);
+  });
+
+  it('is lossless for any text', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => tokenize(text).join('') === text));
+  });
+
+  it('counts prompt tokens with a per-message overhead', () => {
+    expect(countPromptTokens([{ role: 'user', content: '' }])).toBe(3 + 4);
+    expect(countPromptTokens([{ role: 'user', content: 'Hello world' }, { role: 'assistant', content: 'Hi' }])).toBe(3 + 4 + 2 + 4 + 1);
+  });
+});
+
+describe('limitReply', () => {
+  const text = 'One two. Three four. Five.';
+  it.each([
+    [[], undefined, text, 'stop'],
+    [['.'], undefined, 'One two', 'stop'],
+    [[' four', ' two'], undefined, 'One', 'stop'],
+    [['One'], undefined, '', 'stop'],
+    [[], 2, 'One two', 'length'],
+    [['Five'], 3, 'One two.', 'length'],
+    [['.'], 2, 'One two', 'stop'],
+    [[], 100, text, 'stop'],
+  ])('stop %j, max_tokens %j → %j (%s)', (stop, maxTokens, content, finishReason) => {
+    const result = limitReply(text, stop, maxTokens);
+    expect(result.tokens.join('')).toBe(content);
+    expect(result.finishReason).toBe(finishReason);
+  });
+});
+
+describe('keywords', () => {
+  it.each([
+    ['How do I bake sourdough bread at home?', ['sourdough', 'bread', 'bake', 'home']],
+    ['Tell me about the Roman Empire. Rome was big.', ['Empire', 'Roman', 'rome', 'big']],
+    ['Is my API secure? The API uses HTTP.', ['API', 'HTTP', 'secure']],
+    ['How does it compare with Docker Swarm?', ['Docker', 'Swarm']],
+    ['hi there, can you help?', []],
+  ])('picks the key words of %j', (text, expected) => {
+    expect(keywords(text)).toEqual(expected);
+  });
+});
+
+describe('blacklist', () => {
+  it('exports a few harmful-sounding built-in terms', () => {
+    expect(BUILTIN_BLACKLIST).toContain('bioweapon');
+    expect(BUILTIN_BLACKLIST.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('matches case-insensitively across whitespace, adds extra terms and drops blank ones', () => {
+    const list = createBlacklist(['Secret  Sauce', '', '  ']);
+    expect(list.find('my SECRET\tsauce recipe')).toBe('secret sauce');
+    expect(list.find('a BioWeapon')).toBe('bioweapon');
+    expect(list.find('an ordinary sentence')).toBeUndefined();
+    expect(list.terms).not.toContain('');
+  });
+});
+
+describe('random', () => {
+  it('repeats the same sequence for the same seed', () => {
+    const a = createRng(seedFromText('x'));
+    const b = createRng(seedFromText('x'));
+    const c = createRng(seedFromText('y'));
+    const seqA = [a.next(), a.next(), a.next()];
+    expect([b.next(), b.next(), b.next()]).toEqual(seqA);
+    expect([c.next(), c.next(), c.next()]).not.toEqual(seqA);
+    for (const value of seqA) expect(value >= 0 && value < 1).toBe(true);
+  });
+
+  it('keeps int() within bounds and shuffle() a permutation', () => {
+    const rng = createRng(7);
+    for (let i = 0; i < 1000; i += 1) {
+      const n = rng.int(3, 5);
+      expect(n >= 3 && n <= 5 && Number.isInteger(n)).toBe(true);
+    }
+    expect(rng.shuffle([1, 2, 3, 4]).sort()).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('generateReply', () => {
+  const message = fc.record({ role: fc.constantFrom(...ROLES), content: fc.string({ maxLength: 200 }) });
+  const request = fc.record({
+    messages: fc.array(message, { minLength: 1, maxLength: 5 }),
+    model: fc.constantFrom('svc-pro', 'svc-mini'),
+  });
+
+  it('keeps the promises stop tests rely on for any conversation', () => {
+    fc.assert(fc.property(request, fc.integer(), (body, seed) => {
+      const reply = generateReply(parseChatRequest(body), seed >>> 0);
+      const sentences = reply.split(/(?<=\.) /);
+      expect(reply).toContain(' the');
+      expect(sentences.length).toBeGreaterThanOrEqual(3);
+      for (const sentence of sentences) expect(sentence.endsWith('.')).toBe(true);
+      const tokens = countTokens(reply);
+      expect(tokens).toBeGreaterThanOrEqual(30);
+      expect(tokens).toBeLessThanOrEqual(body.model === 'svc-mini' ? 90 : 140);
+    }), { numRuns: 200 });
+  });
+
+  it('is a function of the seed at temperature 0', () => {
+    const req = parseChatRequest({ messages: [{ role: 'user', content: 'Tell me about whales' }], temperature: 0 });
+    expect(generateReply(req)).toBe(generateReply(req));
+    expect(generateReply(req, 1)).not.toBe(generateReply(req, 2));
+  });
+});
