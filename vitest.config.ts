@@ -8,5 +8,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     maxWorkers: 2,
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

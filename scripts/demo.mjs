@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// `npm run demo`: start the embedded emulator on a free port, then show svc streaming a reply
+// from it, a pipe, and --json. Settings live in a throwaway folder, so the user's are untouched.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const svcBin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
+const home = mkdtempSync(join(tmpdir(), 'svc-demo-'));
+const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_STATE_HOME: join(home, 'state') };
+for (const name of ['SVC_BASE_URL', 'SVC_API_KEY', 'SVC_MODEL', 'SVC_TIMEOUT', 'SVC_MAX_RETRIES']) delete env[name];
+
+const emulator = spawn(process.execPath, [svcBin, 'emulator', '--port', '0', '--delay', '25'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+const stop = () => {
+  emulator.kill('SIGTERM');
+  rmSync(home, { recursive: true, force: true });
+};
+
+const ready = await new Promise((resolve, reject) => {
+  let text = '';
+  const timer = setTimeout(() => reject(new Error('the emulator did not start within 10 s')), 10_000);
+  emulator.stderr.on('data', (data) => {
+    text += data;
+    const baseUrl = /SVC_BASE_URL=(\S+)/.exec(text)?.[1];
+    const key = /SVC_API_KEY=(\S+)/.exec(text)?.[1];
+    if (baseUrl && key && text.includes('Press Ctrl-C')) {
+      clearTimeout(timer);
+      resolve({ baseUrl, key });
+    }
+  });
+  emulator.on('exit', (code) => reject(new Error(`the emulator exited (${code}): ${text}`)));
+});
+Object.assign(env, { SVC_BASE_URL: ready.baseUrl, SVC_API_KEY: ready.key });
+
+function show(title, command, args, input) {
+  const bold = process.stderr.isTTY ? (text) => `\u001b[1m${text}\u001b[0m` : (text) => text;
+  process.stderr.write(`\n${bold(`$ ${title}`)}\n`);
+  const result = spawnSync(command, args, { env, stdio: [input === undefined ? 'inherit' : 'pipe', 'inherit', 'inherit'], input });
+  if (result.status !== 0) {
+    stop();
+    process.stderr.write(`demo step failed with exit code ${result.status}\n`);
+    process.exit(1);
+  }
+}
+
+process.stderr.write(`svc demo: emulator running at ${ready.baseUrl}\n`);
+show('svc chat "how do lighthouses work?"', process.execPath, [svcBin, 'chat', '--no-stdin', 'how do lighthouses work?']);
+show('printf "line one\\nline two\\n" | svc chat "summarise this"', process.execPath, [svcBin, 'chat', 'summarise this'], 'line one\nline two\n');
+show('svc chat --json --max-tokens 12 -t 0 "name three rivers"', process.execPath, [svcBin, 'chat', '--no-stdin', '--json', '--max-tokens', '12', '-t', '0', 'name three rivers']);
+stop();
+process.stderr.write('\nDone. Point svc at the real service with `svc config set baseUrl URL` and `svc auth login`.\n');
