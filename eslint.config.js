@@ -14,6 +14,8 @@ export default tseslint.config(
   },
   {
     files: ['bin/**/*.js', 'scripts/**/*.mjs', 'scripts/**/*.js', 'completions/**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', URL: 'readonly' } },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly', Buffer: 'readonly' },
+    },
   },
 );
