@@ -24,6 +24,8 @@ export interface Factory {
   credentialsStore(): Promise<JsonStore>;
   settings(flags: SettingFlags): Promise<ResolvedSettings>;
   apiKey(): Promise<ResolvedKey | undefined>;
+  /** The key if it was already loaded (for redaction): never reads a file. */
+  loadedApiKey(): string | undefined;
   apiClient(flags: SettingFlags): Promise<ApiClient>;
   /** Release sockets so the process can exit at once. */
   dispose(): Promise<void>;
@@ -45,7 +47,12 @@ export function createFactory(io: IO): Factory {
   const closers: Array<() => Promise<void>> = [];
   const configStore = memo(async () => (await import('./settings/store.js')).openStore(io.env, 'config'));
   const credentialsStore = memo(async () => (await import('./settings/store.js')).openStore(io.env, 'credentials'));
-  const apiKey = memo(async () => resolveApiKey(io.env, io.env.SVC_API_KEY?.trim() ? undefined : await credentialsStore()));
+  let loadedKey: string | undefined;
+  const apiKey = memo(async () => {
+    const resolved = resolveApiKey(io.env, io.env.SVC_API_KEY?.trim() ? undefined : await credentialsStore());
+    loadedKey = resolved?.key;
+    return resolved;
+  });
 
   async function settings(flags: SettingFlags): Promise<ResolvedSettings> {
     const store = await configStore();
@@ -91,6 +98,7 @@ export function createFactory(io: IO): Factory {
     credentialsStore,
     settings,
     apiKey,
+    loadedApiKey: () => loadedKey ?? (io.env.SVC_API_KEY?.trim() || undefined),
     apiClient,
     async dispose() {
       await Promise.allSettled(closers.map((close) => close()));

@@ -4,7 +4,7 @@
  */
 import { CommanderError } from 'commander';
 import { debugEnabled, redact } from './debug.js';
-import { describeError, ExitCode, exitCodeFor, SvcError } from './errors.js';
+import { describeError, ExitCode, exitCodeFor, InterruptedError } from './errors.js';
 import { createFactory, type Factory } from './factory.js';
 import type { IO } from './io.js';
 import { buildProgram } from './program.js';
@@ -19,15 +19,14 @@ async function paintError(io: IO): Promise<(text: string) => string> {
 
 async function reportError(io: IO, factory: Factory, error: unknown): Promise<void> {
   const lines = describeError(error);
+  const key = factory.loadedApiKey();
   if (lines.length > 0) {
     const red = await paintError(io);
-    const key = (await factory.apiKey().catch(() => undefined))?.key;
     // Service messages are untrusted text: no escape sequences reach the terminal, ever.
     const [first, ...rest] = lines.map((line) => neutraliseForTerminal(redact(line, key)));
     io.stderr.write(`${red('error:')} ${first}\n${rest.map((line) => `  ${line}\n`).join('')}`);
   }
   if (debugEnabled(io) && error instanceof Error && error.stack) {
-    const key = (await factory.apiKey().catch(() => undefined))?.key;
     const causeStack = error.cause instanceof Error && error.cause.stack ? `\ncaused by: ${error.cause.stack}` : '';
     io.stderr.write(`${redact(`${error.stack}${causeStack}`, key)}\n`);
   }
@@ -51,13 +50,10 @@ export async function main(argv: string[], io: IO, options: MainOptions = {}): P
       // Commander printed its own message; help and --version are successes, the rest usage errors.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
-    const code = exitCodeFor(error);
-    if (code === ExitCode.interrupted && !(error instanceof SvcError && error.message !== 'interrupted')) {
-      io.stderr.write('svc: interrupted\n');
-    } else {
-      await reportError(io, factory, error);
-    }
-    return code;
+    // Ctrl-C is the user's own doing: a plain note, not an error report.
+    if (error instanceof InterruptedError) io.stderr.write('svc: interrupted\n');
+    else await reportError(io, factory, error);
+    return exitCodeFor(error);
   } finally {
     await factory.dispose();
   }

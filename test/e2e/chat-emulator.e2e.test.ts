@@ -185,4 +185,32 @@ describe('svc chat against the emulator', () => {
       await slow.close();
     }
   });
+
+  it('Ctrl-C mid-reply exits 130 and keeps the text received so far', async () => {
+    const slow = await startEmulator({ apiKeys: [KEY], delayMs: 40 });
+    try {
+      const child = execa(process.execPath, [SVC_BIN, 'chat', '--max-tokens', '300', 'a long story please'], {
+        env: { ...sandbox.env, SVC_BASE_URL: slow.baseUrl },
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+        timeout: 20_000,
+      });
+      let seen = '';
+      await new Promise<void>((resolve) => {
+        child.stdout?.on('data', (data: Buffer) => {
+          seen += data.toString();
+          if (seen.length > 20) resolve();
+        });
+      });
+      child.kill('SIGINT');
+      const result = await child;
+      expect(result.exitCode).toBe(130);
+      expect(result.stdout.length).toBeGreaterThanOrEqual(20);
+      expect(result.stderr).toContain('interrupted');
+      expect(hasStackTrace(result.stderr)).toBe(false);
+    } finally {
+      await slow.close();
+    }
+  });
 });
