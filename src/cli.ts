@@ -2,6 +2,7 @@
  * The process entry: wires the real process to main(). Signals become an abort, a closed
  * stdout is a quiet success, and `--version` answers before anything else is loaded.
  */
+import { InterruptRouter } from './interrupts.js';
 import { processIO } from './io.js';
 
 async function run(): Promise<void> {
@@ -16,19 +17,23 @@ async function run(): Promise<void> {
   // that write replies notice the closed pipe themselves and stop.
   process.stdout.on('error', () => {});
   const controller = new AbortController();
-  let signals = 0;
-  const onSignal = (): void => {
-    signals += 1;
-    // A second Ctrl-C means now: do not wait for a slow clean-up.
-    if (signals > 1) process.exit(130);
+  let stops = 0;
+  const stop = (): void => {
+    stops += 1;
+    // A second stop request means now: do not wait for a slow clean-up.
+    if (stops > 1) process.exit(130);
     controller.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const interrupts = new InterruptRouter(stop);
+  const onInterrupt = (): void => interrupts.dispatch();
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
   const { main } = await import('./main.js');
-  process.exitCode = await main(argv, processIO(), { signal: controller.signal });
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
+  process.exitCode = await main(argv, processIO(), { signal: controller.signal, interrupts });
+  process.off('SIGINT', onInterrupt);
+  process.off('SIGTERM', stop);
+  process.off('SIGHUP', stop);
 }
 
 await run();

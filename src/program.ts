@@ -9,6 +9,7 @@ import { chatCommand } from './commands/chat/command.js';
 import { configCommand } from './commands/config/command.js';
 import type { CommandContext } from './commands/context.js';
 import { emulatorCommand } from './commands/emulator/command.js';
+import { sessionsCommand } from './commands/sessions/command.js';
 import { version } from './version.js';
 
 const ROOT_HELP = `
@@ -44,7 +45,7 @@ export function buildProgram(context: CommandContext): Command {
       writeErr: (text) => io.stderr.write(text),
     })
     .exitOverride();
-  for (const command of [chatCommand(context), authCommand(context), configCommand(context), emulatorCommand(context)]) {
+  for (const command of [chatCommand(context), sessionsCommand(context), authCommand(context), configCommand(context), emulatorCommand(context)]) {
     program.addCommand(command);
   }
   // Subcommands inherit output and exit handling so their usage errors reach main as well.

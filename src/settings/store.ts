@@ -7,6 +7,7 @@ import type Conf from 'conf';
 import { SvcError } from '../errors.js';
 import { configDir } from './paths.js';
 import { ensurePrivateDir } from './private-dir.js';
+import { importWithoutSignalHooks } from './quiet-signal-hooks.js';
 
 export interface JsonStore {
   /** Absolute path of the file. */
@@ -23,7 +24,7 @@ const OWNER_ONLY = 0o600;
 export async function openStore(env: Record<string, string | undefined>, name: 'config' | 'credentials'): Promise<JsonStore> {
   const dir = configDir(env);
   ensurePrivateDir(dir);
-  const { default: ConfClass } = await import('conf');
+  const { default: ConfClass } = await importWithoutSignalHooks(() => import('conf'));
   const conf: Conf<Record<string, unknown>> = new ConfClass<Record<string, unknown>>({
     cwd: dir,
     configName: name,

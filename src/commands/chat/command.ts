@@ -12,9 +12,14 @@ Examples:
   $ svc chat "why is the sky blue?"
   $ git diff --staged | svc chat "write a one-line commit message"
   $ svc chat -t 0 --no-stream --json "list three primes" | jq -r '.choices[0].message.content'
+  $ svc chat                       # an interactive session (on a terminal)
+  $ cat notes.md | svc chat -i     # the notes first, then keep talking
+  $ svc chat --continue "and in Python?"
 
 The prompt is the words, then piped stdin after a blank line. The reply goes to stdout;
-spinner, warnings and errors go to stderr.`;
+spinner, warnings and errors go to stderr. With no prompt on a terminal, svc chat opens an
+interactive session (/help inside lists its commands). Conversations are saved in
+$XDG_DATA_HOME/svc/conversations unless --no-save.`;
 
 export function chatCommand(context: CommandContext): Command {
   const command = new Command('chat')
@@ -33,11 +38,20 @@ export function chatCommand(context: CommandContext): Command {
     .option('--no-stream', 'wait for the whole reply instead of streaming it')
     .option('--json', 'print the whole completion as JSON (service-api.md 2.2) instead of text')
     .option('--usage', 'print token counts to stderr')
-    .option('--no-stdin', 'never read stdin, even when it is a pipe');
+    .option('--no-stdin', 'never read stdin, even when it is a pipe')
+    .option('-i, --interactive', 'after the prompt (words or piped stdin), go on talking from the terminal')
+    .option('-c, --continue', 'continue the conversation changed last')
+    .option('--session <name>', 'continue the conversation of this name (created if new)')
+    .option('--no-save', 'keep nothing: no saved conversation, no input history')
+    .option('--list', 'list saved conversations (same as `svc sessions list`)');
   addConnectionOptions(command).addHelpText('after', EXAMPLES);
   command.action(async (words: string[], options: Record<string, unknown>) => {
-    const { runOneShot } = await import('./one-shot.js');
-    await runOneShot(
+    if (options.list === true) {
+      const { runList } = await import('../sessions/run.js');
+      return runList(context.factory, false);
+    }
+    const { runChat } = await import('./run.js');
+    await runChat(
       {
         words,
         system: options.system as string | undefined,
@@ -52,10 +66,13 @@ export function chatCommand(context: CommandContext): Command {
         json: options.json === true,
         usage: options.usage === true,
         stdin: options.stdin !== false,
+        interactive: options.interactive === true,
+        continueLatest: options.continue === true,
+        sessionName: options.session as string | undefined,
+        save: options.save !== false,
         settings: settingFlagsFrom(options, 'model'),
       },
-      context.factory,
-      context.signal,
+      context,
     );
   });
   return command;

@@ -1,17 +1,18 @@
 /**
  * `svc chat "question"` and `… | svc chat "instruction"`: one request, the reply streamed to
- * stdout, everything else on stderr.
+ * stdout, everything else on stderr; the exchange is saved unless --no-save.
  */
-import { partialOf, runChat } from '../../api/chat.js';
-import type { ChatCompletion, ChatMessage, ChatRequest, Usage } from '../../api/chat-types.js';
-import { InterruptedError, SvcError, UsageError } from '../../errors.js';
+import type { ChatCompletion, ChatRequest, Usage } from '../../api/chat-types.js';
+import type { ConversationSession } from '../../conversations/session.js';
+import { InterruptedError, UsageError } from '../../errors.js';
 import type { Factory, SettingFlags } from '../../factory.js';
-import { startSpinner, type IO } from '../../io.js';
+import type { IO } from '../../io.js';
+import { openConversation, type ConversationChoice } from './open-conversation.js';
 import { composePrompt, readAllText, stdinHasInput } from './prompt-input.js';
-import { ReplyWriter } from './reply-writer.js';
+import { replyText, streamReply } from './reply.js';
 import { parseRequestOptions, type RawRequestOptions } from './request-options.js';
 
-export interface OneShotOptions extends RawRequestOptions {
+export interface ChatOptions extends RawRequestOptions, ConversationChoice {
   words: string[];
   system?: string | undefined;
   /** `--no-stream` sets this to false. */
@@ -20,6 +21,8 @@ export interface OneShotOptions extends RawRequestOptions {
   usage: boolean;
   /** `--no-stdin` sets this to false. */
   stdin: boolean;
+  /** `-i`: after the piped prompt, carry on talking from the terminal. */
+  interactive: boolean;
   /** --model, --base-url, --timeout, --max-retries. */
   settings: SettingFlags;
 }
@@ -30,12 +33,9 @@ export function formatUsage(usage: Usage | undefined): string {
   return `tokens: ${usage.prompt_tokens} prompt + ${usage.completion_tokens} completion = ${usage.total_tokens} total`;
 }
 
-/** Build the request body from the checked options and the prompt. */
-export function buildChatRequest(model: string, prompt: string, options: OneShotOptions): ChatRequest {
-  const messages: ChatMessage[] = [];
-  if (options.system !== undefined && options.system.trim() !== '') messages.push({ role: 'system', content: options.system });
-  messages.push({ role: 'user', content: prompt });
-  const request: ChatRequest = { model, messages, ...parseRequestOptions(options) };
+/** The request body for the conversation so far plus the new prompt. */
+export function buildChatRequest(model: string, session: ConversationSession, prompt: string, options: ChatOptions): ChatRequest {
+  const request: ChatRequest = { model, messages: session.messages(prompt), ...parseRequestOptions(options) };
   if (options.stream) {
     request.stream = true;
     // OpenAI convention: without this, a stream carries no token counts (for --usage and --json).
@@ -44,57 +44,35 @@ export function buildChatRequest(model: string, prompt: string, options: OneShot
   return request;
 }
 
-async function writeJson(io: IO, completion: ChatCompletion): Promise<void> {
+function writeJson(io: IO, completion: ChatCompletion): void {
   io.stdout.write(`${JSON.stringify(completion, null, 2)}\n`);
 }
 
-export async function runOneShot(options: OneShotOptions, factory: Factory, signal: AbortSignal): Promise<void> {
+export async function runOneShot(options: ChatOptions, factory: Factory, signal: AbortSignal, prompt?: string): Promise<ConversationSession> {
   const { io } = factory;
   // Check every flag before reading stdin or touching the network (exit 2, nothing sent).
   parseRequestOptions(options);
   const settings = await factory.settings(options.settings);
-  const stdinText = stdinHasInput(io, options.stdin) ? await readAllText(io.stdin) : undefined;
-  const prompt = composePrompt(options.words, stdinText);
-  if (prompt === '') {
+  const text = prompt ?? composePrompt(options.words, stdinHasInput(io, options.stdin) ? await readAllText(io.stdin) : undefined);
+  if (text === '') {
     throw new UsageError('no prompt: give it as words or pipe it in', { hint: 'svc chat "why is the sky blue?"   or   git diff | svc chat "write a commit message"' });
   }
   const client = await factory.apiClient(options.settings);
-  const request = buildChatRequest(settings.model.value ?? 'svc-pro', prompt, options);
+  const session = openConversation(io, options);
+  if (options.system !== undefined && options.system !== session.system) session.setSystem(options.system.trim() || undefined);
+  const model = options.settings.model !== undefined ? settings.model.value! : (session.model ?? settings.model.value ?? 'svc-pro');
+  const request = buildChatRequest(model, session, text, options);
 
-  // Our own abort: the user's Ctrl-C, or stdout closing under us.
-  const stop = new AbortController();
-  const onSignal = (): void => stop.abort();
-  signal.addEventListener('abort', onSignal, { once: true });
-  const writer = new ReplyWriter(io, () => stop.abort());
-  const spinner = await startSpinner(io, 'waiting for the service…');
-  let completion: ChatCompletion | undefined;
-  try {
-    completion = await runChat(client, request, {
-      signal: stop.signal,
-      onDelta: options.json
-        ? undefined
-        : async (text) => {
-            spinner.stop();
-            await writer.write(text);
-          },
-    });
-  } catch (error) {
-    spinner.stop();
-    if (writer.closed && !writer.failure) return; // `| head -1`: the reader has what it wanted
-    if (writer.failure) throw new SvcError(`cannot write the reply: ${writer.failure.message}`);
-    const partial = partialOf(error);
-    if (options.json && partial && partial.choices[0]?.message.content) await writeJson(io, partial);
-    else await writer.finish();
-    throw signal.aborted ? new InterruptedError() : error;
-  } finally {
-    spinner.stop();
-    signal.removeEventListener('abort', onSignal);
+  const outcome = await streamReply(io, client, request, { signal, quiet: options.json });
+  if (outcome.stdoutClosed) return session;
+  const reply = replyText(outcome.completion);
+  const finished = outcome.error === undefined;
+  if (finished || reply !== '') {
+    session.addTurn({ user: text, assistant: reply, model, ...(finished ? {} : { interrupted: true }), ...(outcome.completion?.usage ? { usage: outcome.completion.usage } : {}) });
   }
-  if (options.json) await writeJson(io, completion);
-  else await writer.finish();
-  writer.dispose();
-  if (writer.failure) throw new SvcError(`cannot write the reply: ${writer.failure.message}`);
-  const finish = completion.choices[0]?.finish_reason;
-  if (finish === 'length') io.stderr.write('svc: the reply was cut at the token limit (finish_reason: length)\n');
-  if (options.usage) io.stderr.write(`${formatUsage(completion.usage)}\n`);
+  if (options.json && outcome.completion && (finished || reply !== '')) writeJson(io, outcome.completion);
+  if (!finished) throw signal.aborted ? new InterruptedError() : outcome.error;
+  if (outcome.completion?.choices[0]?.finish_reason === 'length') io.stderr.write('svc: the reply was cut at the token limit (finish_reason: length)\n');
+  if (options.usage) io.stderr.write(`${formatUsage(outcome.completion?.usage)}\n`);
+  return session;
 }

@@ -1,0 +1,126 @@
+/**
+ * Reading input lines with Node's readline: editing keys, Up/Down history, bracketed paste
+ * kept whole (paste-filter.ts), Ctrl-C and Ctrl-D reported to the caller.
+ *
+ * One readline interface serves the whole session, with the terminal in raw mode throughout.
+ * Between prompts it is paused: keys typed while a reply streams wait (unechoed) for the next
+ * prompt, and every line typed ahead is kept in a queue, none lost. Ctrl-C during a reply is
+ * caught by the paste filter and handed to `whileBusy`'s handler.
+ */
+import { createInterface, type Interface } from 'node:readline';
+import type { Writable } from 'node:stream';
+import type { InputHistory } from './input-history.js';
+import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, PasteFilter } from './paste-filter.js';
+import type { TerminalInput } from './terminal-input.js';
+
+export type ReadResult = { kind: 'line'; text: string } | { kind: 'eof' } | { kind: 'interrupt'; hadText: boolean };
+
+export class LineReader {
+  readonly #terminal: TerminalInput;
+  readonly #output: Writable;
+  readonly #history: InputHistory;
+  readonly #filter = new PasteFilter();
+  readonly #rl: Interface;
+  readonly #queue: ReadResult[] = [];
+  #waiting: ((result: ReadResult) => void) | undefined;
+  #closed = false;
+
+  constructor(terminal: TerminalInput, output: Writable, history: InputHistory) {
+    this.#terminal = terminal;
+    this.#output = output;
+    this.#history = history;
+    terminal.stream.setEncoding('utf8');
+    this.#takeTerminal();
+    this.#rl = createInterface({
+      input: this.#filter,
+      output,
+      terminal: true,
+      history: [...history.entries],
+      historySize: 1000,
+      removeHistoryDuplicates: true,
+      tabSize: 4,
+    });
+    this.#rl.pause();
+    this.#rl.on('line', (text) => {
+      if (text.trim() !== '') this.#history.add(text);
+      this.#deliver({ kind: 'line', text });
+    });
+    this.#rl.on('SIGINT', () => {
+      const hadText = this.#rl.line.length > 0;
+      // Empty the line being edited (Ctrl-E, Ctrl-U), as a shell does on Ctrl-C.
+      this.#rl.write(null, { ctrl: true, name: 'e' });
+      this.#rl.write(null, { ctrl: true, name: 'u' });
+      output.write(hadText ? '^C\n' : '\n');
+      this.#deliver({ kind: 'interrupt', hadText });
+    });
+    this.#rl.on('close', () => {
+      if (!this.#closed) output.write('\n');
+      this.#closed = true;
+      this.#deliver({ kind: 'eof' });
+    });
+  }
+
+  /** Show `prompt` and wait for a line, Ctrl-C or Ctrl-D; lines typed ahead come first. */
+  read(prompt: string): Promise<ReadResult> {
+    const queued = this.#queue.shift();
+    if (queued) return Promise.resolve(queued);
+    if (this.#closed) return Promise.resolve({ kind: 'eof' });
+    return new Promise((resolve) => {
+      this.#waiting = resolve;
+      this.#rl.setPrompt(prompt);
+      this.#rl.prompt();
+    });
+  }
+
+  /** While a reply streams: Ctrl-C calls `onInterrupt`. Call the returned function when done. */
+  whileBusy(onInterrupt: () => void): () => void {
+    this.#filter.onInterrupt = onInterrupt;
+    return () => {
+      this.#filter.onInterrupt = undefined;
+    };
+  }
+
+  /** Hand the terminal to another program (the editor); call the returned function after. */
+  lend(): () => void {
+    this.#giveTerminalBack();
+    return () => this.#takeTerminal();
+  }
+
+  /** Give up waiting (SIGTERM): the pending read ends as if Ctrl-D was pressed. */
+  cancel(): void {
+    this.#rl.close();
+  }
+
+  /** Restore the terminal as it was. */
+  close(): void {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#rl.close();
+    }
+    this.#giveTerminalBack();
+    if (this.#terminal.fd !== 0) this.#terminal.stream.destroy();
+  }
+
+  #deliver(result: ReadResult): void {
+    this.#rl.pause();
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    if (waiting) waiting(result);
+    else this.#queue.push(result);
+  }
+
+  #takeTerminal(): void {
+    const { stream } = this.#terminal;
+    stream.setRawMode(true);
+    stream.pipe(this.#filter);
+    this.#output.write(ENABLE_BRACKETED_PASTE);
+  }
+
+  #giveTerminalBack(): void {
+    const { stream } = this.#terminal;
+    stream.unpipe(this.#filter);
+    stream.pause();
+    if (stream.isRaw) stream.setRawMode(false);
+    this.#output.write(DISABLE_BRACKETED_PASTE);
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Bracketed paste (xterm's mode 2004): the terminal wraps pasted text in ESC[200~ … ESC[201~.
+ * Node's readline would send each pasted line as its own message, so this filter, between the
+ * terminal and readline, drops the markers and turns newlines inside a paste into
+ * PASTED_NEWLINE, a visible stand-in that MessageComposer turns back into "\n".
+ */
+import { Transform, type TransformCallback } from 'node:stream';
+
+/** U+2424 SYMBOL FOR NEWLINE: shown in the input line where a pasted line break is. */
+export const PASTED_NEWLINE = '\u2424';
+
+export const PASTE_START = '\u001b[200~';
+export const PASTE_END = '\u001b[201~';
+export const ENABLE_BRACKETED_PASTE = '\u001b[?2004h';
+export const DISABLE_BRACKETED_PASTE = '\u001b[?2004l';
+
+/** Pure core: returns the text for readline and whether a paste is still open at the end. */
+export function filterPaste(text: string, pasting: boolean): { out: string; pasting: boolean; held: string } {
+  let out = '';
+  let index = 0;
+  let inPaste = pasting;
+  while (index < text.length) {
+    const marker = inPaste ? PASTE_END : PASTE_START;
+    const found = text.indexOf(marker, index);
+    const chunk = found === -1 ? text.slice(index) : text.slice(index, found);
+    out += inPaste ? chunk.replace(/\r\n|\r|\n/g, PASTED_NEWLINE) : chunk;
+    if (found === -1) break;
+    inPaste = !inPaste;
+    index = found + marker.length;
+  }
+  // A marker cut across two reads: hold its beginning back until the rest arrives.
+  let held = '';
+  const escape = out.lastIndexOf('\u001b');
+  if (escape !== -1 && escape > out.length - PASTE_START.length) {
+    const tail = out.slice(escape);
+    if (PASTE_START.startsWith(tail) || PASTE_END.startsWith(tail)) {
+      held = tail;
+      out = out.slice(0, escape);
+    }
+  }
+  return { out, pasting: inPaste, held };
+}
+
+const CTRL_C = '\u0003';
+
+export class PasteFilter extends Transform {
+  #pasting = false;
+  #held = '';
+  /**
+   * While a reply streams, readline is paused and the terminal stays in raw mode (so keys typed
+   * ahead are not echoed into the reply); Ctrl-C is then caught here instead of by readline.
+   */
+  onInterrupt: (() => void) | undefined;
+
+  constructor() {
+    super({ decodeStrings: false, encoding: 'utf8' });
+  }
+
+  override _transform(chunk: Buffer | string, _encoding: BufferEncoding, done: TransformCallback): void {
+    let text = this.#held + chunk.toString();
+    if (this.onInterrupt && text.includes(CTRL_C)) {
+      text = text.split(CTRL_C).join('');
+      this.onInterrupt();
+    }
+    const result = filterPaste(text, this.#pasting);
+    this.#pasting = result.pasting;
+    this.#held = result.held;
+    done(null, result.out);
+  }
+}

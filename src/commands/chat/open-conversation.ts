@@ -1,0 +1,33 @@
+/** --continue, --session and --no-save → the conversation a chat adds to. */
+import { ConversationSession } from '../../conversations/session.js';
+import { checkConversationName, ConversationStore } from '../../conversations/store.js';
+import { UsageError } from '../../errors.js';
+import type { IO } from '../../io.js';
+
+export interface ConversationChoice {
+  /** `--continue`: the conversation changed last. */
+  continueLatest: boolean;
+  /** `--session <name>`: that one, created if new. */
+  sessionName?: string | undefined;
+  /** `--no-save` sets this to false. */
+  save: boolean;
+}
+
+export function checkConversationChoice(choice: ConversationChoice): void {
+  if (choice.continueLatest && choice.sessionName !== undefined) {
+    throw new UsageError('--continue and --session cannot be used together');
+  }
+  if (choice.sessionName !== undefined) checkConversationName(choice.sessionName);
+}
+
+export function openConversation(io: IO, choice: ConversationChoice): ConversationSession {
+  checkConversationChoice(choice);
+  const store = new ConversationStore(io.env);
+  if (choice.sessionName !== undefined) return ConversationSession.resume(store, choice.sessionName, choice.save);
+  if (choice.continueLatest) {
+    const latest = store.latest();
+    if (!latest) throw new UsageError('there is no saved conversation to continue', { hint: 'start one with `svc chat`' });
+    return ConversationSession.resume(store, latest, choice.save);
+  }
+  return ConversationSession.fresh(choice.save ? store : undefined);
+}

@@ -1,0 +1,67 @@
+/**
+ * One reply, from request to screen: spinner until the first token, text streamed through the
+ * ReplyWriter, a final newline. Used by the one-shot command and by each turn of the session;
+ * it reports what happened instead of throwing, so the caller can keep what arrived.
+ */
+import { partialOf, runChat } from '../../api/chat.js';
+import type { ChatCompletion, ChatRequest } from '../../api/chat-types.js';
+import type { ApiClient } from '../../api/client.js';
+import { SvcError } from '../../errors.js';
+import { startSpinner, type IO } from '../../io.js';
+import { ReplyWriter } from './reply-writer.js';
+
+export interface ReplyOutcome {
+  /** The whole completion, or as much of it as arrived (finish_reason null then). */
+  completion: ChatCompletion | undefined;
+  /** The failure, when there was one (the user's abort included). */
+  error: unknown;
+  /** The reader of stdout went away (`| head -1`): not a failure. */
+  stdoutClosed: boolean;
+}
+
+export interface ReplyOptions {
+  /** Abort to stop the reply (Ctrl-C). */
+  signal: AbortSignal;
+  /** Print nothing while streaming (`--json` prints the whole object afterwards). */
+  quiet?: boolean;
+  spinnerText?: string;
+}
+
+/** The text of a completion's first choice. */
+export function replyText(completion: ChatCompletion | undefined): string {
+  return completion?.choices[0]?.message.content ?? '';
+}
+
+export async function streamReply(io: IO, client: ApiClient, request: ChatRequest, options: ReplyOptions): Promise<ReplyOutcome> {
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort();
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  const writer = new ReplyWriter(io, () => stop.abort());
+  const spinner = await startSpinner(io, options.spinnerText ?? 'waiting for the service…');
+  const outcome: ReplyOutcome = { completion: undefined, error: undefined, stdoutClosed: false };
+  try {
+    outcome.completion = await runChat(client, request, {
+      signal: stop.signal,
+      onDelta: options.quiet
+        ? undefined
+        : async (text) => {
+            spinner.stop();
+            await writer.write(text);
+          },
+    });
+  } catch (error) {
+    outcome.error = error;
+    outcome.completion = partialOf(error);
+  } finally {
+    spinner.stop();
+    options.signal.removeEventListener('abort', onAbort);
+  }
+  await writer.finish();
+  writer.dispose();
+  if (writer.failure) outcome.error = new SvcError(`cannot write the reply: ${writer.failure.message}`);
+  else if (writer.closed) {
+    outcome.stdoutClosed = true;
+    outcome.error = undefined;
+  }
+  return outcome;
+}

@@ -1,0 +1,48 @@
+import { firstLine } from '../../conversations/model.js';
+import { ConversationStore } from '../../conversations/store.js';
+import type { Factory } from '../../factory.js';
+import { neutraliseForTerminal } from '../../terminal-text.js';
+
+export async function runList(factory: Factory, json: boolean): Promise<void> {
+  const { io } = factory;
+  const summaries = new ConversationStore(io.env).list();
+  if (json) {
+    const rows = summaries.map((s) => ({ name: s.name, updated: s.updated, turns: s.turns, first: firstLine(s.conversation, 200) }));
+    io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  if (summaries.length === 0) {
+    io.stderr.write('no saved conversations yet\n');
+    return;
+  }
+  const clean = io.stdoutIsTTY ? neutraliseForTerminal : (text: string) => text;
+  const lines = summaries.map((s) => `${s.name}\t${s.updated.slice(0, 16).replace('T', ' ')}\t${s.turns}\t${clean(firstLine(s.conversation))}`);
+  io.stdout.write(`${lines.join('\n')}\n`);
+}
+
+export async function runShow(factory: Factory, name: string, json: boolean): Promise<void> {
+  const { io } = factory;
+  const store = new ConversationStore(io.env);
+  const conversation = store.read(name);
+  if (json) {
+    const { toMessages } = await import('../../conversations/model.js');
+    io.stdout.write(`${JSON.stringify(toMessages(conversation), null, 2)}\n`);
+    return;
+  }
+  const clean = io.stdoutIsTTY ? neutraliseForTerminal : (text: string) => text;
+  const parts: string[] = [];
+  if (conversation.system) parts.push(`[system]\n${clean(conversation.system)}`);
+  for (const turn of conversation.turns) {
+    parts.push(`[user]\n${clean(turn.user)}`);
+    parts.push(`[assistant${turn.interrupted ? ', interrupted' : ''}]\n${clean(turn.assistant)}`);
+  }
+  io.stdout.write(parts.length > 0 ? `${parts.join('\n\n')}\n` : '');
+}
+
+export async function runDelete(factory: Factory, names: string[]): Promise<void> {
+  const store = new ConversationStore(factory.io.env);
+  for (const name of names) {
+    store.delete(name);
+    factory.io.stderr.write(`deleted ${name}\n`);
+  }
+}

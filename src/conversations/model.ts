@@ -1,0 +1,85 @@
+/**
+ * A saved conversation, as a log of records replayed into turns. One JSON record per line: an
+ * append is one write, so two processes adding turns at once both keep theirs, and a crash
+ * mid-write damages at most the last line, which reading skips.
+ */
+import type { ChatMessage, Usage } from '../api/chat-types.js';
+
+export interface Turn {
+  user: string;
+  assistant: string;
+  /** The reply was cut short (Ctrl-C, a dropped connection): kept as far as it came. */
+  interrupted?: boolean;
+  model?: string;
+  usage?: Usage;
+  at: string;
+}
+
+export type ConversationRecord =
+  | { type: 'start'; v: 1; name: string; created: string }
+  | ({ type: 'turn' } & Turn)
+  | { type: 'system'; content: string | null; at: string }
+  | { type: 'model'; model: string; at: string }
+  | { type: 'undo'; at: string };
+
+export interface Conversation {
+  name: string;
+  created: string;
+  updated: string;
+  system: string | undefined;
+  /** The model chosen with /model, if any; otherwise settings decide. */
+  model: string | undefined;
+  turns: Turn[];
+}
+
+/** Replay records into the conversation they describe. */
+export function replay(name: string, records: ConversationRecord[]): Conversation {
+  const conversation: Conversation = { name, created: '', updated: '', system: undefined, model: undefined, turns: [] };
+  for (const record of records) {
+    switch (record.type) {
+      case 'start':
+        conversation.created = record.created;
+        conversation.updated ||= record.created;
+        break;
+      case 'turn': {
+        const { type: _type, ...turn } = record;
+        conversation.turns.push(turn);
+        conversation.updated = record.at;
+        break;
+      }
+      case 'system':
+        conversation.system = record.content ?? undefined;
+        conversation.updated = record.at;
+        break;
+      case 'model':
+        conversation.model = record.model;
+        conversation.updated = record.at;
+        break;
+      case 'undo':
+        conversation.turns.pop();
+        conversation.updated = record.at;
+        break;
+    }
+  }
+  return conversation;
+}
+
+/**
+ * The messages array the service expects: the system message, then each turn. An interrupted
+ * reply goes as far as it came; an empty one is left out (the user spoke, nothing came back).
+ */
+export function toMessages(conversation: Pick<Conversation, 'system' | 'turns'>): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  if (conversation.system) messages.push({ role: 'system', content: conversation.system });
+  for (const turn of conversation.turns) {
+    messages.push({ role: 'user', content: turn.user });
+    if (turn.assistant !== '') messages.push({ role: 'assistant', content: turn.assistant });
+  }
+  return messages;
+}
+
+/** The first line of the first user message, for listings. */
+export function firstLine(conversation: Conversation, width = 60): string {
+  const text = conversation.turns[0]?.user.trim().split('\n')[0] ?? '';
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+}

@@ -1,0 +1,30 @@
+/**
+ * How an error looks on stderr: `error: what failed (HTTP status, request id)` and an indented
+ * hint; service text neutralised and the key redacted. Used by main and by the session, which
+ * reports an error and carries on.
+ */
+import { debugEnabled, redact } from './debug.js';
+import { describeError } from './errors.js';
+import type { IO } from './io.js';
+import { neutraliseForTerminal } from './terminal-text.js';
+
+async function paintError(io: IO): Promise<(text: string) => string> {
+  if (!io.colorEnabled) return (text) => text;
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk({ level: 1 });
+  return (text) => chalk.red(text);
+}
+
+export async function reportError(io: IO, error: unknown, key: string | undefined): Promise<void> {
+  const lines = describeError(error);
+  if (lines.length > 0) {
+    const red = await paintError(io);
+    // Service messages are untrusted text: no escape sequences reach the terminal, ever.
+    const [first, ...rest] = lines.map((line) => neutraliseForTerminal(redact(line, key)));
+    io.stderr.write(`${red('error:')} ${first}\n${rest.map((line) => `  ${line}\n`).join('')}`);
+  }
+  if (debugEnabled(io) && error instanceof Error && error.stack) {
+    const causeStack = error.cause instanceof Error && error.cause.stack ? `\ncaused by: ${error.cause.stack}` : '';
+    io.stderr.write(`${redact(`${error.stack}${causeStack}`, key)}\n`);
+  }
+}
