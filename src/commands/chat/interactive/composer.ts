@@ -27,7 +27,9 @@ export class MessageComposer {
     const line = rawLine.split(PASTED_NEWLINE).join('\n');
     if (this.#inBlock) {
       if (line.trimEnd().endsWith(FENCE)) {
-        this.#lines.push(line.trimEnd().slice(0, -FENCE.length));
+        const last = line.trimEnd().slice(0, -FENCE.length);
+        // A fence on its own line closes the block without adding an empty line.
+        if (last.trim() !== '') this.#lines.push(last);
         return this.#finish();
       }
       this.#lines.push(line);

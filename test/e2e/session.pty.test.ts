@@ -1,0 +1,155 @@
+/**
+ * The interactive session in a real terminal (tmux), against the emulator streaming slowly:
+ * typing, streaming, paste, Ctrl-C mid-reply, slash commands, Ctrl-D, --continue.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConversationStore } from '../../src/conversations/store.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
+import { chunk, reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { startTmux, tmuxAvailable, type TmuxSession } from '../helpers/tmux.js';
+
+const KEY = 'pty-key-0123456789abcdef';
+const hasTmux = await tmuxAvailable();
+if (!hasTmux && process.env.CI) throw new Error('CI must have tmux for the terminal tests (.ci/run installs it)');
+
+let emulator: RunningEmulator;
+let sandbox: Sandbox;
+const svcLine = (args: string) => `node "${SVC_BIN}" ${args}`;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ apiKeys: [KEY], delayMs: 25 });
+  sandbox = makeSandbox({ SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY });
+});
+afterAll(async () => {
+  await emulator.close();
+  sandbox.cleanup();
+});
+
+describe.skipIf(!hasTmux)('svc chat, interactive, in a terminal', () => {
+  it('streams, pastes, survives Ctrl-C, runs slash commands, saves, and resumes', async () => {
+    const term: TmuxSession = await startTmux(svcLine('chat'), sandbox.env, sandbox.home);
+    try {
+      await term.waitFor('/help for commands');
+
+      // A message; the reply streams in: part of it is on screen before the next prompt is.
+      await term.type('tell me about lighthouses', true);
+      const during = await term.waitFor(/lighthouses.*\S+ \S+ \S+/s);
+      expect(during.split('› ').length - 1).toBe(1);
+      await term.waitFor(/\n› $/m, 15_000);
+
+      // A pasted block of three lines is one message.
+      await term.paste('line one\nline two\nline three');
+      await term.press('Enter');
+      await term.waitFor(/line three[\s\S]*\n› /, 15_000);
+      expect(await term.count('› ')).toBe(3);
+
+      // Ctrl-C in the middle of a reply stops it and returns to the prompt.
+      await term.type('write a very long story about the sea', true);
+      await term.waitFor(/sea[^\n]*\n[^\n]*\S+ \S+/);
+      await term.press('C-c');
+      await term.waitFor('(reply interrupted');
+      await term.type('/help', true);
+      await term.waitFor('/retry');
+      await term.type('/undo', true);
+      await term.waitFor('(dropped: "write a very long story about the sea"');
+      await term.type('/retry', true);
+      await term.waitFor(/\(dropped[\s\S]*\n› [\s\S]*\n› $/m, 15_000);
+      const saved = join(sandbox.home, 'saved.json');
+      await term.type(`/save ${saved}`, true);
+      await term.waitFor('(saved 4 messages');
+      await term.type('/nosuch', true);
+      await term.waitFor('unknown command /nosuch');
+      await term.press('C-d');
+      const end = await term.waitFor('[exit 0]');
+      expect(end).toContain('saved as');
+
+      const messages = JSON.parse(readFileSync(saved, 'utf8'));
+      expect(messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+      expect(messages[0].content).toBe('tell me about lighthouses');
+      const store = new ConversationStore(sandbox.env);
+      const conversation = store.read(store.latest()!);
+      expect(conversation.turns.map((turn) => turn.user)).toEqual(['tell me about lighthouses', 'line one\nline two\nline three']);
+    } finally {
+      await term.kill();
+    }
+
+    // --continue picks it up again.
+    const again = await startTmux(svcLine('chat --continue'), sandbox.env, sandbox.home);
+    try {
+      await again.waitFor('(2 turns)');
+      await again.type('/exit', true);
+      await again.waitFor('[exit 0]');
+    } finally {
+      await again.kill();
+    }
+  });
+
+  it('Ctrl-C on an empty prompt once hints, twice leaves; Up recalls earlier inputs across sessions', async () => {
+    const term = await startTmux(svcLine('chat'), sandbox.env, sandbox.home);
+    try {
+      await term.waitFor('/help for commands');
+      await term.press('Up');
+      await term.waitFor(/› \/exit/);
+      await term.press('C-u', 'C-c');
+      await term.waitFor('press Ctrl-C again');
+      await term.press('C-c');
+      await term.waitFor('[exit 0]');
+    } finally {
+      await term.kill();
+    }
+  });
+
+  it('cat notes | svc chat -i sends the notes, then talks on from the terminal', async () => {
+    const notes = join(sandbox.home, 'notes.txt');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(notes, 'my notes about rivers\nsecond line\n');
+    const term = await startTmux(`cat "${notes}" | ${svcLine('chat -i "summarise"')}`, sandbox.env, sandbox.home);
+    try {
+      await term.waitFor('(sent the prompt: 4 lines');
+      await term.waitFor(/\n› $/m, 15_000);
+      await term.type('/exit', true);
+      await term.waitFor('[exit 0]');
+      const store = new ConversationStore(sandbox.env);
+      expect(store.read(store.latest()!).turns[0]?.user).toBe('summarise\n\nmy notes about rivers\nsecond line');
+    } finally {
+      await term.kill();
+    }
+  });
+});
+
+describe.skipIf(!hasTmux)('what the session sends', () => {
+  let server: ScriptedServer;
+  beforeAll(async () => {
+    server = await startScriptedServer(reply.sse([chunk('first answer', 'stop'), 'data: [DONE]\n\n']));
+  });
+  afterAll(async () => server.close());
+
+  it('the whole message array goes with every turn, with -s first', async () => {
+    const env = { ...sandbox.env, SVC_BASE_URL: server.baseUrl, XDG_STATE_HOME: join(sandbox.home, 'state-no-save') };
+    const term = await startTmux(svcLine('chat --no-save -s "be brief" -t 0.3'), env, sandbox.home);
+    try {
+      await term.waitFor('/help for commands');
+      await term.type('question one', true);
+      await term.waitFor(/first answer\n› /);
+      server.script(reply.sse([chunk('second answer', 'stop'), 'data: [DONE]\n\n']));
+      await term.type('question two', true);
+      await term.waitFor(/second answer\n› /);
+      await term.press('C-d');
+      await term.waitFor('[exit 0]');
+      const second = JSON.parse(server.requests[1]?.body ?? '{}');
+      expect(second.messages).toEqual([
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'question one' },
+        { role: 'assistant', content: 'first answer' },
+        { role: 'user', content: 'question two' },
+      ]);
+      expect(second.temperature).toBe(0.3);
+      expect(existsSync(join(env.XDG_STATE_HOME!, 'svc', 'input-history.jsonl'))).toBe(false);
+    } finally {
+      await term.kill();
+    }
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Driving svc in a real pseudo-terminal through tmux: type, paste, press keys, read the screen.
+ * Each session gets its own tmux server socket, so tests never touch the user's tmux.
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+
+export interface TmuxSession {
+  /** Type text (literally) and optionally press Enter. */
+  type(text: string, enter?: boolean): Promise<void>;
+  /** Press keys by tmux name: 'Enter', 'C-c', 'C-d', 'Up'. */
+  press(...keys: string[]): Promise<void>;
+  /** Paste text the way a terminal does (bracketed, when the program asked for it). */
+  paste(text: string): Promise<void>;
+  /** The whole scrollback as plain text. */
+  screen(): Promise<string>;
+  /** Wait until the screen matches; fails with the screen after `timeoutMs`. */
+  waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
+  /** Count occurrences of `text` on the screen. */
+  count(text: string): Promise<number>;
+  kill(): Promise<void>;
+}
+
+export async function tmuxAvailable(): Promise<boolean> {
+  return (await execa('tmux', ['-V'], { reject: false })).exitCode === 0;
+}
+
+/** Start `command` (a shell line) in a 100x40 terminal with exactly `env`. */
+export async function startTmux(command: string, env: Record<string, string>, workDir: string): Promise<TmuxSession> {
+  const socket = `svc-test-${randomBytes(4).toString('hex')}`;
+  const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { env: { ...env, TERM: 'xterm-256color' }, extendEnv: false, timeout: 10_000 });
+  const script = join(workDir, `${socket}.sh`);
+  // The command ends by printing its exit code and waiting, so the screen can still be read.
+  writeFileSync(script, `${command}\necho "[exit $?]"\nsleep 30\n`);
+  await tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'svc', '-x', '100', '-y', '40', `sh ${script}`);
+  await tmux('set-option', '-t', 'svc', 'history-limit', '5000');
+  const screen = async () => (await tmux('capture-pane', '-p', '-J', '-t', 'svc', '-S', '-5000')).stdout;
+  return {
+    async type(text, enter = false) {
+      await tmux('send-keys', '-t', 'svc', '-l', text);
+      if (enter) await tmux('send-keys', '-t', 'svc', 'Enter');
+    },
+    async press(...keys) {
+      await tmux('send-keys', '-t', 'svc', ...keys);
+    },
+    async paste(text) {
+      const file = join(workDir, `${socket}.paste`);
+      writeFileSync(file, text);
+      await tmux('load-buffer', file);
+      await tmux('paste-buffer', '-p', '-t', 'svc');
+    },
+    screen,
+    async waitFor(match, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      let last = '';
+      while (Date.now() < deadline) {
+        last = await screen();
+        if (typeof match === 'string' ? last.includes(match) : match.test(last)) return last;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`timed out waiting for ${String(match)}; the screen was:\n${last}`);
+    },
+    async count(text) {
+      return (await screen()).split(text).length - 1;
+    },
+    async kill() {
+      await execa('tmux', ['-L', socket, 'kill-server'], { reject: false });
+    },
+  };
+}
