@@ -152,4 +152,35 @@ describe.skipIf(!hasTmux)('what the session sends', () => {
       await term.kill();
     }
   });
+
+  it('Ctrl-C closes the connection of the reply it stops', async () => {
+    let closedEarly = false;
+    server.script(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.on('close', () => {
+        if (!res.writableEnded) closedEarly = true;
+      });
+      for (let i = 0; i < 200 && !res.destroyed; i++) {
+        res.write(chunk(`word${i} `));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      if (!res.destroyed) res.end('data: [DONE]\n\n');
+    });
+    const env = { ...sandbox.env, SVC_BASE_URL: server.baseUrl };
+    const term = await startTmux(svcLine('chat --no-save'), env, sandbox.home);
+    try {
+      await term.waitFor('/help for commands');
+      await term.type('go', true);
+      await term.waitFor('word5 ');
+      await term.press('C-c');
+      await term.waitFor('(reply interrupted');
+      const deadline = Date.now() + 5000;
+      while (!closedEarly && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(closedEarly).toBe(true);
+      await term.press('C-d');
+      await term.waitFor('[exit 0]');
+    } finally {
+      await term.kill();
+    }
+  });
 });
