@@ -9,6 +9,7 @@ import { chatCommand } from './commands/chat/command.js';
 import { configCommand } from './commands/config/command.js';
 import type { CommandContext } from './commands/context.js';
 import { emulatorCommand } from './commands/emulator/command.js';
+import { imageCommand } from './commands/image/command.js';
 import { sessionsCommand } from './commands/sessions/command.js';
 import { version } from './version.js';
 
@@ -16,6 +17,7 @@ const ROOT_HELP = `
 Examples:
   $ svc chat "explain this error" < build.log
   $ git diff | svc chat "write a commit message"
+  $ svc image "a lighthouse at dusk" --aspect 16:9 -o lighthouse.png
   $ svc emulator            # a local service to try svc offline
 
 Environment:
@@ -45,7 +47,7 @@ export function buildProgram(context: CommandContext): Command {
       writeErr: (text) => io.stderr.write(text),
     })
     .exitOverride();
-  for (const command of [chatCommand(context), sessionsCommand(context), authCommand(context), configCommand(context), emulatorCommand(context)]) {
+  for (const command of [chatCommand(context), imageCommand(context), sessionsCommand(context), authCommand(context), configCommand(context), emulatorCommand(context)]) {
     program.addCommand(command);
   }
   // Subcommands inherit output and exit handling so their usage errors reach main as well.

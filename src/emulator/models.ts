@@ -16,3 +16,20 @@ export const DEFAULT_CHAT_MODEL: ChatModel = 'svc-pro';
 export function isChatModel(id: string): id is ChatModel {
   return (CHAT_MODELS as readonly string[]).includes(id);
 }
+
+/**
+ * Image model ids, the default first (service-api.md 4.2: `model` defaults to `svc-vision`). The
+ * image endpoint serves only these; a chat model id there is a 404 like any unknown id.
+ */
+export const IMAGE_MODELS = ['svc-vision'] as const;
+
+/** An image model id. */
+export type ImageModel = (typeof IMAGE_MODELS)[number];
+
+/** The model used when an image request names none. */
+export const DEFAULT_IMAGE_MODEL: ImageModel = 'svc-vision';
+
+/** True when `id` is an image model this emulator serves. */
+export function isImageModel(id: string): id is ImageModel {
+  return (IMAGE_MODELS as readonly string[]).includes(id);
+}

@@ -1,0 +1,171 @@
+/**
+ * Reading an image answer without holding the image in memory: the JSON is scanned as it
+ * arrives, every `"b64_json": "…"` value is base64-decoded piece by piece into a sink (a file),
+ * and the rest of the document (small) is kept with a placeholder in place of each image, to be
+ * parsed with JSON.parse at the end.
+ *
+ * Why not a streaming JSON library: stream-json, the well-kept one, takes about twice as long
+ * as JSON.parse + Buffer.from on a 32 MiB answer (measured in bench/), while this scanner finds
+ * the string's end with Buffer.indexOf and decodes with Buffer's native base64.
+ */
+import { MalformedResponseError } from '../../errors.js';
+import { Base64Decoder } from './base64-decoder.js';
+
+/** Where the bytes of one image go. */
+export interface BlobSink {
+  write(bytes: Buffer): void;
+  end(): void;
+}
+
+/** The string that stands in the skeleton for image `index`. */
+export function placeholder(index: number): string {
+  return `\u0000svc-image:${index}`;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const BLOB_KEY = 'b64_json';
+/** Strings longer than this are never keys we care about, so they are not remembered. */
+const KEY_MEMORY = 32;
+
+const SIMPLE_ESCAPES: Record<string, string> = { '/': '/', '\\': '\\', '"': '"', n: '\n', r: '\r', t: '\t', b: '', f: '' };
+
+type State = 'json' | 'string' | 'string-escape' | 'blob' | 'blob-escape';
+
+export class BlobScanner {
+  readonly #skeleton: Buffer[] = [];
+  readonly #openSink: (index: number) => BlobSink;
+  #state: State = 'json';
+  /** Bytes of the string being read (outside blobs), kept only while short. */
+  #stringStart = -1;
+  #stringBytes: number[] = [];
+  #lastString: string | undefined;
+  #keyPending: string | undefined;
+  #blobs = 0;
+  #sink: BlobSink | undefined;
+  #decoder: Base64Decoder | undefined;
+  #unicode = '';
+
+  constructor(openSink: (index: number) => BlobSink) {
+    this.#openSink = openSink;
+  }
+
+  push(chunk: Buffer): void {
+    let copyFrom = 0;
+    let i = 0;
+    while (i < chunk.length) {
+      switch (this.#state) {
+        case 'json': {
+          const byte = chunk[i]!;
+          if (byte === QUOTE) {
+            if (this.#keyPending === BLOB_KEY) {
+              // The value of "b64_json": from here the bytes go to the sink, not the skeleton.
+              this.#skeleton.push(chunk.subarray(copyFrom, i));
+              this.#skeleton.push(Buffer.from(JSON.stringify(placeholder(this.#blobs))));
+              this.#sink = this.#openSink(this.#blobs);
+              this.#decoder = new Base64Decoder();
+              this.#blobs += 1;
+              this.#keyPending = undefined;
+              this.#state = 'blob';
+              i += 1;
+              copyFrom = i;
+              continue;
+            }
+            this.#state = 'string';
+            this.#stringBytes = [];
+          } else if (byte === COLON) {
+            this.#keyPending = this.#lastString;
+          } else if (byte > 0x20) {
+            this.#keyPending = undefined;
+            this.#lastString = undefined;
+          }
+          i += 1;
+          break;
+        }
+        case 'string': {
+          const byte = chunk[i]!;
+          if (byte === QUOTE) {
+            this.#lastString = this.#stringBytes.length <= KEY_MEMORY ? Buffer.from(this.#stringBytes).toString('utf8') : undefined;
+            this.#state = 'json';
+          } else if (byte === BACKSLASH) {
+            this.#state = 'string-escape';
+          } else if (this.#stringBytes.length <= KEY_MEMORY) {
+            this.#stringBytes.push(byte);
+          }
+          i += 1;
+          break;
+        }
+        case 'string-escape':
+          this.#stringBytes.push(0x3f); // an escaped character: not part of any key we look for
+          this.#state = 'string';
+          i += 1;
+          break;
+        case 'blob': {
+          const quote = chunk.indexOf(QUOTE, i);
+          const slash = chunk.indexOf(BACKSLASH, i);
+          const stop = quote === -1 ? slash : slash === -1 ? quote : Math.min(quote, slash);
+          const end = stop === -1 ? chunk.length : stop;
+          if (end > i) this.#sink!.write(this.#decoder!.push(chunk.toString('latin1', i, end)));
+          if (stop === -1) {
+            i = chunk.length;
+          } else if (chunk[stop] === QUOTE) {
+            this.#finishBlob();
+            i = stop + 1;
+            copyFrom = i;
+            this.#state = 'json';
+          } else {
+            this.#state = 'blob-escape';
+            i = stop + 1;
+          }
+          break;
+        }
+        case 'blob-escape':
+          i = this.#blobEscape(chunk, i);
+          break;
+      }
+    }
+    if (this.#state !== 'blob' && this.#state !== 'blob-escape') this.#skeleton.push(chunk.subarray(copyFrom));
+  }
+
+  /** The document with placeholders; throws when the answer ended inside an image. */
+  end(): unknown {
+    if (this.#state === 'blob' || this.#state === 'blob-escape') {
+      throw new MalformedResponseError('the answer ended in the middle of the image data');
+    }
+    const text = Buffer.concat(this.#skeleton).toString('utf8');
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new MalformedResponseError(`the service sent an answer that is not JSON: ${JSON.stringify(text.trim().slice(0, 120))}`);
+    }
+  }
+
+  get imageCount(): number {
+    return this.#blobs;
+  }
+
+  #finishBlob(): void {
+    this.#sink!.write(this.#decoder!.end());
+    this.#sink!.end();
+    this.#sink = undefined;
+    this.#decoder = undefined;
+  }
+
+  /** A JSON escape inside the base64 text: `\/` is common (PHP), `\n` appears in wrapped base64. */
+  #blobEscape(chunk: Buffer, i: number): number {
+    const char = String.fromCharCode(chunk[i]!);
+    if (this.#unicode !== '' || char === 'u') {
+      this.#unicode += char;
+      if (this.#unicode.length < 5) return i + 1;
+      const code = Number.parseInt(this.#unicode.slice(1), 16);
+      this.#unicode = '';
+      this.#sink!.write(this.#decoder!.push(Number.isNaN(code) ? '!' : String.fromCharCode(code)));
+    } else {
+      const replacement = SIMPLE_ESCAPES[char];
+      this.#sink!.write(this.#decoder!.push(replacement ?? '!'));
+    }
+    this.#state = 'blob';
+    return i + 1;
+  }
+}

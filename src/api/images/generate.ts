@@ -1,0 +1,79 @@
+/**
+ * One image generation: POST /v1/images/generations, the answer read as a stream with every
+ * image decoded straight into a temporary file (see blob-scanner.ts).
+ */
+import type { Usage } from '../chat-types.js';
+import type { ApiClient } from '../client.js';
+import { MalformedResponseError, ServerError } from '../../errors.js';
+import { BlobScanner, placeholder } from './blob-scanner.js';
+import { messageFromJson } from '../service-message.js';
+import { TempImageFile } from './temp-image-file.js';
+
+/** The request body (service-api.md 4.2). Optional fields are left out, never null. */
+export interface ImageRequest {
+  prompt: string;
+  model: string;
+  aspect_ratio?: string;
+  output_format?: string;
+  seed?: number;
+  negative_prompt?: string;
+}
+
+export interface GeneratedImage {
+  revisedPrompt: string | undefined;
+  file: TempImageFile;
+}
+
+export interface ImageGeneration {
+  created: number;
+  images: GeneratedImage[];
+  usage: Usage | undefined;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function readAnswer(document: unknown, files: TempImageFile[]): ImageGeneration {
+  if (!isObject(document)) throw new MalformedResponseError('the service answered with something that is not an image result');
+  if (document.error) {
+    const message = messageFromJson(document) ?? 'unknown error';
+    throw new ServerError(`the service reported an error: ${message}`, { status: 0, serviceMessage: message, requestId: undefined });
+  }
+  if (!Array.isArray(document.data)) throw new MalformedResponseError('the service answered without `data`: not an image result');
+  if (document.data.length === 0) throw new MalformedResponseError('the service answered with no images (`data` is empty)');
+  const images = document.data.map((item, index): GeneratedImage => {
+    const slot = isObject(item) ? item.b64_json : undefined;
+    const fileIndex = typeof slot === 'string' ? files.findIndex((_file, n) => placeholder(n) === slot) : -1;
+    if (fileIndex === -1) {
+      const hasUrl = isObject(item) && typeof item.url === 'string';
+      throw new MalformedResponseError(`image ${index + 1} of the answer has no b64_json${hasUrl ? ' (only a url, which svc does not fetch)' : ''}`);
+    }
+    const revised = isObject(item) && typeof item.revised_prompt === 'string' ? item.revised_prompt : undefined;
+    return { revisedPrompt: revised, file: files[fileIndex]! };
+  });
+  const usage = isObject(document.usage) ? (document.usage as unknown as Usage) : undefined;
+  const created = typeof document.created === 'number' ? document.created : Math.floor(Date.now() / 1000);
+  return { created, images, usage };
+}
+
+/** Generate; on any failure every temporary file is removed before the error goes on. */
+export async function generateImages(client: ApiClient, request: ImageRequest, options: { signal?: AbortSignal; tempDir: string }): Promise<ImageGeneration> {
+  const response = await client.post('images/generations', request, options.signal);
+  const files: TempImageFile[] = [];
+  try {
+    const scanner = new BlobScanner(() => {
+      const file = new TempImageFile(options.tempDir);
+      files.push(file);
+      return file;
+    });
+    for await (const chunk of response.body) scanner.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    const result = readAnswer(scanner.end(), files);
+    // Images the document does not point to (a stray b64_json elsewhere) are not kept.
+    for (const file of files) if (!result.images.some((image) => image.file === file)) file.discard();
+    return result;
+  } catch (error) {
+    response.discard();
+    for (const file of files) file.discard();
+    throw error;
+  }
+}

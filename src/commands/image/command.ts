@@ -1,0 +1,50 @@
+/** `svc image`: declared here (cheap, for --help); the work is loaded only when it runs. */
+import { Command } from 'commander';
+import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../images/formats.js';
+import type { CommandContext } from '../context.js';
+import { addConnectionOptions, settingFlagsFrom } from '../setting-flags.js';
+
+const EXAMPLES = `
+Examples:
+  $ svc image "a lighthouse at dusk" --aspect 16:9 -o lighthouse.png
+  $ svc image "a red fox in snow" --format webp --seed 42
+  $ svc image "an owl, ink drawing" -o - | display -       # the bytes to stdout
+  $ svc image "a city at night" --json | jq -r '.images[0].path'
+
+The revised prompt goes to stdout (one line per image); what was saved where goes to stderr.
+Without -o the file is named from the prompt in the current folder, never overwriting.`;
+
+export function imageCommand(context: CommandContext): Command {
+  const command = new Command('image')
+    .summary('generate an image from a prompt')
+    .description('Generate an image, save it, and print the revised prompt the service used.')
+    .argument('<prompt...>', 'what the image should show')
+    .option('-o, --output <path>', 'file to write (.png, .jpg, .jpeg, .webp), or - for stdout; default: named from the prompt')
+    .option('--aspect <ratio>', `aspect ratio: ${ASPECT_RATIOS.join(', ')} (service default 1:1)`)
+    .option('--format <format>', `image format: ${IMAGE_FORMATS.join(', ')} (default: from -o, else png)`)
+    .option('--seed <n>', 'seed for a reproducible image (whole number 0 to 4294967295)')
+    .option('--negative <text>', 'what must not appear in the image')
+    .option('-m, --model <id>', 'image model (env SVC_IMAGE_MODEL; default svc-vision)')
+    .option('--force', 'replace an existing file')
+    .option('--json', 'print {created, images: [{path, revised_prompt, bytes}], usage} instead');
+  addConnectionOptions(command).addHelpText('after', EXAMPLES);
+  command.action(async (words: string[], options: Record<string, unknown>) => {
+    const { runImage } = await import('./run.js');
+    await runImage(
+      {
+        words,
+        aspect: options.aspect as string | undefined,
+        format: options.format as string | undefined,
+        seed: options.seed as string | undefined,
+        negative: options.negative as string | undefined,
+        output: options.output as string | undefined,
+        force: options.force === true,
+        json: options.json === true,
+        settings: settingFlagsFrom(options, 'imageModel'),
+      },
+      context.factory,
+      context.signal,
+    );
+  });
+  return command;
+}

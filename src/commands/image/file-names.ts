@@ -1,0 +1,60 @@
+/**
+ * Where images go: a name made from the prompt that stays inside the folder and never collides,
+ * or the user's -o path (numbered when the service sends several images).
+ */
+import { existsSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { EXTENSION, type ImageFormat } from '../../images/formats.js';
+
+const MAX_SLUG = 48;
+// Names Windows reserves for devices, whatever the extension.
+const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
+
+/** A short, safe file name from the prompt: ASCII letters, digits and dashes, or "image". */
+export function slugFromPrompt(prompt: string): string {
+  const words = prompt
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '') // accents off their letters
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  let slug = '';
+  for (const word of words) {
+    const next = slug === '' ? word : `${slug}-${word}`;
+    if (next.length > MAX_SLUG) break;
+    slug = next;
+  }
+  if (slug === '') slug = (words[0] ?? '').slice(0, MAX_SLUG);
+  if (slug === '') return 'image';
+  return RESERVED.test(slug) ? `${slug}-image` : slug;
+}
+
+/** `name.ext` → `name-1.ext`, `name-2.ext`… for several images; the name itself for one. */
+export function numbered(path: string, count: number): string[] {
+  if (count === 1) return [path];
+  const ext = extname(path);
+  const stem = path.slice(0, path.length - ext.length);
+  return Array.from({ length: count }, (_, index) => `${stem}-${index + 1}${ext}`);
+}
+
+/**
+ * Paths for `count` images named from the prompt in `dir`, none of which exists yet:
+ * `slug.png`, else `slug-2.png`, `slug-3.png`… (with several: `slug-1.png`, `slug-2.png`…, else
+ * `slug-2-1.png`…). The final link() still refuses to overwrite if another process wins the race.
+ */
+export function freshPaths(dir: string, prompt: string, format: ImageFormat, count: number): string[] {
+  const slug = slugFromPrompt(prompt);
+  const ext = EXTENSION[format];
+  for (let attempt = 1; attempt < 10_000; attempt++) {
+    const stem = attempt === 1 ? slug : `${slug}-${attempt}`;
+    const paths = numbered(join(dir, `${stem}${ext}`), count);
+    if (paths.every((path) => !existsSync(path))) return paths;
+  }
+  throw new Error(`no free file name for ${slug} in ${dir}`);
+}
+
+/** The folder an -o path writes into, and the path made absolute. */
+export function outputLocation(cwd: string, path: string): { dir: string; path: string; name: string } {
+  const absolute = resolve(cwd, path);
+  return { dir: dirname(absolute), path: absolute, name: basename(absolute) };
+}

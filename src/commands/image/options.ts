@@ -1,0 +1,81 @@
+/**
+ * `svc image` flags → what to ask for and where to write, checked before anything is sent.
+ * Pure, so a table test covers it.
+ */
+import { extname } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { ASPECT_RATIOS, formatOfExtension, IMAGE_FORMATS, type AspectRatio, type ImageFormat } from '../../images/formats.js';
+import { parseIntegerInRange } from '../../parse-values.js';
+
+export interface RawImageOptions {
+  words: string[];
+  aspect?: string | undefined;
+  format?: string | undefined;
+  seed?: string | undefined;
+  negative?: string | undefined;
+  output?: string | undefined;
+  force: boolean;
+  json: boolean;
+}
+
+export type OutputTarget = { kind: 'stdout' } | { kind: 'path'; path: string } | { kind: 'auto' };
+
+export interface ImagePlan {
+  prompt: string;
+  aspect: AspectRatio | undefined;
+  format: ImageFormat;
+  seed: number | undefined;
+  negative: string | undefined;
+  output: OutputTarget;
+  force: boolean;
+  json: boolean;
+}
+
+/** Seeds are sent as JSON integers; 2^32 - 1 is the largest most image services take. */
+const MAX_SEED = 4_294_967_295;
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  const match = allowed.find((candidate) => candidate === value.trim().toLowerCase());
+  if (!match) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}; got "${value}"`);
+  return match;
+}
+
+export function parseImageOptions(raw: RawImageOptions): ImagePlan {
+  const prompt = raw.words.join(' ').trim();
+  if (prompt === '') throw new UsageError('no prompt: describe the image', { hint: 'svc image "a lighthouse at dusk" --aspect 16:9' });
+  const aspect = raw.aspect === undefined ? undefined : oneOf(raw.aspect, ASPECT_RATIOS, '--aspect');
+  const asked = raw.format === undefined ? undefined : oneOf(raw.format === 'jpg' ? 'jpeg' : raw.format, IMAGE_FORMATS, '--format');
+  const seed = raw.seed === undefined ? undefined : parseIntegerInRange(raw.seed, '--seed', 0, MAX_SEED);
+  if (raw.negative !== undefined && raw.negative.trim() === '') throw new UsageError('--negative must not be empty');
+
+  let output: OutputTarget = { kind: 'auto' };
+  let format: ImageFormat = asked ?? 'png';
+  if (raw.output !== undefined) {
+    if (raw.output === '') throw new UsageError('-o must name a file, or - for stdout');
+    if (raw.output === '-') {
+      if (raw.json) throw new UsageError('-o - and --json both want stdout; pick one');
+      output = { kind: 'stdout' };
+    } else {
+      output = { kind: 'path', path: raw.output };
+      const ext = extname(raw.output);
+      const fromExtension = ext === '' ? undefined : formatOfExtension(ext);
+      if (ext !== '' && !fromExtension) {
+        throw new UsageError(`-o ${raw.output}: "${ext}" is not an image extension svc writes`, { hint: 'use .png, .jpg, .jpeg or .webp, or give --format' });
+      }
+      if (fromExtension && asked && fromExtension !== asked) {
+        throw new UsageError(`-o ${raw.output} says ${fromExtension} but --format says ${asked}`);
+      }
+      format = asked ?? fromExtension ?? 'png';
+    }
+  }
+  return {
+    prompt,
+    aspect,
+    format,
+    seed,
+    negative: raw.negative?.trim(),
+    output,
+    force: raw.force,
+    json: raw.json,
+  };
+}

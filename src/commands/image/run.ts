@@ -1,0 +1,126 @@
+/**
+ * `svc image "prompt"`: ask, decode straight to temporary files, check each image is the format
+ * asked for, then give the files their names (never overwriting without --force). stdout gets the
+ * revised prompts (or the image itself with -o -, or --json); stderr says what was saved where.
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { relative, isAbsolute } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { generateImages, type ImageGeneration, type ImageRequest } from '../../api/images/generate.js';
+import { InterruptedError, MalformedResponseError, SvcError, UsageError } from '../../errors.js';
+import type { Factory, SettingFlags } from '../../factory.js';
+import { detectFormat, readDimensions } from '../../images/formats.js';
+import { startSpinner, type IO } from '../../io.js';
+import { neutraliseForTerminal } from '../../terminal-text.js';
+import { freshPaths, numbered, outputLocation } from './file-names.js';
+import { parseImageOptions, type ImagePlan, type RawImageOptions } from './options.js';
+import { commitFile } from './save.js';
+
+export interface ImageCommandOptions extends RawImageOptions {
+  settings: SettingFlags;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function shownPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}
+
+/** Check where the files will go before asking the service, so a typo costs no request. */
+function prepareTarget(io: IO, plan: ImagePlan): string {
+  if (plan.output.kind === 'stdout') return tmpdir();
+  if (plan.output.kind === 'auto') return io.cwd;
+  const location = outputLocation(io.cwd, plan.output.path);
+  if (!existsSync(location.dir) || !statSync(location.dir).isDirectory()) {
+    throw new UsageError(`-o ${plan.output.path}: the folder ${location.dir} does not exist`);
+  }
+  if (!plan.force && existsSync(location.path)) {
+    throw new SvcError(`${location.path} already exists; it was kept`, { hint: 'choose another name with -o, or pass --force to replace it' });
+  }
+  return location.dir;
+}
+
+function buildRequest(plan: ImagePlan, model: string): ImageRequest {
+  const request: ImageRequest = { prompt: plan.prompt, model, output_format: plan.format };
+  if (plan.aspect) request.aspect_ratio = plan.aspect;
+  if (plan.seed !== undefined) request.seed = plan.seed;
+  if (plan.negative) request.negative_prompt = plan.negative;
+  return request;
+}
+
+/** Every image must be the format asked for, or nothing is written at all. */
+function checkFormats(result: ImageGeneration, plan: ImagePlan): void {
+  result.images.forEach((image, index) => {
+    const found = detectFormat(image.file.head);
+    if (found !== plan.format) {
+      const which = result.images.length > 1 ? `image ${index + 1}` : 'the image';
+      throw new MalformedResponseError(`${which} the service sent is ${found ?? 'not a known image format'}, not the ${plan.format} asked for; nothing was written`);
+    }
+  });
+}
+
+async function withSpinner<T>(io: IO, work: () => Promise<T>): Promise<T> {
+  const spinner = await startSpinner(io, 'generating image…');
+  const started = Date.now();
+  const timer = setInterval(() => spinner.setText(`generating image… ${Math.round((Date.now() - started) / 1000)}s`), 1000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+    spinner.stop();
+  }
+}
+
+export async function runImage(options: ImageCommandOptions, factory: Factory, signal: AbortSignal): Promise<void> {
+  const { io } = factory;
+  const plan = parseImageOptions(options);
+  const settings = await factory.settings(options.settings);
+  const tempDir = prepareTarget(io, plan);
+  const client = await factory.apiClient(options.settings);
+  const request = buildRequest(plan, settings.imageModel.value ?? 'svc-vision');
+
+  let result: ImageGeneration;
+  try {
+    result = await withSpinner(io, () => generateImages(client, request, { signal, tempDir }));
+  } catch (error) {
+    throw signal.aborted ? new InterruptedError() : error;
+  }
+  const clean = (text: string, tty: boolean) => (tty ? neutraliseForTerminal(text) : text);
+  try {
+    checkFormats(result, plan);
+    if (plan.output.kind === 'stdout') {
+      if (result.images.length !== 1) throw new SvcError(`-o - writes one image, and the service sent ${result.images.length}`, { hint: 'use -o name.ext to save them all' });
+      const [image] = result.images;
+      await pipeline(createReadStream(image!.file.path), io.stdout, { end: false });
+      io.stderr.write(`${clean(image!.revisedPrompt ?? '', io.stderrIsTTY)}\n`);
+      return;
+    }
+    const count = result.images.length;
+    const targets =
+      plan.output.kind === 'path' ? numbered(outputLocation(io.cwd, plan.output.path).path, count) : freshPaths(io.cwd, plan.prompt, plan.format, count);
+    const saved = result.images.map((image, index) => {
+      const path = targets[index]!;
+      commitFile(image.file.path, path, plan.force);
+      return { path, image };
+    });
+    if (plan.json) {
+      const images = saved.map(({ path, image }) => ({ path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes }));
+      io.stdout.write(`${JSON.stringify({ created: result.created, images, usage: result.usage ?? null }, null, 2)}\n`);
+    } else {
+      for (const { image } of saved) io.stdout.write(`${clean(image.revisedPrompt ?? '', io.stdoutIsTTY)}\n`);
+    }
+    for (const { path, image } of saved) {
+      const size = readDimensions(image.file.head);
+      const dims = size ? `${size.width}×${size.height}, ` : '';
+      io.stderr.write(`saved ${shownPath(io.cwd, path)} (${dims}${formatBytes(image.file.bytes)})\n`);
+    }
+  } finally {
+    for (const image of result.images) image.file.discard();
+  }
+}
