@@ -2,7 +2,7 @@
 // `npm run demo`: start the embedded emulator on a free port, then show svc streaming a reply
 // from it, a pipe, and --json. Settings live in a throwaway folder, so the user's are untouched.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,5 +49,11 @@ process.stderr.write(`svc demo: emulator running at ${ready.baseUrl}\n`);
 show('svc chat "how do lighthouses work?"', process.execPath, [svcBin, 'chat', '--no-stdin', 'how do lighthouses work?']);
 show('printf "line one\\nline two\\n" | svc chat "summarise this"', process.execPath, [svcBin, 'chat', 'summarise this'], 'line one\nline two\n');
 show('svc chat --json --max-tokens 12 -t 0 "name three rivers"', process.execPath, [svcBin, 'chat', '--no-stdin', '--json', '--max-tokens', '12', '-t', '0', 'name three rivers']);
+// The image is kept (in the system's temporary folder) so you can open it.
+const imageDir = join(tmpdir(), 'svc-demo');
+mkdirSync(imageDir, { recursive: true });
+const imagePath = join(imageDir, 'lighthouse.png');
+show(`svc image "a lighthouse at dusk" --aspect 16:9 -o ${imagePath} --force`, process.execPath, [svcBin, 'image', 'a lighthouse at dusk', '--aspect', '16:9', '-o', imagePath, '--force']);
+process.stderr.write(`\nThe image is at ${imagePath}\n`);
 stop();
 process.stderr.write('\nDone. Point svc at the real service with `svc config set baseUrl URL` and `svc auth login`.\n');

@@ -3,7 +3,7 @@
  * steps — request id, path (404), method (405), bearer auth (401), JSON body (400/413), then the
  * route — and turns anything thrown into an error response in the OpenAI shape.
  *
- * New endpoints (the image endpoint) are added by appending a {@link Route} to the table.
+ * New endpoints are added by appending a {@link Route} to the table in server.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkBearer } from './auth.js';

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBlacklist } from './blacklist.js';
 import { chatCompletionsRoute } from './chat/route.js';
+import { imageGenerationsRoute } from './images/route.js';
 import { createRequestHandler, type Route } from './router.js';
 
 /** How to start the emulator. */
@@ -33,8 +34,8 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-/** The endpoints served. The image endpoint will be appended here. */
-const ROUTES: readonly Route[] = [chatCompletionsRoute];
+/** The endpoints served. */
+const ROUTES: readonly Route[] = [chatCompletionsRoute, imageGenerationsRoute];
 
 /** A host as it goes in a URL: IPv6 literals are bracketed (RFC 3986 §3.2.2). */
 function urlHost(host: string): string {

@@ -69,3 +69,22 @@ export function errorShape(fields: { message?: unknown; type?: unknown; code?: u
     error: { message: expect.any(String), type: 'invalid_request_error', code: null, param: null, ...fields },
   };
 }
+
+/** The image endpoint's path. */
+export const IMAGES_PATH = '/v1/images/generations';
+
+/** A minimal valid image request body, with `extra` merged in. */
+export function imageBody(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { prompt: 'A lighthouse on a rocky coast at dusk', ...extra };
+}
+
+/** Posts an image request body. */
+export function generate(emu: RunningEmulator, body: unknown): Promise<Answer> {
+  return send(emu, { path: IMAGES_PATH, body });
+}
+
+/** The bytes of the first image of a successful image answer. */
+export function imageBytes(answer: Answer): Buffer {
+  expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+  return Buffer.from(answer.json.data[0].b64_json as string, 'base64');
+}

@@ -38,7 +38,6 @@ export class BlobScanner {
   readonly #openSink: (index: number) => BlobSink;
   #state: State = 'json';
   /** Bytes of the string being read (outside blobs), kept only while short. */
-  #stringStart = -1;
   #stringBytes: number[] = [];
   #lastString: string | undefined;
   #keyPending: string | undefined;

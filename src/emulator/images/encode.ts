@@ -1,0 +1,19 @@
+/**
+ * Turns drawn pixels into a file in the requested format. Each encoder is its own module, imported
+ * on first use: the chat endpoint, and svc's startup, never load zlib, jpeg-js or the WebP wasm.
+ */
+import type { Pixels } from './draw.js';
+import type { OutputFormat } from './sizes.js';
+
+/** Encodes `pixels` as a PNG, JPEG or WebP file. Same pixels and format, same bytes. */
+export async function encodeImage(pixels: Pixels, format: OutputFormat): Promise<Buffer> {
+  const { data, width, height } = pixels;
+  switch (format) {
+    case 'png':
+      return (await import('./png.js')).encodePng(data, width, height);
+    case 'jpeg':
+      return (await import('./jpeg.js')).encodeJpeg(data, width, height);
+    case 'webp':
+      return (await import('./webp.js')).encodeWebp(data, width, height);
+  }
+}

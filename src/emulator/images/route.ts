@@ -1,0 +1,61 @@
+/**
+ * The image generation endpoint, `POST /v1/images/generations` (service-api.md 4.2): one image
+ * per request, drawn from the prompt and seed, in the requested aspect ratio and format.
+ */
+import { assertAllowed } from '../blacklist.js';
+import { modelNotFound } from '../errors.js';
+import { sendJson } from '../http.js';
+import { isImageModel } from '../models.js';
+import { randomSeed } from '../random.js';
+import type { Route } from '../router.js';
+import { countTokens } from '../tokenizer.js';
+import { drawScene } from './draw.js';
+import { encodeImage } from './encode.js';
+import { planScene } from './plan.js';
+import { parseImageRequest } from './request.js';
+import { revisePrompt } from './revise.js';
+import { createSerialQueue } from './serial.js';
+import { IMAGE_SIZES } from './sizes.js';
+
+/**
+ * One image at a time for the whole process: drawing and encoding take up to a few tenths of a
+ * second, partly synchronous (the JPEG and WebP encoders), and queueing keeps that work from piling
+ * up when requests arrive together. Other requests are served between the steps of a job.
+ */
+const renderQueue = createSerialQueue();
+
+/**
+ * Validates the request (400), checks the model (404) and the blacklist on the prompt and the
+ * negative prompt (400), then draws, encodes and answers with `{created, data, usage}`.
+ *
+ * Without a seed a random one is drawn, so repeated requests give different images, as a real
+ * model's do. Usage counts the text sent in (prompt and negative prompt); an image has no
+ * completion tokens.
+ */
+export const imageGenerationsRoute: Route = {
+  method: 'POST',
+  path: '/v1/images/generations',
+  async handle({ body, res, config, signal }) {
+    const request = parseImageRequest(body);
+    if (!isImageModel(request.model)) throw modelNotFound(request.model);
+    assertAllowed(config.blacklist, [request.prompt, request.negativePrompt ?? '']);
+
+    const seed = request.seed ?? randomSeed();
+    const plan = planScene(request.prompt, seed, request.negativePrompt);
+    const revised = revisePrompt(request.prompt, seed, plan, request.negativePrompt);
+    const { width, height } = IMAGE_SIZES[request.aspectRatio];
+    const image = await renderQueue.run(async () => {
+      // A client that gave up while waiting in the queue costs nothing.
+      if (signal.aborted) return undefined;
+      return encodeImage(await drawScene(plan, width, height), request.outputFormat);
+    });
+    if (image === undefined || signal.aborted) return;
+
+    const promptTokens = countTokens(request.prompt) + countTokens(request.negativePrompt ?? '');
+    sendJson(res, 200, {
+      created: Math.floor(Date.now() / 1000),
+      data: [{ b64_json: image.toString('base64'), revised_prompt: revised }],
+      usage: { prompt_tokens: promptTokens, completion_tokens: 0, total_tokens: promptTokens },
+    });
+  },
+};

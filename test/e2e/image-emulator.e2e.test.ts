@@ -1,0 +1,81 @@
+/** `svc image`, the built binary against the emulator: every aspect ratio and format for real. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { detectFormat, readDimensions } from '../../src/images/formats.js';
+import { makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
+
+const KEY = 'image-e2e-key-0123456789abcdef';
+let emulator: RunningEmulator;
+let sandbox: Sandbox;
+
+// The emulator's sizes (README "svc emulator"): about one megapixel, exactly the ratio.
+const SIZES: Record<string, [number, number]> = {
+  '1:1': [1024, 1024],
+  '16:9': [1344, 756],
+  '9:16': [756, 1344],
+  '4:3': [1152, 864],
+  '3:4': [864, 1152],
+  '21:9': [1512, 648],
+};
+const FORMATS = { png: '.png', jpeg: '.jpg', webp: '.webp' } as const;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ apiKeys: [KEY], blockTerms: ['forbidden-fruit'] });
+  sandbox = makeSandbox({ SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY });
+});
+afterAll(async () => {
+  await emulator.close();
+  sandbox.cleanup();
+});
+
+describe('svc image against the emulator', () => {
+  for (const [aspect, [width, height]] of Object.entries(SIZES)) {
+    for (const [format, ext] of Object.entries(FORMATS)) {
+      it(`${aspect} ${format}: a real ${width}×${height} image`, async () => {
+        const name = `out-${aspect.replace(':', 'x')}${ext}`;
+        const result = await svc(['image', 'a lighthouse at dusk', '--aspect', aspect, '--seed', '7', '-o', name], sandbox);
+        expect(result.exitCode).toBe(0);
+        const bytes = readFileSync(join(sandbox.home, name));
+        expect(detectFormat(bytes)).toBe(format);
+        expect(readDimensions(bytes)).toEqual({ width, height });
+        expect(result.stdout).toContain('lighthouse');
+        expect(result.stdout).not.toBe('a lighthouse at dusk');
+        expect(result.stderr).toContain(`saved ${name} (${width}×${height}, `);
+      });
+    }
+  }
+
+  it('same prompt and seed give the same bytes; another seed, other bytes', async () => {
+    await svc(['image', 'a fox', '--seed', '1', '-o', 'a.png'], sandbox);
+    await svc(['image', 'a fox', '--seed', '1', '-o', 'b.png'], sandbox);
+    await svc(['image', 'a fox', '--seed', '2', '-o', 'c.png'], sandbox);
+    const [a, b, c] = ['a.png', 'b.png', 'c.png'].map((file) => readFileSync(join(sandbox.home, file)));
+    expect(a!.equals(b!)).toBe(true);
+    expect(a!.equals(c!)).toBe(false);
+  });
+
+  it('--json and the negative prompt reflected in the revised prompt', async () => {
+    const result = await svc(['image', 'a quiet harbour', '--negative', 'boats', '--json'], sandbox);
+    const parsed = JSON.parse(result.stdout);
+    expect(parsed.images).toHaveLength(1);
+    expect(parsed.images[0].path).toBe(join(sandbox.home, 'a-quiet-harbour.png'));
+    expect(parsed.images[0].revised_prompt).toMatch(/boats/);
+    expect(parsed.images[0].bytes).toBe(readFileSync(parsed.images[0].path).length);
+    expect(parsed.usage.completion_tokens).toBe(0);
+    expect(parsed.usage.total_tokens).toBe(parsed.usage.prompt_tokens);
+  });
+
+  it('disallowed content is exit 4 with exactly the message, nothing written', async () => {
+    const result = await svc(['image', 'a forbidden-fruit still life', '-o', 'no.png'], sandbox);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain('error: Request contains disallowed content');
+  });
+
+  it('a chat model is not an image model (exit 4)', async () => {
+    const result = await svc(['image', 'x', '-m', 'svc-pro', '-o', 'no2.png'], sandbox);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain('svc-pro');
+  });
+});

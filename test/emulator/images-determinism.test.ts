@@ -1,0 +1,109 @@
+/**
+ * Seeds: the same prompt and seed give identical bytes in every format; another seed or another
+ * prompt gives other bytes; no seed gives a new picture each time. Plus the endpoint under
+ * concurrent use and clients that hang up.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { chat, chatBody, generate, IMAGES_PATH, imageBody, imageBytes, send } from './helpers.js';
+import { readHeader } from './image-files.js';
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await startEmulator();
+});
+afterAll(() => emu.close());
+
+const FORMATS = ['png', 'jpeg', 'webp'] as const;
+
+describe.each(FORMATS)('determinism as %s', (format) => {
+  const body = (extra: Record<string, unknown>) => imageBody({ output_format: format, aspect_ratio: '16:9', ...extra });
+
+  it('gives identical bytes and revised prompt for the same prompt and seed', async () => {
+    const first = await generate(emu, body({ seed: 42 }));
+    const second = await generate(emu, body({ seed: 42 }));
+    expect(imageBytes(second).equals(imageBytes(first))).toBe(true);
+    expect(second.json.data[0].revised_prompt).toBe(first.json.data[0].revised_prompt);
+  });
+
+  it('gives different bytes for another seed', async () => {
+    const a = imageBytes(await generate(emu, body({ seed: 42 })));
+    const b = imageBytes(await generate(emu, body({ seed: 43 })));
+    expect(b.equals(a)).toBe(false);
+    expect(readHeader(b)).toEqual(readHeader(a));
+  });
+
+  it('gives different bytes for another prompt with the same seed', async () => {
+    const a = imageBytes(await generate(emu, body({ seed: 42 })));
+    const b = imageBytes(await generate(emu, body({ seed: 42, prompt: 'A lighthouse on a rocky coast at dawn' })));
+    expect(b.equals(a)).toBe(false);
+  });
+
+  it('gives a new picture each time when no seed is sent', async () => {
+    const a = imageBytes(await generate(emu, body({})));
+    const b = imageBytes(await generate(emu, body({})));
+    expect(b.equals(a)).toBe(false);
+  });
+});
+
+describe('determinism across aspect ratios', () => {
+  it('keeps the same seeded picture for every request of one ratio, and differs between ratios', async () => {
+    const square = imageBytes(await generate(emu, imageBody({ seed: 9, aspect_ratio: '1:1', output_format: 'webp' })));
+    const wide = imageBytes(await generate(emu, imageBody({ seed: 9, aspect_ratio: '21:9', output_format: 'webp' })));
+    expect(wide.equals(square)).toBe(false);
+    expect(imageBytes(await generate(emu, imageBody({ seed: 9, aspect_ratio: '21:9', output_format: 'webp' }))).equals(wide)).toBe(true);
+  });
+
+  it('treats seeds as numbers: 7 and 7.0 in the JSON are the same seed', async () => {
+    const raw = (seed: string) => JSON.stringify({ prompt: 'A kite over a beach', output_format: 'jpeg' }).replace(/}$/, `,"seed":${seed}}`);
+    const a = await send(emu, { path: IMAGES_PATH, body: raw('7') });
+    const b = await send(emu, { path: IMAGES_PATH, body: raw('7.0') });
+    expect(imageBytes(b).equals(imageBytes(a))).toBe(true);
+  });
+});
+
+describe('under load', () => {
+  it('answers concurrent image requests correctly, one image each, seeded ones identical', async () => {
+    const bodies = FORMATS.flatMap((format) => [imageBody({ output_format: format, seed: 5 }), imageBody({ output_format: format, seed: 5 })]);
+    const answers = await Promise.all(bodies.map((body) => generate(emu, body)));
+    for (const [i, answer] of answers.entries()) {
+      expect(readHeader(imageBytes(answer)).format).toBe(bodies[i]!.output_format);
+    }
+    for (let i = 0; i < answers.length; i += 2) {
+      expect(imageBytes(answers[i + 1]!).equals(imageBytes(answers[i]!))).toBe(true);
+    }
+  });
+
+  it('keeps answering chat while images are being made', async () => {
+    const finished: string[] = [];
+    const images = [1, 2, 3, 4].map((seed) =>
+      generate(emu, imageBody({ seed, output_format: 'webp' })).then((answer) => {
+        finished.push(`image ${answer.status}`);
+      }));
+    // Sent after the images, answered before the last of them: image work is queued and yields.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const reply = await chat(emu, chatBody());
+    finished.push(`chat ${reply.status}`);
+    await Promise.all(images);
+    expect(finished).toHaveLength(5);
+    expect(finished.indexOf('chat 200')).toBeGreaterThanOrEqual(0);
+    expect(finished.indexOf('chat 200')).toBeLessThan(4);
+  });
+
+  it('carries on after a client hangs up while its image is queued', async () => {
+    const controller = new AbortController();
+    const busy = generate(emu, imageBody({ output_format: 'webp' }));
+    const cut = fetch(`${emu.baseUrl}${IMAGES_PATH}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emu.apiKeys[0]}`, 'content-type': 'application/json' },
+      body: JSON.stringify(imageBody({ output_format: 'jpeg' })),
+      signal: controller.signal,
+    }).catch((error: unknown) => error);
+    // Long enough for the request to reach the queue behind the first image, not for it to finish.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    expect(await cut).toBeInstanceOf(Error);
+    expect((await busy).status).toBe(200);
+    expect((await generate(emu, imageBody({ output_format: 'png' }))).status).toBe(200);
+  });
+});
