@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 import { authCommand } from './commands/auth/command.js';
 import { chatCommand } from './commands/chat/command.js';
+import { completionCommand } from './commands/completion/command.js';
 import { configCommand } from './commands/config/command.js';
 import type { CommandContext } from './commands/context.js';
 import { emulatorCommand } from './commands/emulator/command.js';
@@ -47,7 +48,7 @@ export function buildProgram(context: CommandContext): Command {
       writeErr: (text) => io.stderr.write(text),
     })
     .exitOverride();
-  for (const command of [chatCommand(context), imageCommand(context), sessionsCommand(context), authCommand(context), configCommand(context), emulatorCommand(context)]) {
+  for (const command of [chatCommand(context), imageCommand(context), sessionsCommand(context), authCommand(context), configCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
     program.addCommand(command);
   }
   // Subcommands inherit output and exit handling so their usage errors reach main as well.

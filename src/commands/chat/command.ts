@@ -1,7 +1,8 @@
 /**
  * `svc chat`: declared here (cheap, for --help); the work is loaded only when it runs.
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 import { addConnectionOptions, settingFlagsFrom } from '../setting-flags.js';
 
@@ -41,7 +42,7 @@ export function chatCommand(context: CommandContext): Command {
     .option('--no-stdin', 'never read stdin, even when it is a pipe')
     .option('-i, --interactive', 'after the prompt (words or piped stdin), go on talking from the terminal')
     .option('-c, --continue', 'continue the conversation changed last')
-    .option('--session <name>', 'continue the conversation of this name (created if new)')
+    .addOption(completes(new Option('--session <name>', 'continue the conversation of this name (created if new)'), { kind: 'sessions' }))
     .option('--no-save', 'keep nothing: no saved conversation, no input history')
     .option('--list', 'list saved conversations (same as `svc sessions list`)');
   addConnectionOptions(command).addHelpText('after', EXAMPLES);

@@ -1,5 +1,6 @@
 /** `svc config get|set|unset|list|path`: the stored settings (not the key: see `svc auth`). */
-import { Command } from 'commander';
+import { Argument, Command } from 'commander';
+import { completes } from '../completion-hints.js';
 import { settingNames } from '../../settings/definitions.js';
 import type { CommandContext } from '../context.js';
 
@@ -17,18 +18,18 @@ export function configCommand(context: CommandContext): Command {
   config
     .command('get')
     .description('Print a stored value (exit 1 when it is not set).')
-    .argument('<key>', 'setting name')
+    .addArgument(completes(new Argument('<key>', 'setting name'), settingNames))
     .action(async (key: string) => (await load()).runGet(context.factory, key));
   config
     .command('set')
     .description('Check and store a value.')
-    .argument('<key>', 'setting name')
+    .addArgument(completes(new Argument('<key>', 'setting name'), settingNames))
     .argument('<value>', 'new value')
     .action(async (key: string, value: string) => (await load()).runSet(context.factory, key, value));
   config
     .command('unset')
     .description('Remove a stored value, so the default applies.')
-    .argument('<key>', 'setting name')
+    .addArgument(completes(new Argument('<key>', 'setting name'), settingNames))
     .action(async (key: string) => (await load()).runUnset(context.factory, key));
   config
     .command('list')

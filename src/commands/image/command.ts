@@ -1,5 +1,6 @@
 /** `svc image`: declared here (cheap, for --help); the work is loaded only when it runs. */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { completes } from '../completion-hints.js';
 import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../images/formats.js';
 import type { CommandContext } from '../context.js';
 import { addConnectionOptions, settingFlagsFrom } from '../setting-flags.js';
@@ -19,9 +20,9 @@ export function imageCommand(context: CommandContext): Command {
     .summary('generate an image from a prompt')
     .description('Generate an image, save it, and print the revised prompt the service used.')
     .argument('<prompt...>', 'what the image should show')
-    .option('-o, --output <path>', 'file to write (.png, .jpg, .jpeg, .webp), or - for stdout; default: named from the prompt')
-    .option('--aspect <ratio>', `aspect ratio: ${ASPECT_RATIOS.join(', ')} (service default 1:1)`)
-    .option('--format <format>', `image format: ${IMAGE_FORMATS.join(', ')} (default: from -o, else png)`)
+    .addOption(completes(new Option('-o, --output <path>', 'file to write (.png, .jpg, .jpeg, .webp), or - for stdout; default: named from the prompt'), { kind: 'files' }))
+    .addOption(completes(new Option('--aspect <ratio>', `aspect ratio: ${ASPECT_RATIOS.join(', ')} (service default 1:1)`), ASPECT_RATIOS))
+    .addOption(completes(new Option('--format <format>', `image format: ${IMAGE_FORMATS.join(', ')} (default: from -o, else png)`), IMAGE_FORMATS))
     .option('--seed <n>', 'seed for a reproducible image (whole number 0 to 4294967295)')
     .option('--negative <text>', 'what must not appear in the image')
     .option('-m, --model <id>', 'image model (env SVC_IMAGE_MODEL; default svc-vision)')

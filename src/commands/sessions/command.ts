@@ -1,5 +1,6 @@
 /** `svc sessions list|show|delete`: the saved conversations. */
-import { Command } from 'commander';
+import { Argument, Command } from 'commander';
+import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 
 export function sessionsCommand(context: CommandContext): Command {
@@ -16,13 +17,13 @@ export function sessionsCommand(context: CommandContext): Command {
   sessions
     .command('show')
     .description('Print a conversation as a transcript, or its messages array with --json.')
-    .argument('<name>', 'conversation name (see `svc sessions list`)')
+    .addArgument(completes(new Argument('<name>', 'conversation name (see `svc sessions list`)'), { kind: 'sessions' }))
     .option('--json', 'the messages array, as the service expects it')
     .action(async (name: string, options: { json?: boolean }) => (await load()).runShow(context.factory, name, options.json === true));
   sessions
     .command('delete')
     .description('Delete a saved conversation.')
-    .argument('<name...>', 'conversation name(s)')
+    .addArgument(completes(new Argument('<name...>', 'conversation name(s)'), { kind: 'sessions' }))
     .action(async (names: string[]) => (await load()).runDelete(context.factory, names));
   return sessions;
 }

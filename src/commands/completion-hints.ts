@@ -1,0 +1,22 @@
+/**
+ * What a flag's value or a command's argument completes to on Tab, attached where the flag is
+ * declared, so the shell completions are generated from the one commander program.
+ */
+import type { Argument, Option } from 'commander';
+
+export type ValueSource =
+  | { kind: 'list'; values: readonly string[] }
+  | { kind: 'sessions' }
+  | { kind: 'files' };
+
+const hints = new WeakMap<Option | Argument, ValueSource>();
+
+/** Declare what `target` completes to; returns it, to chain inside a command declaration. */
+export function completes<T extends Option | Argument>(target: T, source: ValueSource | readonly string[]): T {
+  hints.set(target, Array.isArray(source) ? { kind: 'list', values: source as readonly string[] } : (source as ValueSource));
+  return target;
+}
+
+export function completionOf(target: Option | Argument): ValueSource | undefined {
+  return hints.get(target);
+}

@@ -1,0 +1,89 @@
+/** The bash completion script, rendered from the completion model. */
+import type { ValueSource } from '../completion-hints.js';
+import type { CompletionCommand } from './model.js';
+
+const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** Shell words that produce the candidates for a value source. */
+function candidates(source: ValueSource | undefined): string {
+  if (!source) return '';
+  switch (source.kind) {
+    case 'list':
+      return `COMPREPLY=($(compgen -W ${quote(source.values.join(' '))} -- "$cur"))`;
+    case 'sessions':
+      return `COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))`;
+    case 'files':
+      return `COMPREPLY=($(compgen -f -- "$cur"))`;
+  }
+}
+
+function flagNames(command: CompletionCommand): string[] {
+  return command.flags.flatMap((flag) => [flag.short, flag.long].filter((name): name is string => Boolean(name)));
+}
+
+export function renderBash(commands: CompletionCommand[]): string {
+  const paths = commands.filter((command) => command.path.length > 0).map((command) => command.path.join(' '));
+  const valueFlags = [...new Set(commands.flatMap((command) => command.flags.filter((flag) => flag.takesValue).flatMap((flag) => [flag.short, flag.long].filter(Boolean))))];
+  const cases = commands.map((command) => {
+    const key = command.path.join(' ');
+    const valueCases = command.flags
+      .filter((flag) => flag.takesValue)
+      .map((flag) => {
+        const names = [flag.short, flag.long].filter(Boolean).join('|');
+        const action = candidates(flag.values);
+        return `        ${names}) ${action ? `${action}; ` : ''}return ;;`;
+      });
+    const positional = command.subcommands.length > 0 ? `COMPREPLY=($(compgen -W ${quote(command.subcommands.map((sub) => sub.name).join(' '))} -- "$cur"))` : candidates(command.argument);
+    return [
+      `    ${quote(key)})`,
+      valueCases.length > 0 ? `      case "$prev" in\n${valueCases.join('\n')}\n      esac` : '',
+      `      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W ${quote(flagNames(command).join(' '))} -- "$cur")); return; fi`,
+      positional ? `      ${positional}` : '      :',
+      '      ;;',
+    ]
+      .filter(Boolean)
+      .join('\n');
+  });
+  return `# bash completion for svc (generated from the program: svc completion bash)
+# Install: source this file from ~/.bashrc, or copy it to
+# ~/.local/share/bash-completion/completions/svc
+
+_svc() {
+  local cur prev path word i line
+  # cur and prev from the line itself: bash splits words at ":" (COMP_WORDBREAKS), which would
+  # cut an aspect ratio such as 16:9 in three.
+  line="\${COMP_LINE:0:COMP_POINT}"
+  cur="\${line##*[[:space:]]}"
+  line="\${line%"$cur"}"
+  line="\${line%"\${line##*[![:space:]]}"}"
+  prev="\${line##*[[:space:]]}"
+  # The command path typed so far ("auth login"): words that name a command, skipping flags
+  # and the values of flags that take one.
+  path=""
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word="\${COMP_WORDS[i]}"
+    case " ${valueFlags.join(' ')} " in
+      *" $word "*) ((i++)); continue ;;
+    esac
+    [[ "$word" == -* ]] && continue
+    case "|${paths.join('|')}|" in
+      *"|\${path:+$path }$word|"*) path="\${path:+$path }$word" ;;
+    esac
+  done
+  COMPREPLY=()
+  _svc_complete_path
+  # Candidates with a colon: bash will only replace the part after the last colon of cur.
+  if [[ "$cur" == *:* ]]; then
+    local keep="\${cur%"\${cur##*:}"}"
+    COMPREPLY=("\${COMPREPLY[@]#"$keep"}")
+  fi
+}
+
+_svc_complete_path() {
+  case "$path" in
+${cases.join('\n')}
+  esac
+}
+complete -o default -F _svc svc
+`;
+}

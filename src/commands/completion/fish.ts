@@ -1,0 +1,73 @@
+/** The fish completion script, rendered from the completion model. */
+import type { ValueSource } from '../completion-hints.js';
+import type { CompletionCommand } from './model.js';
+
+const quote = (text: string): string => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+function values(source: ValueSource | undefined): string {
+  if (!source) return '';
+  switch (source.kind) {
+    case 'list':
+      return ` -a ${quote(source.values.join(' '))}`;
+    case 'sessions':
+      return ` -a '(svc sessions list 2>/dev/null | cut -f1)'`;
+    case 'files':
+      return ' -F';
+  }
+}
+
+export function renderFish(commands: CompletionCommand[]): string {
+  const paths = commands.filter((command) => command.path.length > 0).map((command) => command.path.join(' '));
+  const valueFlags = commands.flatMap((command) =>
+    command.flags.filter((flag) => flag.takesValue).flatMap((flag) => [flag.short, flag.long].filter((name): name is string => Boolean(name))),
+  );
+  const uniqueValueFlags = [...new Set(valueFlags)];
+  const lines: string[] = [];
+  for (const command of commands) {
+    const when = `-n ${quote(['__svc_at', ...command.path].join(' '))}`;
+    for (const sub of command.subcommands) lines.push(`complete -c svc ${when} -f -a ${quote(sub.name)} -d ${quote(sub.description)}`);
+    if (command.subcommands.length === 0 && command.argument) lines.push(`complete -c svc ${when} -f${values(command.argument)}`);
+    for (const flag of command.flags) {
+      const names = `${flag.short ? ` -s ${flag.short.slice(1)}` : ''}${flag.long ? ` -l ${flag.long.slice(2)}` : ''}`;
+      const takes = flag.takesValue ? (flag.values?.kind === 'files' ? ' -r' : ' -x') : '';
+      lines.push(`complete -c svc ${when}${names}${takes}${values(flag.values)} -d ${quote(flag.description)}`);
+    }
+  }
+  return `# fish completion for svc (generated from the program: svc completion fish)
+# Install: copy to ~/.config/fish/completions/svc.fish
+
+# The command path typed so far ("auth login"): words that name a command, skipping flags and
+# the values of flags that take one.
+function __svc_path
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l path
+    set -l skip 0
+    for word in $tokens
+        if test $skip -eq 1
+            set skip 0
+            continue
+        end
+        if contains -- $word ${uniqueValueFlags.map(quote).join(' ')}
+            set skip 1
+            continue
+        end
+        string match -q -- '-*' $word; and continue
+        set -l candidate (string join ' ' $path $word)
+        if contains -- "$candidate" ${paths.map(quote).join(' ')}
+            set path $path $word
+        end
+    end
+    string join ' ' $path
+end
+
+# True when the command path typed so far is exactly the words given.
+function __svc_at
+    set -l path (__svc_path)
+    test "$path" = "$argv"
+end
+
+complete -c svc -f
+${lines.join('\n')}
+`;
+}

@@ -1,0 +1,75 @@
+/** The zsh completion script (#compdef), rendered from the completion model. */
+import type { ValueSource } from '../completion-hints.js';
+import type { CompletionCommand, CompletionFlag } from './model.js';
+
+/** Text inside a single-quoted _arguments spec: no quote, no unescaped brackets or colons. */
+const spec = (text: string): string => text.replace(/'/g, `'\\''`).replace(/([[\]:\\])/g, '\\$1');
+
+function action(source: ValueSource | undefined): string {
+  if (!source) return '';
+  switch (source.kind) {
+    case 'list':
+      return `(${source.values.map((value) => value.replace(/([:\\ ()])/g, '\\$1')).join(' ')})`;
+    case 'sessions':
+      return '_svc_sessions';
+    case 'files':
+      return '_files';
+  }
+}
+
+function flagSpec(flag: CompletionFlag): string {
+  const names = [flag.short, flag.long].filter((name): name is string => Boolean(name));
+  const value = flag.takesValue ? `:value:${action(flag.values)}` : '';
+  const description = `[${spec(flag.description)}]`;
+  if (names.length === 1) return `'${names[0]}${description}${value}'`;
+  return `'(${names.join(' ')})'{${names.join(',')}}'${description}${value}'`;
+}
+
+const functionName = (path: string[]): string => ['_svc', ...path].join('_').replace(/-/g, '_');
+
+function renderCommand(command: CompletionCommand): string {
+  const flags = command.flags.map((flag) => `    ${flagSpec(flag)}`);
+  if (command.subcommands.length === 0) {
+    const argument = command.argument ? `    '*:argument:${action(command.argument)}'` : `    '*::argument:'`;
+    return `${functionName(command.path)}() {\n  _arguments -s \\\n${[...flags, argument].join(' \\\n')}\n}`;
+  }
+  const list = command.subcommands.map((sub) => `    '${spec(sub.name)}:${spec(sub.description)}'`).join('\n');
+  const dispatch = command.subcommands.map((sub) => `        ${sub.name}) ${functionName([...command.path, sub.name])} ;;`).join('\n');
+  return `${functionName(command.path)}() {
+  local curcontext="$curcontext" state line
+  local -a commands
+  commands=(
+${list}
+  )
+  _arguments -C -s \\
+${flags.join(' \\\n')} \\
+    '1: :->command' \\
+    '*:: :->args'
+  case $state in
+    command) _describe -t commands 'svc command' commands ;;
+    args)
+      case $line[1] in
+${dispatch}
+      esac
+      ;;
+  esac
+}`;
+}
+
+export function renderZsh(commands: CompletionCommand[]): string {
+  return `#compdef svc
+# zsh completion for svc (generated from the program: svc completion zsh)
+# Install: put this file, named _svc, in a folder on $fpath (e.g. ~/.zfunc, with
+# fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc).
+
+_svc_sessions() {
+  local -a names
+  names=(\${(f)"$(svc sessions list 2>/dev/null | cut -f1)"})
+  _describe -t sessions 'saved conversation' names
+}
+
+${commands.map(renderCommand).join('\n\n')}
+
+_svc "$@"
+`;
+}

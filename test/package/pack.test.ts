@@ -1,0 +1,52 @@
+/**
+ * The npm package: `npm pack` ships only what runs, and the tarball installs globally into a
+ * fresh prefix where `svc --version` and `svc --help` work.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
+let work: string;
+let files: string[];
+let tarball: string;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'svc-pack-'));
+  // The tests run after `npm run build`, so dist/ is current; no need to build again.
+  const packed = await execa('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root });
+  const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  files = info!.files.map((file) => file.path);
+  tarball = join(work, info!.filename);
+}, 120_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('npm pack', () => {
+  it('ships the launcher, the built code, completions, README and LICENSE', () => {
+    for (const path of ['bin/svc.js', 'dist/cli.js', 'dist/main.js', 'completions/svc.bash', 'completions/_svc', 'completions/svc.fish', 'README.md', 'LICENSE', 'package.json']) {
+      expect(files).toContain(path);
+    }
+  });
+
+  it('ships no tests, sources, source maps or development files', () => {
+    const unwanted = files.filter((path) => /^(test|src|bench|scripts|\.ci)\//.test(path) || /\.(map|ts)$/.test(path) || /(tsconfig|vitest|eslint)/.test(path));
+    expect(unwanted).toEqual([]);
+  });
+
+  it('installs globally into a fresh prefix, and svc --version and --help work there', async () => {
+    const prefix = join(work, 'prefix');
+    await execa('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', tarball], { cwd: work, timeout: 150_000 });
+    const bin = join(prefix, 'bin', 'svc');
+    const versionResult = await execa(bin, ['--version'], { cwd: work });
+    expect(versionResult.stdout).toBe(version);
+    const help = await execa(bin, ['--help'], { cwd: work });
+    expect(help.stdout).toContain('Usage: svc');
+    expect(help.stdout).toContain('Exit codes:');
+    const completion = await execa(bin, ['completion', 'bash'], { cwd: work });
+    expect(completion.stdout).toContain('complete -o default -F _svc svc');
+  }, 180_000);
+});
