@@ -39,7 +39,7 @@ export function buildProgram(context: CommandContext): Command {
     .description('Chat with an AI service and generate images, from the terminal and from scripts.')
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .addHelpCommand(false)
+    .helpCommand(false)
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', ROOT_HELP)
@@ -55,6 +55,7 @@ export function buildProgram(context: CommandContext): Command {
   const inherit = (command: Command): void => {
     for (const sub of command.commands) {
       sub.copyInheritedSettings(command);
+      sub.helpCommand(false); // `svc auth --help` is the one way to ask; no `help` subcommand
       inherit(sub);
     }
   };

@@ -3,7 +3,14 @@ import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 
 export function authCommand(context: CommandContext): Command {
-  const auth = new Command('auth').summary('store, remove or check the API key').description('Manage the API key svc sends to the service.');
+  const auth = new Command('auth')
+    .summary('store, remove or check the API key')
+    .description('Manage the API key svc sends to the service. SVC_API_KEY, when set, is used instead of the stored key.')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ svc auth login                                # asks for the key, masked\n' +
+        '  $ printf %s "$KEY" | svc auth login --with-key   # from stdin, for scripts\n  $ svc auth status',
+    );
   auth
     .command('login')
     .description('Store the API key (owner-only file in the config folder).')

@@ -9,7 +9,7 @@ const EXAMPLES = `
 Examples:
   $ svc image "a lighthouse at dusk" --aspect 16:9 -o lighthouse.png
   $ svc image "a red fox in snow" --format webp --seed 42
-  $ svc image "an owl, ink drawing" -o - | display -       # the bytes to stdout
+  $ svc image "an owl, ink drawing" -o - > owl.png         # the bytes to stdout
   $ svc image "a city at night" --json | jq -r '.images[0].path'
 
 The revised prompt goes to stdout (one line per image); what was saved where goes to stderr.

@@ -1,0 +1,155 @@
+/**
+ * Every command in the README's `sh` blocks is run here, in README order, against the emulator,
+ * as a user would type it (through a `svc` on PATH), so the README cannot rot. Interactive ones
+ * run in a real terminal (tmux); `svc emulator` runs in the background for the lines after it.
+ * The npm lines are what CI itself runs (.ci/run) and the demo has its own test below.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { hasStackTrace, makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
+import { startTmux, tmuxAvailable } from '../helpers/tmux.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const KEY = 'readme-key-0123456789abcdef';
+
+/** The `sh` blocks of the README, each as its logical lines (continuations joined). */
+export function shellBlocks(markdown: string): string[][] {
+  const blocks: string[][] = [];
+  const pattern = /```sh\n([\s\S]*?)```/g;
+  for (let match = pattern.exec(markdown); match; match = pattern.exec(markdown)) {
+    const lines = match[1]!.replace(/\\\n\s*/g, ' ').split('\n').filter((line) => line.trim() !== '');
+    blocks.push(lines);
+  }
+  return blocks;
+}
+
+type Kind = 'npm' | 'emulator' | 'repl' | 'repl-piped' | 'login' | 'plain';
+
+/** How a line has to be run. Anything not listed as interactive must work without a terminal. */
+export function kindOf(line: string): Kind {
+  const command = line.replace(/\s+#.*$/, '').trim();
+  if (/^npm /.test(command)) return 'npm';
+  if (/^svc emulator\b/.test(command)) return 'emulator';
+  if (/^svc chat(\s+(-c|--continue|--session\s+\S+))?$/.test(command)) return 'repl';
+  if (/\|\s*svc chat -i\b/.test(command)) return 'repl-piped';
+  if (/^svc auth login$/.test(command)) return 'login';
+  return 'plain';
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const hasTmux = await tmuxAvailable();
+let emulator: RunningEmulator;
+let sandbox: Sandbox;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ apiKeys: [KEY] });
+  sandbox = makeSandbox();
+  const bin = join(sandbox.home, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${SVC_BIN}" "$@"\n`, { mode: 0o755 });
+  env = { ...sandbox.env, PATH: `${bin}:${sandbox.env.PATH}`, SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY, KEY: 'sk-readme-0123456789abcdef', SHELL: '/bin/bash' };
+  // What the examples read: a build log, notes, and a repository with a staged change.
+  writeFileSync(join(sandbox.home, 'build.log'), 'error TS2322: Type "string" is not assignable to type "number".\n');
+  writeFileSync(join(sandbox.home, 'notes.md'), '# Notes\n- ship on Friday\n- ask about the budget\n');
+  await execa('sh', ['-c', 'git init -q . && echo "hello" > hello.txt && git add hello.txt'], { cwd: sandbox.home, env });
+});
+afterAll(async () => {
+  await emulator.close();
+  sandbox.cleanup();
+});
+
+async function runPlain(script: string): Promise<void> {
+  const result = await execa('bash', ['-c', script], { cwd: sandbox.home, env, extendEnv: false, reject: false, stdin: 'ignore', timeout: 30_000 });
+  expect(result.exitCode, `${script}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0);
+  expect(hasStackTrace(result.stderr)).toBe(false);
+}
+
+async function runInTerminal(line: string, kind: Kind): Promise<void> {
+  const term = await startTmux(line, env, sandbox.home);
+  try {
+    if (kind === 'login') {
+      await term.waitFor('API key');
+      await term.type(env.KEY!, true);
+    } else {
+      await term.waitFor(kind === 'repl-piped' ? '(sent the prompt' : '/help for commands');
+      if (kind === 'repl') await term.type('hello there', true);
+      await term.waitFor(/\n› $/m, 20_000);
+      await term.press('C-d');
+    }
+    await term.waitFor('[exit 0]', 20_000);
+  } finally {
+    await term.kill();
+  }
+}
+
+const markdown = readFileSync(join(root, 'README.md'), 'utf8');
+const blocks = shellBlocks(markdown);
+
+describe('README examples', () => {
+  it('has examples to run', () => {
+    expect(blocks.length).toBeGreaterThan(8);
+  });
+
+  blocks.forEach((lines, index) => {
+    const compound = lines.some((line) => /^\s*(case|if|for|while)\b/.test(line));
+    const title = `block ${index + 1}: ${lines[0]!.slice(0, 60)}`;
+    const needsTerminal = lines.some((line) => ['repl', 'repl-piped', 'login'].includes(kindOf(line)));
+    it.skipIf(needsTerminal && !hasTmux)(title, async () => {
+      if (compound) return runPlain(lines.join('\n'));
+      const port = String(await freePort());
+      let background: ResultPromise | undefined;
+      try {
+        for (const original of lines) {
+          // The emulator example names a port; use a free one for it and the lines after it.
+          const line = original.replace(/\b8080\b/g, port);
+          const kind = kindOf(line);
+          if (kind === 'npm') continue;
+          if (kind === 'emulator') {
+            background = execa('bash', ['-c', `exec ${line}`], { cwd: sandbox.home, env, extendEnv: false, reject: false });
+            let stderr = '';
+            await new Promise<void>((resolve, reject) => {
+              background!.stderr?.on('data', (data: Buffer) => {
+                stderr += data.toString();
+                if (stderr.includes('Press Ctrl-C')) resolve();
+              });
+              background!.on('exit', () => reject(new Error(`the emulator stopped: ${stderr}`)));
+            });
+          } else if (kind === 'plain') {
+            await runPlain(line);
+          } else {
+            await runInTerminal(line, kind);
+          }
+        }
+      } finally {
+        if (background) {
+          background.kill('SIGTERM');
+          const stopped = await background;
+          expect(stopped.exitCode).toBe(0);
+        }
+      }
+    }, 120_000);
+  });
+});
+
+describe('the README set-up command', () => {
+  it('npm run demo streams from the embedded emulator and makes an image', async () => {
+    const result = await execa('npm', ['run', 'demo'], { cwd: root, reject: false, timeout: 90_000, env: { ...process.env, CI: 'true' } });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toContain('emulator running at http://127.0.0.1:');
+    expect(result.stderr).toContain('The image is at');
+    expect(result.stdout).toContain('"object": "chat.completion"');
+  }, 120_000);
+});
