@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-// The launcher: all of svc lives in dist/ (built from src/ by `npm run build`).
-import '../dist/cli.js';
+// The launcher: svc is built from src/ into dist/ and bundled into dist/bundle/ (npm run build).
+import '../dist/bundle/cli.js';

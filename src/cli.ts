@@ -1,39 +1,27 @@
 /**
- * The process entry: wires the real process to main(). Signals become an abort, a closed
- * stdout is a quiet success, and `--version` answers before anything else is loaded.
+ * The process entry. `svc --version` and `svc [command] --help` are answered from text made at
+ * build time (scripts/bundle.mjs renders every help page with commander), so they load nothing
+ * but this file: start-up is a budget (bench/RESULTS.md). Everything else loads run-cli.js.
  */
-import { InterruptRouter } from './interrupts.js';
-import { processIO } from './io.js';
+import { readFileSync } from 'node:fs';
 
-async function run(): Promise<void> {
-  const argv = process.argv.slice(2);
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    const { version } = await import('./version.js');
-    process.stdout.write(`${version}\n`);
-    return;
+/** Set by the bundler; absent in the tsc output, which then always takes the slow path. */
+declare const SVC_VERSION: string | undefined;
+
+function fastAnswer(argv: string[]): string | undefined {
+  if (typeof SVC_VERSION !== 'string') return undefined;
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) return `${SVC_VERSION}\n`;
+  const last = argv.at(-1);
+  if (last !== '--help' && last !== '-h') return undefined;
+  try {
+    const pages = JSON.parse(readFileSync(new URL('./help.json', import.meta.url), 'utf8')) as Record<string, string>;
+    return pages[argv.slice(0, -1).join(' ')];
+  } catch {
+    return undefined; // no pages (a development build): commander will answer
   }
-  // `svc chat … | head -1`: the reader left; whatever was written is all anyone wants.
-  // Without a listener a late EPIPE would crash the process with a stack trace; the commands
-  // that write replies notice the closed pipe themselves and stop.
-  process.stdout.on('error', () => {});
-  const controller = new AbortController();
-  let stops = 0;
-  const stop = (): void => {
-    stops += 1;
-    // A second stop request means now: do not wait for a slow clean-up.
-    if (stops > 1) process.exit(130);
-    controller.abort();
-  };
-  const interrupts = new InterruptRouter(stop);
-  const onInterrupt = (): void => interrupts.dispatch();
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', stop);
-  process.on('SIGHUP', stop);
-  const { main } = await import('./main.js');
-  process.exitCode = await main(argv, processIO(), { signal: controller.signal, interrupts });
-  process.off('SIGINT', onInterrupt);
-  process.off('SIGTERM', stop);
-  process.off('SIGHUP', stop);
 }
 
-await run();
+const argv = process.argv.slice(2);
+const answer = fastAnswer(argv);
+if (answer !== undefined) process.stdout.write(answer);
+else await (await import('./run-cli.js')).run(argv);

@@ -75,9 +75,8 @@ export function createFactory(io: IO): Factory {
       throw new MissingKeyError('no API key is set', { hint: 'run `svc auth login`, or set SVC_API_KEY' });
     }
     const timeoutMs = Math.round((resolved.timeout.value ?? 120) * 1000);
-    const [{ ApiClient }, { EnvHttpProxyAgent }] = await Promise.all([import('./api/client.js'), import('undici')]);
-    // Proxies come from HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their lowercase forms).
-    const dispatcher = new EnvHttpProxyAgent({ connect: { timeout: Math.min(10_000, timeoutMs) } });
+    const { ApiClient, createDispatcher } = await import('./api/client.js');
+    const dispatcher = createDispatcher(timeoutMs);
     closers.push(() => dispatcher.destroy());
     const debug = debugLogger(io, () => key.key);
     return new ApiClient({

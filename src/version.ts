@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 
-/** svc's own version, from package.json (one level above both src/ and dist/). */
-export const version: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+/** Set by the bundler (scripts/bundle.mjs); absent when running the tsc output in tests. */
+declare const SVC_VERSION: string | undefined;
+
+/** svc's own version: inlined in the bundle, else read from package.json above src/ and dist/. */
+export const version: string =
+  typeof SVC_VERSION === 'string'
+    ? SVC_VERSION
+    : (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Sent with every request so the service can tell svc's traffic apart. */
 export const userAgent = `svc/${version}`;

@@ -2,13 +2,21 @@
  * The one HTTP client for both endpoints: JSON POST with bearer auth over undici, retries with
  * backoff, timeouts as "longest silence", and every failure turned into an svc error.
  */
-import { request, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { InterruptedError } from '../errors.js';
 import { decideRetry, header, type Headers } from './retry-policy.js';
 import { extractServiceMessage } from './service-message.js';
 import { errorForStatus } from './status-errors.js';
 import { networkError, transportErrorCode } from './transport-errors.js';
 import { endpointUrl } from './url.js';
+
+/**
+ * The dispatcher for real runs: proxies from HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their
+ * lowercase forms), and a connect timeout of 10 s (or the whole timeout when that is shorter).
+ */
+export function createDispatcher(timeoutMs: number): Dispatcher {
+  return new EnvHttpProxyAgent({ connect: { timeout: Math.min(10_000, timeoutMs) } });
+}
 
 export interface RetryNotice {
   /** The status that failed, or the connection error's code. */

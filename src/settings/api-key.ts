@@ -19,13 +19,13 @@ export function resolveApiKey(env: Record<string, string | undefined>, credentia
   return typeof stored === 'string' && stored !== '' ? { key: stored, source: 'stored' } : undefined;
 }
 
-export function storeApiKey(credentials: JsonStore, key: string): void {
-  credentials.set(STORED_KEY, key);
+export async function storeApiKey(credentials: JsonStore, key: string): Promise<void> {
+  await credentials.set(STORED_KEY, key);
 }
 
-export function removeApiKey(credentials: JsonStore): boolean {
+export async function removeApiKey(credentials: JsonStore): Promise<boolean> {
   const had = credentials.get(STORED_KEY) !== undefined;
-  credentials.delete(STORED_KEY);
+  await credentials.delete(STORED_KEY);
   return had;
 }
 

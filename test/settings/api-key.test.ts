@@ -5,8 +5,8 @@ import type { JsonStore } from '../../src/settings/store.js';
 const store = (apiKey?: string): JsonStore => ({
   path: '/x/credentials.json',
   get: (key) => (key === 'apiKey' ? apiKey : undefined),
-  set() {},
-  delete() {},
+  set: async () => {},
+  delete: async () => {},
   all: () => ({}),
 });
 

@@ -27,10 +27,3 @@ export class SseDecoder {
     return events;
   }
 }
-
-/** Bytes → events as an async iterable (the layer above reads chat chunks from it). */
-export async function* sseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseEvent> {
-  const decoder = new SseDecoder();
-  for await (const chunk of body) yield* decoder.push(chunk);
-  yield* decoder.end();
-}

@@ -26,21 +26,24 @@ export class LineDecoder {
       if (chunk[0] === LF) start = 1;
       this.#afterCR = false;
     }
-    let index = start;
     const length = chunk.length;
-    while (index < length) {
-      const byte = chunk[index];
-      if (byte !== LF && byte !== CR) {
-        index++;
-        continue;
-      }
+    // Find line ends with Buffer.indexOf (native) rather than a byte loop; most streams have
+    // no CR at all, so its search usually runs once per chunk.
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let nextLF = bytes.indexOf(LF, start);
+    let nextCR = bytes.indexOf(CR, start);
+    while (nextLF !== -1 || nextCR !== -1) {
+      const isCR = nextCR !== -1 && (nextLF === -1 || nextCR < nextLF);
+      const index = isCR ? nextCR : nextLF;
       lines.push(this.#finishLine(chunk.subarray(start, index)));
-      if (byte === CR) {
-        if (index + 1 === length) this.#afterCR = true;
-        else if (chunk[index + 1] === LF) index++;
+      let next = index + 1;
+      if (isCR) {
+        if (next === length) this.#afterCR = true;
+        else if (chunk[next] === LF) next++;
       }
-      index++;
-      start = index;
+      start = next;
+      if (nextLF !== -1 && nextLF < start) nextLF = bytes.indexOf(LF, start);
+      if (nextCR !== -1 && nextCR < start) nextCR = bytes.indexOf(CR, start);
     }
     if (start < length) this.#pending.push(chunk.slice(start));
     return lines;

@@ -27,7 +27,7 @@ export async function runLogin(factory: Factory, withKey: boolean): Promise<void
   const problem = checkKeyShape(key);
   if (problem) throw new UsageError(`${problem}; nothing was stored`);
   const credentials = await factory.credentialsStore();
-  storeApiKey(credentials, key);
+  await storeApiKey(credentials, key);
   io.stderr.write(`svc: stored the key ${maskKey(key)} in ${credentials.path}\n`);
   if (io.env[API_KEY_ENV]?.trim()) {
     io.stderr.write(`svc: note: ${API_KEY_ENV} is set and takes precedence over the stored key\n`);

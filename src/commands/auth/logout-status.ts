@@ -5,7 +5,7 @@ import { API_KEY_ENV, maskKey, removeApiKey } from '../../settings/api-key.js';
 export async function runLogout(factory: Factory): Promise<void> {
   const { io } = factory;
   const credentials = await factory.credentialsStore();
-  const removed = removeApiKey(credentials);
+  const removed = await removeApiKey(credentials);
   io.stderr.write(removed ? `svc: removed the stored key from ${credentials.path}\n` : 'svc: no key was stored\n');
   if (io.env[API_KEY_ENV]?.trim()) io.stderr.write(`svc: note: ${API_KEY_ENV} is still set in this environment\n`);
 }

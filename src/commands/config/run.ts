@@ -17,12 +17,12 @@ export async function runGet(factory: Factory, key: string): Promise<void> {
 export async function runSet(factory: Factory, key: string, text: string): Promise<void> {
   const name = settingName(key);
   const value = settingDefinitions[name].parse(text, name);
-  (await factory.configStore()).set(name, value);
+  await (await factory.configStore()).set(name, value);
 }
 
 export async function runUnset(factory: Factory, key: string): Promise<void> {
   const name = settingName(key);
-  (await factory.configStore()).delete(name);
+  await (await factory.configStore()).delete(name);
 }
 
 export async function runList(factory: Factory): Promise<void> {

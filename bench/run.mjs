@@ -1,0 +1,233 @@
+// The benchmark harness (`npm run bench`): svc side by side with what a user would otherwise
+// run, each case several times with the contenders alternating, medians and spreads written to
+// bench/RESULTS.md. `--quick` (the CI smoke) runs everything once on small sizes and writes to
+// --out instead; it asserts nothing about time.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startFirstTokenServer, startImageServer, startStreamServer } from './servers.mjs';
+
+const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, runs: { type: 'string' }, out: { type: 'string' } } });
+const quick = args.quick;
+const runs = Number(args.runs ?? (quick ? 1 : 7));
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const svcBin = here('../bin/svc.js');
+const node = process.execPath;
+const work = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+const baseEnv = { ...process.env, XDG_CONFIG_HOME: join(work, 'config'), XDG_DATA_HOME: join(work, 'data'), XDG_STATE_HOME: join(work, 'state'), SVC_API_KEY: 'bench-key', NO_COLOR: '1' };
+delete baseEnv.CI;
+
+/**
+ * Run a command; wall time in ms, peak RSS in MiB (from GNU time), stdout byte count.
+ * `onMarker` gets the arrival time of the first stdout data that contains `marker`.
+ */
+function run(command, commandArgs, { env = baseEnv, rss = false, marker, onMarker } = {}) {
+  return new Promise((resolve, reject) => {
+    const argv = rss ? ['/usr/bin/time', ['-f', '%M', command, ...commandArgs]] : [command, commandArgs];
+    const started = performance.now();
+    const child = spawn(argv[0], argv[1], { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    let bytes = 0;
+    let stderr = '';
+    let marked = false;
+    child.stdout.on('data', (data) => {
+      if (!marked && marker && data.includes(marker)) {
+        marked = true;
+        onMarker?.(performance.timeOrigin + performance.now());
+      }
+      bytes += data.length;
+    });
+    child.stderr.on('data', (data) => (stderr += data));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - started;
+      if (code !== 0) return reject(new Error(`${command} ${commandArgs.join(' ')} exited ${code}: ${stderr.slice(-500)}`));
+      const rssMiB = rss ? Number(stderr.trim().split('\n').at(-1)) / 1024 : undefined;
+      resolve({ ms, rssMiB, bytes });
+    });
+  });
+}
+
+/** Run each contender `runs` times, alternating, after one warm-up round. */
+async function compare(contenders) {
+  const samples = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+  if (!quick) for (const make of Object.values(contenders)) await make();
+  for (let i = 0; i < runs; i++) {
+    for (const [name, make] of Object.entries(contenders)) samples[name].push(await make());
+  }
+  return samples;
+}
+
+const sorted = (values) => [...values].sort((a, b) => a - b);
+const median = (values) => {
+  const s = sorted(values);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const stat = (samples, key) => {
+  const values = samples.map((sample) => sample[key]);
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+};
+const fmt = (n, digits = 1) => n.toFixed(digits);
+const lines = [];
+const budgets = [];
+const say = (text = '') => {
+  lines.push(text);
+  console.log(text);
+};
+
+function table(title, samples, key, unit, reference) {
+  say(`### ${title}`);
+  say();
+  say(`| contender | median | min | max | ratio to ${reference} |`);
+  say('|---|---|---|---|---|');
+  const ref = stat(samples[reference], key).median;
+  for (const name of Object.keys(samples)) {
+    const s = stat(samples[name], key);
+    say(`| ${name} | ${fmt(s.median)} ${unit} | ${fmt(s.min)} | ${fmt(s.max)} | ${fmt(s.median / ref, 2)} |`);
+  }
+  say();
+}
+
+function budget(what, value, limit) {
+  budgets.push(`| ${what} | ${fmt(value, 2)} | ${limit} | ${value <= limit ? 'met' : '**not met**'} |`);
+}
+
+const ratio = (samples, a, b, key = 'ms') => stat(samples[a], key).median / stat(samples[b], key).median;
+const svc = (svcArgs, options) => () => run(node, [svcBin, ...svcArgs], options);
+
+say(`# svc benchmarks`);
+say();
+say(`${quick ? 'Smoke run (--quick): one run each, small sizes; the numbers mean nothing.' : `Medians of ${runs} runs each, contenders alternating, after a warm-up round.`}`);
+say(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`);
+say();
+
+// 1. Startup.
+{
+  const samples = await compare({ 'node -e 0': () => run(node, ['-e', '0']), 'svc --version': svc(['--version']), 'svc --help': svc(['--help']) });
+  say('## Startup');
+  say();
+  table('wall time', samples, 'ms', 'ms', 'node -e 0');
+  budget('startup: svc --version / node -e 0', ratio(samples, 'svc --version', 'node -e 0'), 1.2);
+  budget('startup: svc --help / node -e 0', ratio(samples, 'svc --help', 'node -e 0'), 1.2);
+}
+
+// 2. One-shot non-streaming chat against the emulator.
+{
+  const { startEmulator } = await import('../dist/emulator/server.js');
+  const emulator = await startEmulator({ apiKeys: ['bench-key'] });
+  const env = { ...baseEnv, SVC_BASE_URL: emulator.baseUrl };
+  const body = JSON.stringify({ model: 'svc-pro', temperature: 0, messages: [{ role: 'user', content: 'hello' }] });
+  const samples = await compare({
+    'svc chat --no-stream': svc(['chat', '--no-stream', '--no-save', '-t', '0', 'hello'], { env }),
+    'openai package': () => run(node, [here('./clients/openai-chat.mjs'), 'hello'], { env }),
+    curl: () => run('curl', ['-sS', '-X', 'POST', `${emulator.baseUrl}/v1/chat/completions`, '-H', 'authorization: Bearer bench-key', '-H', 'content-type: application/json', '-d', body], { env }),
+  });
+  await emulator.close();
+  say('## One-shot chat, not streamed (emulator)');
+  say();
+  table('wall time', samples, 'ms', 'ms', 'openai package');
+}
+
+// 3. A stream of many small chunks, printed to a pipe; 2k, 20k and 200k chunks for scaling.
+const streamSizes = quick ? [2000] : [2000, 20000, 200000];
+const streamRows = [];
+for (const chunks of streamSizes) {
+  const server = await startStreamServer(chunks);
+  const env = { ...baseEnv, SVC_BASE_URL: server.url };
+  const samples = await compare({
+    'svc chat': svc(['chat', '--no-save', 'stream'], { env }),
+    'openai package': () => run(node, [here('./clients/openai-stream.mjs')], { env }),
+    'curl -sN': () => run('curl', ['-sN', '-X', 'POST', `${server.url}/v1/chat/completions`, '-H', 'content-type: application/json', '-d', '{}'], { env }),
+  });
+  server.close();
+  say(`## Stream of ${chunks} chunks (${fmt(server.bytes / 1e6, 2)} MB of SSE) to a pipe`);
+  say();
+  table('wall time', samples, 'ms', 'ms', 'openai package');
+  streamRows.push({ chunks, svc: stat(samples['svc chat'], 'ms').median, openai: stat(samples['openai package'], 'ms').median });
+  if (chunks === 20000 || quick) {
+    budget(`stream ${chunks}: svc / openai package`, ratio(samples, 'svc chat', 'openai package'), 0.4);
+    budget(`stream ${chunks}: svc / curl`, ratio(samples, 'svc chat', 'curl -sN'), 3.0);
+  }
+}
+
+// 4. A large image: wall time and peak memory; 3, 24 and 96 MiB for scaling.
+const imageSizes = quick ? [3] : [3, 24, 96];
+const imageRows = [];
+for (const sizeMiB of imageSizes) {
+  const server = await startImageServer(sizeMiB);
+  const env = { ...baseEnv, SVC_BASE_URL: server.url };
+  let n = 0;
+  const samples = await compare({
+    'svc image': () => run(node, [svcBin, 'image', 'bench', '--force', '-o', join(work, `svc-${n++}.png`)], { env, rss: true }),
+    'openai package + Buffer.from': () => run(node, [here('./clients/openai-image.mjs'), join(work, `openai-${n++}.png`)], { env, rss: true }),
+  });
+  server.close();
+  rmSync(join(work, 'x'), { force: true });
+  say(`## Image of ${sizeMiB} MiB (${fmt(server.bytes / 1048576)} MiB of JSON)`);
+  say();
+  table('wall time', samples, 'ms', 'ms', 'openai package + Buffer.from');
+  table('peak memory (max RSS)', samples, 'rssMiB', 'MiB', 'openai package + Buffer.from');
+  imageRows.push({ sizeMiB, ms: stat(samples['svc image'], 'ms').median, rss: stat(samples['svc image'], 'rssMiB').median, openaiRss: stat(samples['openai package + Buffer.from'], 'rssMiB').median });
+  if (sizeMiB === 24 || quick) {
+    budget(`image ${sizeMiB} MiB memory: svc / openai`, ratio(samples, 'svc image', 'openai package + Buffer.from', 'rssMiB'), 0.5);
+    budget(`image ${sizeMiB} MiB time: svc / openai`, ratio(samples, 'svc image', 'openai package + Buffer.from'), 1.0);
+  }
+}
+
+// 5. Time to first token: from the chunk leaving the server to its byte on svc's stdout.
+{
+  const hold = 300;
+  const server = await startFirstTokenServer(hold);
+  const env = { ...baseEnv, SVC_BASE_URL: server.url };
+  const latency = (command, commandArgs) => async () => {
+    let seen = 0;
+    await run(command, commandArgs, { env, marker: 'X', onMarker: (at) => (seen = at) });
+    return { ms: seen - server.sent.at(-1) };
+  };
+  const samples = await compare({
+    'svc chat': latency(node, [svcBin, 'chat', '--no-save', 'first']),
+    'curl -sN': latency('curl', ['-sN', '-X', 'POST', `${server.url}/v1/chat/completions`, '-d', '{}']),
+  });
+  server.close();
+  say(`## Time to first token (the server holds the first chunk ${hold} ms)`);
+  say();
+  say('Milliseconds from the chunk leaving the server to its text on stdout (svc prints the token,');
+  say('curl the raw event line: curl is the floor of the loopback and the pipe).');
+  say();
+  table('added latency', samples, 'ms', 'ms', 'curl -sN');
+  budget('first token: svc added latency (ms)', stat(samples['svc chat'], 'ms').median, 5);
+}
+
+// How cost grows.
+say('## How cost grows');
+say();
+say('| stream chunks | svc ms | ms per 1000 chunks | openai ms |');
+say('|---|---|---|---|');
+for (const row of streamRows) say(`| ${row.chunks} | ${fmt(row.svc)} | ${fmt((row.svc / row.chunks) * 1000, 2)} | ${fmt(row.openai)} |`);
+say();
+say('| image MiB | svc ms | svc peak MiB | openai peak MiB |');
+say('|---|---|---|---|');
+for (const row of imageRows) say(`| ${row.sizeMiB} | ${fmt(row.ms)} | ${fmt(row.rss)} | ${fmt(row.openaiRss)} |`);
+say();
+if (streamRows.length > 1 && imageRows.length > 1) {
+  const [small, , large] = streamRows;
+  const perChunkGrowth = ((large.svc - small.svc) / (large.chunks - small.chunks)) * 1000;
+  say(`Stream: beyond the fixed start-up cost, each extra 1000 chunks costs ${fmt(perChunkGrowth, 2)} ms (from ${small.chunks} to ${large.chunks}), so time grows linearly with the stream.`);
+  const rss = imageRows.map((row) => row.rss);
+  say(`Image: svc's peak memory goes from ${fmt(Math.min(...rss))} to ${fmt(Math.max(...rss))} MiB while the image grows ${imageRows.at(-1).sizeMiB / imageRows[0].sizeMiB}× (flat), against ${fmt(imageRows[0].openaiRss)} → ${fmt(imageRows.at(-1).openaiRss)} MiB for the openai package (linear); svc's time grows linearly with the bytes.`);
+  say();
+}
+
+say('## Budgets');
+say();
+say('| budget | measured | limit | |');
+say('|---|---|---|---|');
+for (const row of budgets) say(row);
+say();
+
+rmSync(work, { recursive: true, force: true });
+const out = args.out ?? (quick ? join(tmpdir(), 'svc-bench-smoke.md') : here('./RESULTS.md'));
+writeFileSync(out, `${lines.join('\n')}\n`);
+console.error(`written to ${out}`);

@@ -1,0 +1,44 @@
+// Bundle the built code (dist/, from tsc) into dist/bundle/: one small entry plus one chunk per
+// lazily imported command, so `svc` reads a handful of files instead of hundreds (loading undici
+// alone takes half the time bundled), and render every help page into dist/bundle/help.json so
+// `--help` needs no commander at all (bench/RESULTS.md has the start-up figures).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+await build({
+  entryPoints: { cli: 'dist/cli.js' },
+  outdir: 'dist/bundle',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  define: { SVC_VERSION: JSON.stringify(version) },
+  // The WebP encoder finds its .wasm next to its own files; it stays a package import.
+  external: ['@jsquash/webp', '@jsquash/webp/*'],
+  // CommonJS packages inside an ES module bundle call require(): give them a real one.
+  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+
+// Help pages exactly as commander prints them (80 columns, as for any non-terminal).
+const { buildProgram } = await import('../dist/program.js');
+const { InterruptRouter } = await import('../dist/interrupts.js');
+const { createFactory } = await import('../dist/factory.js');
+let captured = '';
+const io = { env: {}, stdout: { write: (text) => (captured += text) }, stderr: { write: () => {} } };
+const program = buildProgram({ factory: createFactory(io), signal: new AbortController().signal, interrupts: new InterruptRouter(() => {}) });
+const pages = {};
+const visit = (command, path) => {
+  captured = '';
+  command.configureOutput({ writeOut: (text) => (captured += text), getOutHelpWidth: () => 80 });
+  command.outputHelp();
+  pages[path.join(' ')] = captured;
+  for (const sub of command.commands) visit(sub, [...path, sub.name()]);
+};
+visit(program, []);
+writeFileSync(new URL('../dist/bundle/help.json', import.meta.url), JSON.stringify(pages));

@@ -1,0 +1,32 @@
+/**
+ * Wires the real process to main(): signals become an abort, and a closed stdout is a quiet
+ * success. Loaded by cli.ts when the answer is not a fast one.
+ */
+import { InterruptRouter } from './interrupts.js';
+import { processIO } from './io.js';
+
+export async function run(argv: string[]): Promise<void> {
+  // `svc chat … | head -1`: the reader left; whatever was written is all anyone wants.
+  // Without a listener a late EPIPE would crash the process with a stack trace; the commands
+  // that write replies notice the closed pipe themselves and stop.
+  process.stdout.on('error', () => {});
+  const controller = new AbortController();
+  let stops = 0;
+  const stop = (): void => {
+    stops += 1;
+    // A second stop request means now: do not wait for a slow clean-up.
+    if (stops > 1) process.exit(130);
+    controller.abort();
+  };
+  const interrupts = new InterruptRouter(stop);
+  const onInterrupt = (): void => interrupts.dispatch();
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
+  const { main } = await import('./main.js');
+  process.exitCode = await main(argv, processIO(), { signal: controller.signal, interrupts });
+  process.off('SIGINT', onInterrupt);
+  process.off('SIGTERM', stop);
+  process.off('SIGHUP', stop);
+}
+

@@ -1,0 +1,48 @@
+/**
+ * `svc --help` and `svc <command> --help` are answered from pages rendered at build time; they
+ * must be exactly what commander prints, for every command, and --version the package's.
+ */
+import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { IO } from '../../src/io.js';
+import { main } from '../../src/main.js';
+import { makeSandbox, svc } from '../helpers/run-svc.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const pages = JSON.parse(readFileSync(`${root}/dist/bundle/help.json`, 'utf8')) as Record<string, string>;
+
+async function commanderHelp(argv: string[]): Promise<string> {
+  let out = '';
+  const stdout = new PassThrough();
+  stdout.on('data', (data: Buffer) => (out += data.toString()));
+  const io = { stdin: new PassThrough(), stdout, stderr: new PassThrough(), stdinKind: 'other', stdoutIsTTY: false, stderrIsTTY: false, colorEnabled: false, env: {}, cwd: root } as unknown as IO;
+  expect(await main(argv, io)).toBe(0);
+  return out;
+}
+
+describe('help pages made at build time', () => {
+  it('cover every command', () => {
+    expect(Object.keys(pages)).toEqual(expect.arrayContaining(['', 'chat', 'image', 'auth', 'auth login', 'config set', 'sessions show', 'emulator', 'completion']));
+  });
+
+  it.each(Object.keys(pages))('"svc %s --help" prints exactly what commander prints', async (path) => {
+    const argv = [...(path === '' ? [] : path.split(' ')), '--help'];
+    const sandbox = makeSandbox();
+    try {
+      const fast = await svc(argv, sandbox, { stripFinalNewline: false });
+      expect(fast.exitCode).toBe(0);
+      expect(fast.stdout).toBe(await commanderHelp(argv));
+    } finally {
+      sandbox.cleanup();
+    }
+  });
+
+  it('--version is the package version', async () => {
+    const sandbox = makeSandbox();
+    const { version } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { version: string };
+    expect((await svc(['--version'], sandbox)).stdout).toBe(version);
+    sandbox.cleanup();
+  });
+});
