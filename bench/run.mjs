@@ -50,11 +50,11 @@ function run(command, commandArgs, { env = baseEnv, rss = false, marker, onMarke
   });
 }
 
-/** Run each contender `runs` times, alternating, after one warm-up round. */
-async function compare(contenders) {
+/** Run each contender `times` times, alternating, after one warm-up round. */
+async function compare(contenders, times = runs) {
   const samples = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
   if (!quick) for (const make of Object.values(contenders)) await make();
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < times; i++) {
     for (const [name, make] of Object.entries(contenders)) samples[name].push(await make());
   }
   return samples;
@@ -105,7 +105,8 @@ say();
 
 // 1. Startup.
 {
-  const samples = await compare({ 'node -e 0': () => run(node, ['-e', '0']), 'svc --version': svc(['--version']), 'svc --help': svc(['--help']) });
+  // Start-up runs are short and noisy on a shared machine: three times as many of them.
+  const samples = await compare({ 'node -e 0': () => run(node, ['-e', '0']), 'svc --version': svc(['--version']), 'svc --help': svc(['--help']) }, runs * 3);
   say('## Startup');
   say();
   table('wall time', samples, 'ms', 'ms', 'node -e 0');

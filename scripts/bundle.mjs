@@ -2,10 +2,13 @@
 // lazily imported command, so `svc` reads a handful of files instead of hundreds (loading undici
 // alone takes half the time bundled), and render every help page into dist/bundle/help.json so
 // `--help` needs no commander at all (bench/RESULTS.md has the start-up figures).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+// Chunk names carry content hashes: start empty so no stale chunk is shipped.
+rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
 
 await build({
   entryPoints: { cli: 'dist/cli.js' },

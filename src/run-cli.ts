@@ -5,6 +5,14 @@
 import { InterruptRouter } from './interrupts.js';
 import { processIO } from './io.js';
 
+/** Resolves once everything written to `stream` so far has been handed to the system. */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || !stream.writable) resolve();
+    else stream.write('', () => resolve());
+  });
+}
+
 export async function run(argv: string[]): Promise<void> {
   // `svc chat … | head -1`: the reader left; whatever was written is all anyone wants.
   // Without a listener a late EPIPE would crash the process with a stack trace; the commands
@@ -25,8 +33,10 @@ export async function run(argv: string[]): Promise<void> {
   process.on('SIGHUP', stop);
   const { main } = await import('./main.js');
   process.exitCode = await main(argv, processIO(), { signal: controller.signal, interrupts });
-  process.off('SIGINT', onInterrupt);
-  process.off('SIGTERM', stop);
-  process.off('SIGHUP', stop);
+  // Every file svc writes is written synchronously, so once stdout and stderr are flushed there
+  // is nothing left to do; leaving now spares the 100 ms or so that undici's idle timers would
+  // otherwise keep the process waiting (bench/RESULTS.md, "Start-up and exit").
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit();
 }
 
