@@ -1,27 +1,43 @@
 /**
- * The process entry. `svc --version` and `svc [command] --help` are answered from text made at
- * build time (scripts/bundle.mjs renders every help page with commander), so they load nothing
- * but this file: start-up is a budget (bench/RESULTS.md). Everything else loads run-cli.js.
+ * The process entry (bin/svc.js loads it unless it could answer --version or --help itself):
+ * wires the real process to main(). Signals become an abort, a closed stdout is a quiet success.
  */
-import { readFileSync } from 'node:fs';
+import { InterruptRouter } from './interrupts.js';
+import { processIO } from './io.js';
 
-/** Set by the bundler; absent in the tsc output, which then always takes the slow path. */
-declare const SVC_VERSION: string | undefined;
-
-function fastAnswer(argv: string[]): string | undefined {
-  if (typeof SVC_VERSION !== 'string') return undefined;
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) return `${SVC_VERSION}\n`;
-  const last = argv.at(-1);
-  if (last !== '--help' && last !== '-h') return undefined;
-  try {
-    const pages = JSON.parse(readFileSync(new URL('./help.json', import.meta.url), 'utf8')) as Record<string, string>;
-    return pages[argv.slice(0, -1).join(' ')];
-  } catch {
-    return undefined; // no pages (a development build): commander will answer
-  }
+/** Resolves once everything written to `stream` so far has been handed to the system. */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || !stream.writable) resolve();
+    else stream.write('', () => resolve());
+  });
 }
 
-const argv = process.argv.slice(2);
-const answer = fastAnswer(argv);
-if (answer !== undefined) process.stdout.write(answer);
-else await (await import('./run-cli.js')).run(argv);
+async function run(argv: string[]): Promise<void> {
+  // `svc chat … | head -1`: the reader left; whatever was written is all anyone wants.
+  // Without a listener a late EPIPE would crash the process with a stack trace; the commands
+  // that write replies notice the closed pipe themselves and stop.
+  process.stdout.on('error', () => {});
+  const controller = new AbortController();
+  let stops = 0;
+  const stop = (): void => {
+    stops += 1;
+    // A second stop request means now: do not wait for a slow clean-up.
+    if (stops > 1) process.exit(130);
+    controller.abort();
+  };
+  const interrupts = new InterruptRouter(stop);
+  const onInterrupt = (): void => interrupts.dispatch();
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
+  const { main } = await import('./main.js');
+  process.exitCode = await main(argv, processIO(), { signal: controller.signal, interrupts });
+  // Every file svc writes is written synchronously, so once stdout and stderr are flushed there
+  // is nothing left to do; leaving now spares the 100 ms or so that undici's idle timers would
+  // otherwise keep the process waiting (bench/RESULTS.md, "Start-up and exit").
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit();
+}
+
+await run(process.argv.slice(2));
