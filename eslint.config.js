@@ -17,4 +17,10 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: globals.node },
   },
+  {
+    // The launcher is CommonJS on purpose (bin/package.json): it starts sooner.
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );
