@@ -8,6 +8,7 @@ import { debugLogger } from './debug.js';
 import { MissingKeyError, UsageError } from './errors.js';
 import type { IO } from './io.js';
 import { resolveApiKey, type ResolvedKey } from './settings/api-key.js';
+import { sendsKeyInClear } from './settings/plain-http.js';
 import { settingNames, type SettingName, type SettingValue } from './settings/definitions.js';
 import { resolveSetting, type Resolved } from './settings/resolve.js';
 import type { JsonStore } from './settings/store.js';
@@ -73,6 +74,9 @@ export function createFactory(io: IO): Factory {
     const key = await apiKey();
     if (!key) {
       throw new MissingKeyError('no API key is set', { hint: 'run `svc auth login`, or set SVC_API_KEY' });
+    }
+    if (sendsKeyInClear(baseUrl)) {
+      io.stderr.write(`svc: warning: ${baseUrl} is plain http:// to another machine: the API key travels unencrypted (use https://)\n`);
     }
     const timeoutMs = Math.round((resolved.timeout.value ?? 120) * 1000);
     const { ApiClient, createDispatcher } = await import('./api/client.js');
