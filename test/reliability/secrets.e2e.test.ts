@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
-import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 
 const KEY = 'sk-SECRET-d41d8cd98f00b204e9800998ecf8427e';
 let emulator: RunningEmulator;
