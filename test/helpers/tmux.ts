@@ -27,14 +27,14 @@ export async function tmuxAvailable(): Promise<boolean> {
   return (await execa('tmux', ['-V'], { reject: false })).exitCode === 0;
 }
 
-/** Start `command` (a shell line) in a 100x40 terminal with exactly `env`. */
+/** Start `command` (a shell line) in a 100x40 terminal, in `workDir`, with exactly `env`. */
 export async function startTmux(command: string, env: Record<string, string>, workDir: string): Promise<TmuxSession> {
   const socket = `svc-test-${randomBytes(4).toString('hex')}`;
   const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { env: { ...env, TERM: 'xterm-256color' }, extendEnv: false, timeout: 10_000 });
   const script = join(workDir, `${socket}.sh`);
   // The command ends by printing its exit code and waiting, so the screen can still be read.
   writeFileSync(script, `${command}\necho "[exit $?]"\nsleep 30\n`);
-  await tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'svc', '-x', '100', '-y', '40', `sh ${script}`);
+  await tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'svc', '-x', '100', '-y', '40', '-c', workDir, `sh ${script}`);
   await tmux('set-option', '-t', 'svc', 'history-limit', '5000');
   const screen = async () => (await tmux('capture-pane', '-p', '-J', '-t', 'svc', '-S', '-5000')).stdout;
   return {
