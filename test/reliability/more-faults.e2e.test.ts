@@ -66,6 +66,25 @@ describe('more faults, one-shot', () => {
   });
 });
 
+describe('more faults, one-shot (2)', () => {
+  it('a connection reset before the headers is retried, then succeeds', async () => {
+    server.script(reply.reset(), reply.sse([chunk('second try', 'stop'), 'data: [DONE]\n\n']));
+    const result = await svc(['chat', '--no-save', 'x'], sandbox);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('second try');
+  });
+
+  it('with --no-stdin, a stdin pipe that never closes does not hold svc up', async () => {
+    server.script(reply.sse([chunk('did not wait', 'stop'), 'data: [DONE]\n\n']));
+    const { execa } = await import('execa');
+    // stdin: 'pipe' that the test never ends, as in a `while read` loop or some CI runners.
+    const child = execa(process.execPath, [SVC_BIN, 'chat', '--no-save', '--no-stdin', 'words'], { env: sandbox.env, extendEnv: false, stdin: 'pipe', reject: false, timeout: 15_000 });
+    const result = await child;
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('did not wait');
+  });
+});
+
 describe.skipIf(!hasTmux)('more faults, in the session', () => {
   it('a 401 in the middle of a session is reported, the session goes on and keeps what it had', async () => {
     server.script(reply.sse([chunk('first reply', 'stop'), 'data: [DONE]\n\n']));
