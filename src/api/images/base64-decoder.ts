@@ -1,12 +1,16 @@
 /**
  * Base64 decoded piece by piece, for image data too large to hold twice in memory. Checks the
- * alphabet strictly (Buffer.from(…, 'base64') silently skips what it does not know, which would
- * turn a damaged answer into a damaged file). Whitespace is ignored; padding may end the text.
+ * text (Buffer.from(…, 'base64') silently skips what it does not know, which would turn a
+ * damaged answer into a damaged file). Whitespace is ignored; padding may end the text.
+ *
+ * The check is cheap in the common case: a clean group of 4n characters decodes to exactly 3n
+ * bytes, and anything Buffer skipped makes it shorter. Only then is the piece looked at closely.
+ * (Buffer also reads the URL-safe alphabet, `-` and `_`; those are accepted as base64url.)
  */
 import { MalformedResponseError } from '../../errors.js';
 
-const VALID = /^[A-Za-z0-9+/]*$/;
-const WHITESPACE = /[\s]/g;
+const VALID = /^[A-Za-z0-9+/_-]*$/;
+const WHITESPACE = /\s/g;
 
 export class Base64Decoder {
   /** 0 to 3 characters left over from the last piece (base64 decodes in groups of 4). */
@@ -15,7 +19,40 @@ export class Base64Decoder {
 
   /** Decode the next piece of text. */
   push(text: string): Buffer {
-    let clean = text.includes(' ') || text.includes('\n') || text.includes('\r') || text.includes('\t') ? text.replace(WHITESPACE, '') : text;
+    if (this.#padding === 0 && !text.includes('=')) {
+      const fast = this.#decodeGroups(this.#carry + text);
+      if (fast) return fast;
+    }
+    return this.#pushCarefully(text);
+  }
+
+  /** End of the text: what is left must form a valid last group. */
+  end(): Buffer {
+    const rest = this.#carry;
+    this.#carry = '';
+    if (rest.length === 1) throw this.#invalid();
+    if (this.#padding > 0 && (rest.length + this.#padding) % 4 !== 0) throw this.#invalid();
+    if (rest === '') return Buffer.alloc(0);
+    const bytes = Buffer.from(rest, 'base64');
+    if (bytes.length !== Math.floor((rest.length * 3) / 4)) throw this.#invalid();
+    return bytes;
+  }
+
+  /** Decode the whole groups of `text`; undefined when a character was not base64. */
+  #decodeGroups(text: string): Buffer | undefined {
+    const whole = text.length - (text.length % 4);
+    const carry = text.slice(whole);
+    // The left-over characters are checked now, or a space among them would travel on.
+    if (!VALID.test(carry)) return undefined;
+    const bytes = whole === 0 ? Buffer.alloc(0) : Buffer.from(text.slice(0, whole), 'base64');
+    if (bytes.length !== (whole / 4) * 3) return undefined;
+    this.#carry = carry;
+    return bytes;
+  }
+
+  /** Whitespace, padding, or a suspect character: strip, check, then decode. */
+  #pushCarefully(text: string): Buffer {
+    let clean = text.replace(WHITESPACE, '');
     if (clean === '') return Buffer.alloc(0);
     if (this.#padding > 0) {
       if (!/^=*$/.test(clean) || this.#padding + clean.length > 2) throw this.#invalid();
@@ -30,19 +67,9 @@ export class Base64Decoder {
       clean = clean.slice(0, pad);
     }
     if (!VALID.test(clean)) throw this.#invalid();
-    const text4 = this.#carry + clean;
-    const whole = text4.length - (text4.length % 4);
-    this.#carry = text4.slice(whole);
-    return whole === 0 ? Buffer.alloc(0) : Buffer.from(text4.slice(0, whole), 'base64');
-  }
-
-  /** End of the text: what is left must form a valid last group. */
-  end(): Buffer {
-    const rest = this.#carry;
-    this.#carry = '';
-    if (rest.length === 1) throw this.#invalid();
-    if (this.#padding > 0 && (rest.length + this.#padding) % 4 !== 0) throw this.#invalid();
-    return rest === '' ? Buffer.alloc(0) : Buffer.from(rest, 'base64');
+    const bytes = this.#decodeGroups(this.#carry + clean);
+    if (!bytes) throw this.#invalid();
+    return bytes;
   }
 
   #invalid(): MalformedResponseError {
