@@ -48,12 +48,12 @@ function writeJson(io: IO, completion: ChatCompletion): void {
   io.stdout.write(`${JSON.stringify(completion, null, 2)}\n`);
 }
 
-export async function runOneShot(options: ChatOptions, factory: Factory, signal: AbortSignal, prompt?: string): Promise<ConversationSession> {
+export async function runOneShot(options: ChatOptions, factory: Factory, signal: AbortSignal): Promise<void> {
   const { io } = factory;
   // Check every flag before reading stdin or touching the network (exit 2, nothing sent).
   parseRequestOptions(options);
   const settings = await factory.settings(options.settings);
-  const text = prompt ?? composePrompt(options.words, stdinHasInput(io, options.stdin) ? await readAllText(io.stdin) : undefined);
+  const text = composePrompt(options.words, stdinHasInput(io, options.stdin) ? await readAllText(io.stdin) : undefined);
   if (text === '') {
     throw new UsageError('no prompt: give it as words or pipe it in', { hint: 'svc chat "why is the sky blue?"   or   git diff | svc chat "write a commit message"' });
   }
@@ -64,7 +64,7 @@ export async function runOneShot(options: ChatOptions, factory: Factory, signal:
   const request = buildChatRequest(model, session, text, options);
 
   const outcome = await streamReply(io, client, request, { signal, quiet: options.json });
-  if (outcome.stdoutClosed) return session;
+  if (outcome.stdoutClosed) return;
   const reply = replyText(outcome.completion);
   const finished = outcome.error === undefined;
   if (finished || reply !== '') {
@@ -74,5 +74,4 @@ export async function runOneShot(options: ChatOptions, factory: Factory, signal:
   if (!finished) throw signal.aborted ? new InterruptedError() : outcome.error;
   if (outcome.completion?.choices[0]?.finish_reason === 'length') io.stderr.write('svc: the reply was cut at the token limit (finish_reason: length)\n');
   if (options.usage) io.stderr.write(`${formatUsage(outcome.completion?.usage)}\n`);
-  return session;
 }
