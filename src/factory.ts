@@ -55,12 +55,21 @@ export function createFactory(io: IO): Factory {
     return resolved;
   });
 
-  async function settings(flags: SettingFlags): Promise<ResolvedSettings> {
-    const store = await configStore();
-    const stored = store.all();
-    const inputs = { flags, env: io.env, stored };
-    const entries = settingNames.map((name) => [name, resolveSetting(name, inputs)] as const);
-    return Object.fromEntries(entries) as ResolvedSettings;
+  // A command asks for its settings and then for a client made from the same flags: resolve
+  // (and read the config file) once per set of flags.
+  const resolvedSettings = new Map<string, Promise<ResolvedSettings>>();
+  function settings(flags: SettingFlags): Promise<ResolvedSettings> {
+    const key = JSON.stringify(flags);
+    let resolved = resolvedSettings.get(key);
+    if (!resolved) {
+      resolved = (async () => {
+        const inputs = { flags, env: io.env, stored: (await configStore()).all() };
+        const entries = settingNames.map((name) => [name, resolveSetting(name, inputs)] as const);
+        return Object.fromEntries(entries) as ResolvedSettings;
+      })();
+      resolvedSettings.set(key, resolved);
+    }
+    return resolved;
   }
 
   async function apiClient(flags: SettingFlags): Promise<ApiClient> {

@@ -50,8 +50,6 @@ function writeJson(io: IO, completion: ChatCompletion): void {
 
 export async function runOneShot(options: ChatOptions, factory: Factory, signal: AbortSignal): Promise<void> {
   const { io } = factory;
-  // Check every flag before reading stdin or touching the network (exit 2, nothing sent).
-  parseRequestOptions(options);
   const settings = await factory.settings(options.settings);
   const text = composePrompt(options.words, stdinHasInput(io, options.stdin) ? await readAllText(io.stdin) : undefined);
   if (text === '') {

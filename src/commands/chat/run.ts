@@ -11,7 +11,7 @@ import { parseRequestOptions } from './request-options.js';
 
 export async function runChat(options: ChatOptions, context: CommandContext): Promise<void> {
   const { io } = context.factory;
-  // Every flag is checked before stdin is read or anything is sent.
+  // Every flag is checked before stdin is read or anything is sent (exit 2, nothing sent).
   parseRequestOptions(options);
   checkConversationChoice(options);
   if (options.interactive && options.json) throw new UsageError('--json is for one-shot answers, not the interactive session');

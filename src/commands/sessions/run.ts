@@ -1,4 +1,4 @@
-import { firstLine } from '../../conversations/model.js';
+import { firstLine, toMessages } from '../../conversations/model.js';
 import { ConversationStore } from '../../conversations/store.js';
 import type { Factory } from '../../factory.js';
 import { neutraliseForTerminal } from '../../terminal-text.js';
@@ -25,7 +25,6 @@ export async function runShow(factory: Factory, name: string, json: boolean): Pr
   const store = new ConversationStore(io.env);
   const conversation = store.read(name);
   if (json) {
-    const { toMessages } = await import('../../conversations/model.js');
     io.stdout.write(`${JSON.stringify(toMessages(conversation), null, 2)}\n`);
     return;
   }
