@@ -52,6 +52,7 @@ describe('keywords', () => {
     ['Is my API secure? The API uses HTTP.', ['API', 'HTTP', 'secure']],
     ['How does it compare with Docker Swarm?', ['Docker', 'Swarm']],
     ['hi there, can you help?', []],
+    ['Is a state-of-art well-known a-b-c-d-e?', ['state-of-art', 'well-known']],
   ])('picks the key words of %j', (text, expected) => {
     expect(keywords(text)).toEqual(expected);
   });
@@ -94,7 +95,10 @@ describe('random', () => {
 });
 
 describe('generateReply', () => {
-  const message = fc.record({ role: fc.constantFrom(...ROLES), content: fc.string({ maxLength: 200 }) });
+  // Besides random text, words joined by hyphens: each counts as many tokens, the worst case for length.
+  const joined = fc.array(fc.stringMatching(/^[a-zA-Z]{1,3}$/), { minLength: 1, maxLength: 12 }).map((parts) => parts.join('-'));
+  const content = fc.oneof(fc.string({ maxLength: 200 }), fc.array(joined, { maxLength: 8 }).map((words) => words.join(' ')));
+  const message = fc.record({ role: fc.constantFrom(...ROLES), content });
   const request = fc.record({
     messages: fc.array(message, { minLength: 1, maxLength: 5 }),
     model: fc.constantFrom('svc-pro', 'svc-mini'),

@@ -57,8 +57,31 @@ function slotsFor(request: ChatRequest, rng: Rng): Record<string, string> {
 }
 
 /**
+ * Two or more of `sentences` (in their order) to go between `head` and `closer`: more while the
+ * reply stays under `max` tokens and is shorter than `target`.
+ */
+function chooseBody(head: string[], closer: string, sentences: string[], target: number, max: number): string[] {
+  const body: string[] = [];
+  // Sentences passed over because they would break the ceiling; the shortest of them fill in
+  // only if fewer than two fit, because two body sentences are promised.
+  const tooLong: string[] = [];
+  for (const sentence of sentences) {
+    const length = countTokens([...head, ...body, sentence, closer].join(' '));
+    if (length > max) {
+      tooLong.push(sentence);
+      continue;
+    }
+    body.push(sentence);
+    if (body.length >= 2 && length >= target) break;
+  }
+  tooLong.sort((a, b) => countTokens(a) - countTokens(b));
+  while (body.length < 2 && tooLong.length > 0) body.push(tooLong.shift() ?? '');
+  return body;
+}
+
+/**
  * The full reply for `request`, before `max_tokens` and `stop` are applied: an opener, a reference
- * to an earlier turn when there is one, two or more body sentences, and a closer.
+ * to an earlier turn when there is one and it fits, two or more body sentences, and a closer.
  */
 export function generateReply(request: ChatRequest, seed = replySeed(request)): string {
   const rng = createRng(seed);
@@ -68,17 +91,16 @@ export function generateReply(request: ChatRequest, seed = replySeed(request)): 
   const { min, max } = LENGTHS[request.model] ?? DEFAULT_LENGTH;
   const target = rng.int(min, max);
 
-  const head = [fill(rng.pick(openers), slots)];
-  if (slots.earlier) head.push(fill(rng.pick(EARLIER_REFERENCES), slots));
+  const opener = fill(rng.pick(openers), slots);
+  const reference = slots.earlier ? fill(rng.pick(EARLIER_REFERENCES), slots) : '';
   const closer = fill(rng.pick(CLOSERS), slots);
-  const body: string[] = [];
-  for (const template of rng.shuffle(BODY_SENTENCES)) {
-    const sentence = fill(template, slots);
-    const length = countTokens([...head, ...body, sentence, closer].join(' '));
-    // Two body sentences always; more while they fit under the model's ceiling and below target.
-    if (body.length >= 2 && length > max) break;
-    body.push(sentence);
-    if (body.length >= 2 && length >= target) break;
+  const sentences = rng.shuffle(BODY_SENTENCES).map((template) => fill(template, slots));
+
+  const head = reference ? [opener, reference] : [opener];
+  let reply = [...head, ...chooseBody(head, closer, sentences, target, max), closer].join(' ');
+  // Long key words can leave no room: the reference to an earlier turn is the part to give up.
+  if (reference && countTokens(reply) > max) {
+    reply = [opener, ...chooseBody([opener], closer, sentences, target, max), closer].join(' ');
   }
-  return [...head, ...body, closer].join(' ');
+  return reply;
 }

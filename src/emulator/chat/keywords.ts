@@ -29,9 +29,10 @@ function display(word: string, sentenceStart: boolean): string {
 }
 
 /**
- * Up to `limit` key words of `text`, most telling first: words of 3 to 24 letters that are not
- * stopwords, ranked by how often they occur, then names and acronyms before other words (they are
- * usually the subject), then by length, then by first appearance.
+ * Up to `limit` key words of `text`, most telling first: words of 3 to 24 letters, with at most
+ * two hyphens or apostrophes, that are not stopwords; ranked by how often they occur, then names
+ * and acronyms before other words (they are usually the subject), then by length, then by first
+ * appearance.
  */
 export function keywords(text: string, limit = 4): string[] {
   const stats = new Map<string, { word: string; count: number; first: number; name: boolean }>();
@@ -42,7 +43,9 @@ export function keywords(text: string, limit = 4): string[] {
     const before = text.slice(Math.max(0, match.index - 32), match.index).trimEnd();
     const sentenceStart = before === '' || /[.!?]$/u.test(before);
     const key = word.toLowerCase();
-    if (word.length < 3 || word.length > 24 || STOPWORDS.has(key)) return;
+    // More than two joins (`a-b-c-d`) is a code or a list, not a word, and would count as many tokens.
+    const joins = word.match(/['-]/gu)?.length ?? 0;
+    if (word.length < 3 || word.length > 24 || joins > 2 || STOPWORDS.has(key)) return;
     const entry = stats.get(key);
     if (entry) entry.count += 1;
     else {
