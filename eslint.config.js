@@ -18,8 +18,9 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
-    // The launcher is CommonJS on purpose (bin/package.json): it starts sooner.
-    files: ['bin/**/*.js'],
+    // The launcher is CommonJS on purpose (bin/package.json): it starts sooner. So are `node -r`
+    // preloads in the tests.
+    files: ['bin/**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

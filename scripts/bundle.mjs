@@ -3,6 +3,7 @@
 // alone takes half the time bundled), and render every help page into dist/bundle/help.json so
 // `--help` needs no commander at all (bench/RESULTS.md has the start-up figures).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -10,8 +11,30 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 // Chunk names carry content hashes: start empty so no stale chunk is shipped.
 rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
 
+/**
+ * undici's HTTP/1.1 client requires its HTTP/2 code at load, and with it node:http2, node:tls and
+ * node:crypto: about 12 ms of every request, for a protocol svc never negotiates over plain
+ * HTTP and only through ALPN over TLS. This loads that module the first time it is called.
+ */
+const lazyHttp2 = {
+  name: 'lazy-undici-http2',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\/client-h2(\.js)?$/ }, (args) => {
+      if (!/undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)) return undefined;
+      // A plain name, so no absolute path of the build machine ends up in the bundle.
+      return { path: 'undici-client-h2', namespace: 'svc-lazy', pluginData: join(args.resolveDir, 'client-h2.js') };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'svc-lazy' }, (args) => ({
+      resolveDir: dirname(args.pluginData),
+      loader: 'js',
+      contents: `let real;\nmodule.exports = function connectH2(client, socket) {\n  real ??= require('./client-h2.js');\n  return real(client, socket);\n};\n`,
+    }));
+  },
+};
+
 await build({
   entryPoints: { cli: 'dist/cli.js' },
+  plugins: [lazyHttp2],
   outdir: 'dist/bundle',
   bundle: true,
   splitting: true,

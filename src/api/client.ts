@@ -2,12 +2,13 @@
  * The one HTTP client for both endpoints: JSON POST with bearer auth over undici, retries with
  * backoff, timeouts as "longest silence", and every failure turned into an svc error.
  */
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { InterruptedError } from '../errors.js';
 import { decideRetry, header, type Headers } from './retry-policy.js';
 import { extractServiceMessage } from './service-message.js';
 import { errorForStatus } from './status-errors.js';
 import { networkError, transportErrorCode } from './transport-errors.js';
+import { EnvHttpProxyAgent, request } from './undici-parts.js';
 import { endpointUrl } from './url.js';
 
 /**

@@ -1,0 +1,28 @@
+/**
+ * The parts of undici svc uses, loaded module by module instead of through undici's index.
+ *
+ * Why: the index also loads fetch, WebSocket, EventSource, cookies, mocks and caches, and one of
+ * those reaches for a Node global that loads Node's own bundled copy of undici as well. That was
+ * about 70 ms of every `svc chat` (bench/README.md); svc needs only a dispatcher and `request`.
+ */
+import './baseline-wasm.js';
+import type { Dispatcher } from 'undici';
+import api from 'undici/lib/api/index.js';
+import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+
+// What undici's index does on load: the request/stream/connect/... methods live on every
+// dispatcher. ProxyAgent relies on it too (it opens its tunnel with `client.connect()`).
+Object.assign(DispatcherClass.prototype, api);
+
+export { EnvHttpProxyAgent };
+
+/** undici's top-level `request(url, options)`, for an absolute URL and a given dispatcher. */
+export function request(
+  url: string,
+  options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher },
+): Promise<Dispatcher.ResponseData> {
+  const { dispatcher, ...rest } = options;
+  const { origin, pathname, search } = new URL(url);
+  return dispatcher.request({ ...rest, origin, path: `${pathname}${search}` });
+}

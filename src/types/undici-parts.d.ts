@@ -1,0 +1,18 @@
+// Types for the undici modules svc loads one by one (see src/api/undici-parts.ts); undici ships
+// types for its index only, so these borrow them from there.
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  import type { Dispatcher } from 'undici';
+  const DispatcherClass: typeof Dispatcher;
+  export default DispatcherClass;
+}
+
+declare module 'undici/lib/api/index.js' {
+  const api: Record<string, unknown>;
+  export default api;
+}
+
+declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
+  import type { EnvHttpProxyAgent } from 'undici';
+  const EnvHttpProxyAgentClass: typeof EnvHttpProxyAgent;
+  export default EnvHttpProxyAgentClass;
+}
