@@ -50,12 +50,19 @@ function run(command, commandArgs, { env = baseEnv, rss = false, marker, onMarke
   });
 }
 
-/** Run each contender `times` times, alternating, after one warm-up round. */
+/**
+ * Run each contender `times` times, alternating, after one warm-up round. The order rotates
+ * every round, so no contender always runs right after the same other one.
+ */
 async function compare(contenders, times = runs) {
-  const samples = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
-  if (!quick) for (const make of Object.values(contenders)) await make();
+  const entries = Object.entries(contenders);
+  const samples = Object.fromEntries(entries.map(([name]) => [name, []]));
+  if (!quick) for (const [, make] of entries) await make();
   for (let i = 0; i < times; i++) {
-    for (const [name, make] of Object.entries(contenders)) samples[name].push(await make());
+    for (let j = 0; j < entries.length; j++) {
+      const [name, make] = entries[(i + j) % entries.length];
+      samples[name].push(await make());
+    }
   }
   return samples;
 }
@@ -99,14 +106,14 @@ const svc = (svcArgs, options) => () => run(node, [svcBin, ...svcArgs], options)
 
 say(`# svc benchmarks`);
 say();
-say(`${quick ? 'Smoke run (--quick): one run each, small sizes; the numbers mean nothing.' : `Medians of ${runs} runs each, contenders alternating, after a warm-up round.`}`);
+say(`${quick ? 'Smoke run (--quick): one run each, small sizes; the numbers mean nothing.' : `Medians of ${runs} runs each (${runs * 5} for start-up), contenders alternating in a rotating order, after a warm-up round.`}`);
 say(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`);
 say();
 
 // 1. Startup.
 {
-  // Start-up runs are short and noisy on a shared machine: three times as many of them.
-  const samples = await compare({ 'node -e 0': () => run(node, ['-e', '0']), 'svc --version': svc(['--version']), 'svc --help': svc(['--help']) }, runs * 3);
+  // Start-up runs are short and noisy on a shared machine: five times as many of them.
+  const samples = await compare({ 'node -e 0': () => run(node, ['-e', '0']), 'svc --version': svc(['--version']), 'svc --help': svc(['--help']) }, runs * 5);
   say('## Startup');
   say();
   table('wall time', samples, 'ms', 'ms', 'node -e 0');
