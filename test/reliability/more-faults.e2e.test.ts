@@ -83,6 +83,44 @@ describe('more faults, one-shot (2)', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('did not wait');
   });
+
+  it('without --no-stdin, a silent pipe gets a notice with the way out, and Ctrl-C leaves at once', async () => {
+    server.script(reply.sse([chunk('never sent', 'stop'), 'data: [DONE]\n\n']));
+    const requestsBefore = server.requests.length;
+    const { execa } = await import('execa');
+    const child = execa(process.execPath, [SVC_BIN, 'chat', '--no-save', 'words'], { env: sandbox.env, extendEnv: false, stdin: 'pipe', reject: false, timeout: 15_000 });
+    let stderr = '';
+    await new Promise<void>((resolve) => {
+      child.stderr?.on('data', (data: Buffer) => {
+        stderr += data.toString();
+        if (stderr.includes('--no-stdin')) resolve();
+      });
+    });
+    expect(stderr).toContain('still waiting for stdin');
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toContain('svc: interrupted');
+    expect(result.stdout).toBe('');
+    expect(hasStackTrace(result.stderr)).toBe(false);
+    // Nothing was sent: the prompt was never complete.
+    expect(server.requests.length).toBe(requestsBefore);
+  });
+
+  it('a pipe that is merely slow but sends something gets no notice', async () => {
+    server.script(reply.sse([chunk('read it', 'stop'), 'data: [DONE]\n\n']));
+    const { execa } = await import('execa');
+    const child = execa(process.execPath, [SVC_BIN, 'chat', '--no-save', 'summarise'], { env: sandbox.env, extendEnv: false, stdin: 'pipe', reject: false, timeout: 15_000 });
+    child.stdin?.write('first part\n');
+    // Longer than the notice delay, then the end of the pipe.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    child.stdin?.end('second part\n');
+    const result = await child;
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('read it');
+    expect(result.stderr).not.toContain('still waiting');
+    expect(server.requests.at(-1)?.body).toContain('summarise\\n\\nfirst part\\nsecond part');
+  });
 });
 
 describe.skipIf(!hasTmux)('more faults, in the session', () => {

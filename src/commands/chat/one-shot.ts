@@ -8,7 +8,7 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import type { Factory, SettingFlags } from '../../factory.js';
 import type { IO } from '../../io.js';
 import { openConversation, type ConversationChoice } from './open-conversation.js';
-import { composePrompt, readAllText, stdinHasInput } from './prompt-input.js';
+import { composePrompt, readPipedPrompt, stdinHasInput } from './prompt-input.js';
 import { replyText, streamReply } from './reply.js';
 import { parseRequestOptions, type RawRequestOptions } from './request-options.js';
 
@@ -51,7 +51,7 @@ function writeJson(io: IO, completion: ChatCompletion): void {
 export async function runOneShot(options: ChatOptions, factory: Factory, signal: AbortSignal): Promise<void> {
   const { io } = factory;
   const settings = await factory.settings(options.settings);
-  const text = composePrompt(options.words, stdinHasInput(io, options.stdin) ? await readAllText(io.stdin) : undefined);
+  const text = composePrompt(options.words, stdinHasInput(io, options.stdin) ? await readPipedPrompt(io, options.words, signal) : undefined);
   if (text === '') {
     throw new UsageError('no prompt: give it as words or pipe it in', { hint: 'svc chat "why is the sky blue?"   or   git diff | svc chat "write a commit message"' });
   }

@@ -2,6 +2,7 @@
  * The user message of a one-shot chat: prompt words, then piped stdin after a blank line
  * (cli.md "svc chat", the convention of mods and llm).
  */
+import { InterruptedError } from '../../errors.js';
 import type { IO } from '../../io.js';
 
 /** Only a pipe or a file is read: a terminal would wait for typing, /dev/null gives nothing. */
@@ -12,6 +13,43 @@ export function stdinHasInput(io: IO, readStdin: boolean): boolean {
 export async function readAllText(stream: AsyncIterable<unknown>): Promise<string> {
   const pieces: Buffer[] = [];
   for await (const piece of stream) pieces.push(typeof piece === 'string' ? Buffer.from(piece) : (piece as Buffer));
+  return Buffer.concat(pieces).toString('utf8');
+}
+
+/** How long a pipe may stay silent, when words were given too, before svc says what it waits for. */
+export const QUIET_STDIN_NOTICE_MS = 3000;
+
+/**
+ * The piped text of a chat prompt. Stops with InterruptedError on `signal` (Ctrl-C, SIGTERM).
+ * When words were given and the pipe has sent nothing for a while, it is most likely a pipe
+ * the script inherited and never closes (a `while read` loop, a CI runner): say so on stderr,
+ * once, with the way out, rather than wait in silence.
+ */
+export async function readPipedPrompt(io: IO, words: string[], signal: AbortSignal, noticeMs = QUIET_STDIN_NOTICE_MS): Promise<string> {
+  const pieces: Buffer[] = [];
+  let received = false;
+  const timer = words.length > 0
+    ? setTimeout(() => {
+      if (!received) io.stderr.write('svc: still waiting for stdin to end (words were given too); if nothing is coming, pass --no-stdin or </dev/null\n');
+    }, noticeMs)
+    : undefined;
+  try {
+    // Ctrl-C while waiting: the stream is not destroyed (it is the process's stdin), only left.
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(new InterruptedError());
+      signal.addEventListener('abort', () => reject(new InterruptedError()), { once: true });
+    });
+    aborted.catch(() => {});
+    const iterator = (io.stdin as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next.done) break;
+      received = true;
+      pieces.push(typeof next.value === 'string' ? Buffer.from(next.value) : (next.value as Buffer));
+    }
+  } finally {
+    clearTimeout(timer);
+  }
   return Buffer.concat(pieces).toString('utf8');
 }
 

@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import { type ChatOptions, runOneShot } from './one-shot.js';
 import { checkConversationChoice } from './open-conversation.js';
-import { composePrompt, readAllText, stdinHasInput } from './prompt-input.js';
+import { composePrompt, readPipedPrompt, stdinHasInput } from './prompt-input.js';
 import { parseRequestOptions } from './request-options.js';
 
 export async function runChat(options: ChatOptions, context: CommandContext): Promise<void> {
@@ -24,7 +24,7 @@ export async function runChat(options: ChatOptions, context: CommandContext): Pr
     await runOneShot(options, context.factory, context.signal);
     return;
   }
-  const piped = stdinHasInput(io, options.stdin) ? await readAllText(io.stdin) : undefined;
+  const piped = stdinHasInput(io, options.stdin) ? await readPipedPrompt(io, options.words, context.signal) : undefined;
   const first = composePrompt(options.words, piped);
   const { runInteractive } = await import('./interactive/repl.js');
   await runInteractive(options, context, first === '' ? undefined : first);
