@@ -3,12 +3,12 @@
 // bench/RESULTS.md. `--quick` (the CI smoke) runs everything once on small sizes and writes to
 // --out instead; it asserts nothing about time.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startFirstTokenServer, startImageServer, startStreamServer } from './servers.mjs';
+import { imageAnswer, startFirstTokenServer, startImageServer, startStreamServer } from './servers.mjs';
 
 const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, runs: { type: 'string' }, out: { type: 'string' } } });
 const quick = args.quick;
@@ -182,6 +182,31 @@ for (const sizeMiB of imageSizes) {
     budget(`image ${sizeMiB} MiB memory: svc / openai`, ratio(samples, 'svc image', 'openai package + Buffer.from', 'rssMiB'), 0.5);
     budget(`image ${sizeMiB} MiB time: svc / openai`, ratio(samples, 'svc image', 'openai package + Buffer.from'), 1.0);
   }
+}
+
+// 4b. Why svc reads image answers with its own scanner: the same answer read from a file by
+// svc's scanner, by stream-json (the well-kept streaming JSON parser) and by JSON.parse.
+{
+  const sizeMiB = quick ? 3 : 24;
+  const { body, image } = imageAnswer(sizeMiB);
+  const answer = join(work, 'answer.json');
+  writeFileSync(answer, body);
+  const readers = { "svc's scanner": 'svc-scanner.mjs', 'stream-json': 'stream-json.mjs', 'JSON.parse + Buffer.from': 'json-parse.mjs' };
+  const out = (name) => join(work, `read-${name}.png`);
+  // Each must write exactly the image, or its time means nothing.
+  for (const [name, file] of Object.entries(readers)) {
+    await run(node, [here(`./readers/${file}`), answer, out(file)]);
+    if (!readFileSync(out(file)).equals(image)) throw new Error(`${name} did not write the image exactly`);
+  }
+  const samples = await compare(Object.fromEntries(Object.entries(readers).map(([name, file]) => [name, () => run(node, [here(`./readers/${file}`), answer, out(file)], { rss: true })])));
+  rmSync(answer, { force: true });
+  say(`## Reading a ${sizeMiB} MiB image answer (${fmt(body.length / 1048576)} MiB of JSON) from a file`);
+  say();
+  say('The reader of `svc image` against the alternatives, in one process each, reading the same file in 64 KiB pieces');
+  say('and writing the decoded image (`bench/readers/`).');
+  say();
+  table('wall time', samples, 'ms', 'ms', 'stream-json');
+  table('peak memory (max RSS)', samples, 'rssMiB', 'MiB', 'stream-json');
 }
 
 // 5. Time to first token: from the chunk leaving the server to its byte on svc's stdout.

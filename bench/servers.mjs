@@ -60,12 +60,17 @@ export async function startFirstTokenServer(holdMs) {
   return { url: await listen(server), sent, close: () => server.close() };
 }
 
-/** One PNG-headed image of `sizeMiB` as base64 JSON, in 64 KiB writes. */
-export async function startImageServer(sizeMiB) {
+/** An image answer: one PNG-headed image of `sizeMiB` as base64 JSON, and the image itself. */
+export function imageAnswer(sizeMiB) {
   const header = Buffer.from('89504e470d0a1a0a0000000d49484452000005400000002f', 'hex');
   const image = Buffer.concat([header, randomBytes(sizeMiB * 1024 * 1024 - header.length)]);
   const body = Buffer.from(JSON.stringify({ created: 1, data: [{ b64_json: image.toString('base64'), revised_prompt: 'bench' }], usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 } }));
-  image.fill(0);
+  return { body, image };
+}
+
+/** One image answer of `sizeMiB`, in 64 KiB writes. */
+export async function startImageServer(sizeMiB) {
+  const { body } = imageAnswer(sizeMiB);
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
