@@ -12,7 +12,8 @@ export interface SseEvent {
 }
 
 export class EventParser {
-  #data: string[] = [];
+  /** The data lines so far, joined with "\n"; undefined until the event has a data line. */
+  #data: string | undefined;
   #event = '';
 
   /** Feed one line; returns the event a blank line completes, if any. */
@@ -24,7 +25,8 @@ export class EventParser {
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? '' : line.slice(colon + 1);
     if (value.charCodeAt(0) === 0x20) value = value.slice(1); // one leading space is not part of the value
-    if (field === 'data') this.#data.push(value);
+    // A string rather than an array to join: nearly every event has exactly one data line.
+    if (field === 'data') this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
     else if (field === 'event') this.#event = value;
     return undefined;
   }
@@ -38,11 +40,11 @@ export class EventParser {
   }
 
   #dispatch(): SseEvent | undefined {
-    const hadData = this.#data.length > 0;
-    const event: SseEvent = { event: this.#event || 'message', data: this.#data.join('\n') };
-    this.#data = [];
+    const data = this.#data;
+    const event = this.#event || 'message';
+    this.#data = undefined;
     this.#event = '';
     // An event with no data line at all is not dispatched (WHATWG: empty data buffer).
-    return hadData ? event : undefined;
+    return data === undefined ? undefined : { event, data };
   }
 }
