@@ -17,6 +17,13 @@ describe('tokenizer', () => {
     expect(tokenize('')).toEqual([]);
   });
 
+  it('keeps combining marks with their letters', () => {
+    expect(tokenize('cafe\u0301 noir')).toEqual(['cafe\u0301', ' noir']);
+    expect(tokenize('नमस्ते दुनिया')).toEqual(['नमस्ते', ' दुनिया']);
+    // A mark with no letter before it is a piece of its own, so nothing is lost.
+    expect(tokenize('\u0301x')).toEqual(['\u0301', 'x']);
+  });
+
   it('is lossless for any text', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => tokenize(text).join('') === text));
   });
@@ -97,7 +104,13 @@ describe('random', () => {
 describe('generateReply', () => {
   // Besides random text, words joined by hyphens: each counts as many tokens, the worst case for length.
   const joined = fc.array(fc.stringMatching(/^[a-zA-Z]{1,3}$/), { minLength: 1, maxLength: 12 }).map((parts) => parts.join('-'));
-  const content = fc.oneof(fc.string({ maxLength: 200 }), fc.array(joined, { maxLength: 8 }).map((words) => words.join(' ')));
+  // And words full of combining marks: decomposed accents, Devanagari vowel signs.
+  const marked = fc.array(fc.constantFrom('e\u0301', 'a\u0308', 'n\u0303', 'क\u093f', 'त\u093e', 'ह\u093f\u0902', 'न्द'), { minLength: 1, maxLength: 10 }).map((parts) => parts.join(''));
+  const content = fc.oneof(
+    fc.string({ maxLength: 200 }),
+    fc.array(joined, { maxLength: 8 }).map((words) => words.join(' ')),
+    fc.array(marked, { maxLength: 8 }).map((words) => words.join(' ')),
+  );
   const message = fc.record({ role: fc.constantFrom(...ROLES), content });
   const request = fc.record({
     messages: fc.array(message, { minLength: 1, maxLength: 5 }),

@@ -90,12 +90,16 @@ describe('more faults, one-shot (2)', () => {
     const { execa } = await import('execa');
     const child = execa(process.execPath, [SVC_BIN, 'chat', '--no-save', 'words'], { env: sandbox.env, extendEnv: false, stdin: 'pipe', reject: false, timeout: 15_000 });
     let stderr = '';
-    await new Promise<void>((resolve) => {
-      child.stderr?.on('data', (data: Buffer) => {
-        stderr += data.toString();
-        if (stderr.includes('--no-stdin')) resolve();
-      });
-    });
+    // The notice, or the child ending without it (then the assertion below says so).
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        child.stderr?.on('data', (data: Buffer) => {
+          stderr += data.toString();
+          if (stderr.includes('--no-stdin')) resolve();
+        });
+      }),
+      child,
+    ]);
     expect(stderr).toContain('still waiting for stdin');
     child.kill('SIGINT');
     const result = await child;
@@ -105,21 +109,6 @@ describe('more faults, one-shot (2)', () => {
     expect(hasStackTrace(result.stderr)).toBe(false);
     // Nothing was sent: the prompt was never complete.
     expect(server.requests.length).toBe(requestsBefore);
-  });
-
-  it('a pipe that is merely slow but sends something gets no notice', async () => {
-    server.script(reply.sse([chunk('read it', 'stop'), 'data: [DONE]\n\n']));
-    const { execa } = await import('execa');
-    const child = execa(process.execPath, [SVC_BIN, 'chat', '--no-save', 'summarise'], { env: sandbox.env, extendEnv: false, stdin: 'pipe', reject: false, timeout: 15_000 });
-    child.stdin?.write('first part\n');
-    // Longer than the notice delay, then the end of the pipe.
-    await new Promise((resolve) => setTimeout(resolve, 3500));
-    child.stdin?.end('second part\n');
-    const result = await child;
-    expect(result.exitCode).toBe(0);
-    expect(result.stdout).toBe('read it');
-    expect(result.stderr).not.toContain('still waiting');
-    expect(server.requests.at(-1)?.body).toContain('summarise\\n\\nfirst part\\nsecond part');
   });
 });
 

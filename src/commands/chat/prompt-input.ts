@@ -33,13 +33,15 @@ export async function readPipedPrompt(io: IO, words: string[], signal: AbortSign
       if (!received) io.stderr.write('svc: still waiting for stdin to end (words were given too); if nothing is coming, pass --no-stdin or </dev/null\n');
     }, noticeMs)
     : undefined;
+  // Ctrl-C while waiting: the stream is not destroyed (it is the process's stdin), only left.
+  let onAbort = (): void => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new InterruptedError());
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => {});
   try {
-    // Ctrl-C while waiting: the stream is not destroyed (it is the process's stdin), only left.
-    const aborted = new Promise<never>((_, reject) => {
-      if (signal.aborted) reject(new InterruptedError());
-      signal.addEventListener('abort', () => reject(new InterruptedError()), { once: true });
-    });
-    aborted.catch(() => {});
     const iterator = (io.stdin as AsyncIterable<unknown>)[Symbol.asyncIterator]();
     for (;;) {
       const next = await Promise.race([iterator.next(), aborted]);
@@ -49,6 +51,7 @@ export async function readPipedPrompt(io: IO, words: string[], signal: AbortSign
     }
   } finally {
     clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
   }
   return Buffer.concat(pieces).toString('utf8');
 }
