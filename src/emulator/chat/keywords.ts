@@ -15,7 +15,8 @@ describe know want like need help give show make get got going think really mayb
 something anything everything thing things way ways use uses using used much many lot lots one two new
 good well still even ever able must might shall may say said ask asked question answer
 compare recommend write create build find work works try start understand difference differences
-best better great nice bit kind sort type
+best better great nice bit kind sort type summarise summarize summary translate rewrite rephrase list line lines
+short brief word words sentence sentences paragraph
 `.split(/\s+/).filter(Boolean));
 
 /**
