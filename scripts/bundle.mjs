@@ -13,8 +13,9 @@ rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: tru
 
 /**
  * undici's HTTP/1.1 client requires its HTTP/2 code at load, and with it node:http2, node:tls and
- * node:crypto: about 12 ms of every request, for a protocol svc never negotiates over plain
- * HTTP and only through ALPN over TLS. This loads that module the first time it is called.
+ * node:crypto: about 12 ms of every request, for a protocol svc does not ask for (undici speaks
+ * it only with `allowH2` and a TLS server that agrees). This loads that module the first time it
+ * is called; test/e2e/lean-loading checks that a chat loads neither http2 nor tls.
  */
 const lazyHttp2 = {
   name: 'lazy-undici-http2',
