@@ -1,14 +1,12 @@
 /** `svc image`, the built binary against the emulator: every aspect ratio and format for real. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { describe, expect, it } from 'vitest';
 import { detectFormat, readDimensions } from '../../src/images/formats.js';
-import { makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
+import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
+import { svc } from '../helpers/run-svc.js';
 
 const KEY = 'image-e2e-key-0123456789abcdef';
-let emulator: RunningEmulator;
-let sandbox: Sandbox;
 
 // The emulator's sizes (README "svc emulator"): about one megapixel, exactly the ratio.
 const SIZES: Record<string, [number, number]> = {
@@ -21,23 +19,16 @@ const SIZES: Record<string, [number, number]> = {
 };
 const FORMATS = { png: '.png', jpeg: '.jpg', webp: '.webp' } as const;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKeys: [KEY], blockTerms: ['forbidden-fruit'] });
-  sandbox = makeSandbox({ SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY });
-});
-afterAll(async () => {
-  await emulator.close();
-  sandbox.cleanup();
-});
+const setup = useEmulatorSandbox(KEY, { blockTerms: ['forbidden-fruit'] });
 
 describe('svc image against the emulator', () => {
   for (const [aspect, [width, height]] of Object.entries(SIZES)) {
     for (const [format, ext] of Object.entries(FORMATS)) {
       it(`${aspect} ${format}: a real ${width}×${height} image`, async () => {
         const name = `out-${aspect.replace(':', 'x')}${ext}`;
-        const result = await svc(['image', 'a lighthouse at dusk', '--aspect', aspect, '--seed', '7', '-o', name], sandbox);
+        const result = await svc(['image', 'a lighthouse at dusk', '--aspect', aspect, '--seed', '7', '-o', name], setup.sandbox);
         expect(result.exitCode).toBe(0);
-        const bytes = readFileSync(join(sandbox.home, name));
+        const bytes = readFileSync(join(setup.sandbox.home, name));
         expect(detectFormat(bytes)).toBe(format);
         expect(readDimensions(bytes)).toEqual({ width, height });
         expect(result.stdout).toContain('lighthouse');
@@ -48,19 +39,19 @@ describe('svc image against the emulator', () => {
   }
 
   it('same prompt and seed give the same bytes; another seed, other bytes', async () => {
-    await svc(['image', 'a fox', '--seed', '1', '-o', 'a.png'], sandbox);
-    await svc(['image', 'a fox', '--seed', '1', '-o', 'b.png'], sandbox);
-    await svc(['image', 'a fox', '--seed', '2', '-o', 'c.png'], sandbox);
-    const [a, b, c] = ['a.png', 'b.png', 'c.png'].map((file) => readFileSync(join(sandbox.home, file)));
+    await svc(['image', 'a fox', '--seed', '1', '-o', 'a.png'], setup.sandbox);
+    await svc(['image', 'a fox', '--seed', '1', '-o', 'b.png'], setup.sandbox);
+    await svc(['image', 'a fox', '--seed', '2', '-o', 'c.png'], setup.sandbox);
+    const [a, b, c] = ['a.png', 'b.png', 'c.png'].map((file) => readFileSync(join(setup.sandbox.home, file)));
     expect(a!.equals(b!)).toBe(true);
     expect(a!.equals(c!)).toBe(false);
   });
 
   it('--json and the negative prompt reflected in the revised prompt', async () => {
-    const result = await svc(['image', 'a quiet harbour', '--negative', 'boats', '--json'], sandbox);
+    const result = await svc(['image', 'a quiet harbour', '--negative', 'boats', '--json'], setup.sandbox);
     const parsed = JSON.parse(result.stdout);
     expect(parsed.images).toHaveLength(1);
-    expect(parsed.images[0].path).toBe(join(sandbox.home, 'a-quiet-harbour.png'));
+    expect(parsed.images[0].path).toBe(join(setup.sandbox.home, 'a-quiet-harbour.png'));
     expect(parsed.images[0].revised_prompt).toMatch(/boats/);
     expect(parsed.images[0].bytes).toBe(readFileSync(parsed.images[0].path).length);
     expect(parsed.usage.completion_tokens).toBe(0);
@@ -68,13 +59,13 @@ describe('svc image against the emulator', () => {
   });
 
   it('disallowed content is exit 4 with exactly the message, nothing written', async () => {
-    const result = await svc(['image', 'a forbidden-fruit still life', '-o', 'no.png'], sandbox);
+    const result = await svc(['image', 'a forbidden-fruit still life', '-o', 'no.png'], setup.sandbox);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain('error: Request contains disallowed content');
   });
 
   it('a chat model is not an image model (exit 4)', async () => {
-    const result = await svc(['image', 'x', '-m', 'svc-pro', '-o', 'no2.png'], sandbox);
+    const result = await svc(['image', 'x', '-m', 'svc-pro', '-o', 'no2.png'], setup.sandbox);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain('svc-pro');
   });

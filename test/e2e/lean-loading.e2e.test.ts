@@ -7,27 +7,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
+import { describe, expect, it } from 'vitest';
+import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
+import { svc } from '../helpers/run-svc.js';
 
 const KEY = 'lean-key-0123456789abcdef';
 const PRELOAD = fileURLToPath(new URL('../helpers/report-loaded-modules.cjs', import.meta.url));
-let emulator: RunningEmulator;
-let sandbox: Sandbox;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKeys: [KEY] });
-  sandbox = makeSandbox({ SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY });
-});
-afterAll(async () => {
-  await emulator.close();
-  sandbox.cleanup();
-});
+const setup = useEmulatorSandbox(KEY);
 
 async function builtinsLoadedBy(args: string[]): Promise<string[]> {
-  const out = join(sandbox.home, 'modules.txt');
-  const result = await svc(args, { ...sandbox, env: { ...sandbox.env, NODE_OPTIONS: `--require ${PRELOAD}`, SVC_TEST_MODULES_OUT: out } });
+  const out = join(setup.sandbox.home, 'modules.txt');
+  const result = await svc(args, { ...setup.sandbox, env: { ...setup.sandbox.env, NODE_OPTIONS: `--require ${PRELOAD}`, SVC_TEST_MODULES_OUT: out } });
   expect(result.exitCode, result.stderr).toBe(0);
   return readFileSync(out, 'utf8').split('\n').filter(Boolean);
 }

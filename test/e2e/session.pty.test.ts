@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../src/conversations/store.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
+import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
+import { SVC_BIN } from '../helpers/run-svc.js';
 import { chunk, reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { startTmux, tmuxAvailable, type TmuxSession } from '../helpers/tmux.js';
 
@@ -15,22 +15,13 @@ const KEY = 'pty-key-0123456789abcdef';
 const hasTmux = await tmuxAvailable();
 if (!hasTmux && process.env.CI) throw new Error('CI must have tmux for the terminal tests (.ci/run installs it)');
 
-let emulator: RunningEmulator;
-let sandbox: Sandbox;
 const svcLine = (args: string) => `node "${SVC_BIN}" ${args}`;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKeys: [KEY], delayMs: 25 });
-  sandbox = makeSandbox({ SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY });
-});
-afterAll(async () => {
-  await emulator.close();
-  sandbox.cleanup();
-});
+const setup = useEmulatorSandbox(KEY, { delayMs: 25 });
 
 describe.skipIf(!hasTmux)('svc chat, interactive, in a terminal', () => {
   it('streams, pastes, survives Ctrl-C, runs slash commands, saves, and resumes', async () => {
-    const term: TmuxSession = await startTmux(svcLine('chat'), sandbox.env, sandbox.home);
+    const term: TmuxSession = await startTmux(svcLine('chat'), setup.sandbox.env, setup.sandbox.home);
     try {
       await term.waitFor('/help for commands');
 
@@ -57,7 +48,7 @@ describe.skipIf(!hasTmux)('svc chat, interactive, in a terminal', () => {
       await term.waitFor('(dropped: "write a very long story about the sea"');
       await term.type('/retry', true);
       await term.waitFor(/\(dropped[\s\S]*\n› [\s\S]*\n› $/m, 15_000);
-      const saved = join(sandbox.home, 'saved.json');
+      const saved = join(setup.sandbox.home, 'saved.json');
       await term.type(`/save ${saved}`, true);
       await term.waitFor('(saved 4 messages');
       await term.type('/nosuch', true);
@@ -69,7 +60,7 @@ describe.skipIf(!hasTmux)('svc chat, interactive, in a terminal', () => {
       const messages = JSON.parse(readFileSync(saved, 'utf8'));
       expect(messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
       expect(messages[0].content).toBe('tell me about lighthouses');
-      const store = new ConversationStore(sandbox.env);
+      const store = new ConversationStore(setup.sandbox.env);
       const conversation = store.read(store.latest()!);
       expect(conversation.turns.map((turn) => turn.user)).toEqual(['tell me about lighthouses', 'line one\nline two\nline three']);
     } finally {
@@ -77,7 +68,7 @@ describe.skipIf(!hasTmux)('svc chat, interactive, in a terminal', () => {
     }
 
     // --continue picks it up again.
-    const again = await startTmux(svcLine('chat --continue'), sandbox.env, sandbox.home);
+    const again = await startTmux(svcLine('chat --continue'), setup.sandbox.env, setup.sandbox.home);
     try {
       await again.waitFor('(2 turns)');
       await again.type('/exit', true);
@@ -88,7 +79,7 @@ describe.skipIf(!hasTmux)('svc chat, interactive, in a terminal', () => {
   });
 
   it('Ctrl-C on an empty prompt once hints, twice leaves; Up recalls earlier inputs across sessions', async () => {
-    const term = await startTmux(svcLine('chat'), sandbox.env, sandbox.home);
+    const term = await startTmux(svcLine('chat'), setup.sandbox.env, setup.sandbox.home);
     try {
       await term.waitFor('/help for commands');
       await term.press('Up');
@@ -103,16 +94,16 @@ describe.skipIf(!hasTmux)('svc chat, interactive, in a terminal', () => {
   });
 
   it('cat notes | svc chat -i sends the notes, then talks on from the terminal', async () => {
-    const notes = join(sandbox.home, 'notes.txt');
+    const notes = join(setup.sandbox.home, 'notes.txt');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(notes, 'my notes about rivers\nsecond line\n');
-    const term = await startTmux(`cat "${notes}" | ${svcLine('chat -i "summarise"')}`, sandbox.env, sandbox.home);
+    const term = await startTmux(`cat "${notes}" | ${svcLine('chat -i "summarise"')}`, setup.sandbox.env, setup.sandbox.home);
     try {
       await term.waitFor('(sent the prompt: 4 lines');
       await term.waitFor(/\n› $/m, 15_000);
       await term.type('/exit', true);
       await term.waitFor('[exit 0]');
-      const store = new ConversationStore(sandbox.env);
+      const store = new ConversationStore(setup.sandbox.env);
       expect(store.read(store.latest()!).turns[0]?.user).toBe('summarise\n\nmy notes about rivers\nsecond line');
     } finally {
       await term.kill();
@@ -128,8 +119,8 @@ describe.skipIf(!hasTmux)('what the session sends', () => {
   afterAll(async () => server.close());
 
   it('the whole message array goes with every turn, with -s first', async () => {
-    const env = { ...sandbox.env, SVC_BASE_URL: server.baseUrl, XDG_STATE_HOME: join(sandbox.home, 'state-no-save') };
-    const term = await startTmux(svcLine('chat --no-save -s "be brief" -t 0.3'), env, sandbox.home);
+    const env = { ...setup.sandbox.env, SVC_BASE_URL: server.baseUrl, XDG_STATE_HOME: join(setup.sandbox.home, 'state-no-save') };
+    const term = await startTmux(svcLine('chat --no-save -s "be brief" -t 0.3'), env, setup.sandbox.home);
     try {
       await term.waitFor('/help for commands');
       await term.type('question one', true);
@@ -166,8 +157,8 @@ describe.skipIf(!hasTmux)('what the session sends', () => {
       }
       if (!res.destroyed) res.end('data: [DONE]\n\n');
     });
-    const env = { ...sandbox.env, SVC_BASE_URL: server.baseUrl };
-    const term = await startTmux(svcLine('chat --no-save'), env, sandbox.home);
+    const env = { ...setup.sandbox.env, SVC_BASE_URL: server.baseUrl };
+    const term = await startTmux(svcLine('chat --no-save'), env, setup.sandbox.home);
     try {
       await term.waitFor('/help for commands');
       await term.type('go', true);

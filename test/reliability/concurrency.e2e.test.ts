@@ -1,30 +1,21 @@
 /** Many svc processes at once on the same conversation and the same output file. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../src/conversations/store.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { detectFormat } from '../../src/images/formats.js';
-import { hasStackTrace, makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
+import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
+import { hasStackTrace, svc } from '../helpers/run-svc.js';
 
 const KEY = 'concurrency-key-0123456789abcdef';
-let emulator: RunningEmulator;
-let sandbox: Sandbox;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKeys: [KEY] });
-  sandbox = makeSandbox({ SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY });
-});
-afterAll(async () => {
-  await emulator.close();
-  sandbox.cleanup();
-});
+const setup = useEmulatorSandbox(KEY);
 
 describe('20 processes at once', () => {
   it('svc chat --session same: a valid store with every turn', async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, (_, n) => svc(['chat', '--session', 'same', `question number ${n}`], sandbox, { timeout: 60_000 })));
+    const results = await Promise.all(Array.from({ length: 20 }, (_, n) => svc(['chat', '--session', 'same', `question number ${n}`], setup.sandbox, { timeout: 60_000 })));
     for (const result of results) expect(result.exitCode, result.stderr).toBe(0);
-    const store = new ConversationStore(sandbox.env);
+    const store = new ConversationStore(setup.sandbox.env);
     const lines = readFileSync(store.pathOf('same'), 'utf8').trim().split('\n');
     expect(lines.every((line) => JSON.parse(line))).toBe(true);
     const users = store.read('same').turns.map((turn) => turn.user).sort();
@@ -32,7 +23,7 @@ describe('20 processes at once', () => {
   }, 90_000);
 
   it('svc image to the same -o without --force: exactly one file and 19 clear errors', async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, () => svc(['image', 'a race', '-o', 'race.png'], sandbox, { timeout: 60_000 })));
+    const results = await Promise.all(Array.from({ length: 20 }, () => svc(['image', 'a race', '-o', 'race.png'], setup.sandbox, { timeout: 60_000 })));
     const ok = results.filter((result) => result.exitCode === 0);
     const refused = results.filter((result) => result.exitCode !== 0);
     expect(ok).toHaveLength(1);
@@ -42,8 +33,8 @@ describe('20 processes at once', () => {
       expect(result.stderr).toContain('already exists');
       expect(hasStackTrace(result.stderr)).toBe(false);
     }
-    const pngs = readdirSync(sandbox.home).filter((name) => name.includes('race') || name.endsWith('.part'));
+    const pngs = readdirSync(setup.sandbox.home).filter((name) => name.includes('race') || name.endsWith('.part'));
     expect(pngs).toEqual(['race.png']);
-    expect(detectFormat(readFileSync(join(sandbox.home, 'race.png')))).toBe('png');
+    expect(detectFormat(readFileSync(join(setup.sandbox.home, 'race.png')))).toBe('png');
   }, 90_000);
 });
