@@ -46,6 +46,12 @@ export class BlobScanner {
   #sink: BlobSink | undefined;
   #decoder: Base64Decoder | undefined;
   #unicode = '';
+  /**
+   * Base64 text of the current image read from this chunk, decoded and written in one go when
+   * the chunk is done: escapes (`\/`, `\n`) would otherwise cut it into pieces of a few dozen
+   * characters, each with its own decode and write (35 times slower on an 18 MiB image).
+   */
+  readonly #blobText: string[] = [];
 
   constructor(openSink: (index: number) => BlobSink) {
     this.#openSink = openSink;
@@ -106,7 +112,7 @@ export class BlobScanner {
           const slash = chunk.indexOf(BACKSLASH, i);
           const stop = quote === -1 ? slash : slash === -1 ? quote : Math.min(quote, slash);
           const end = stop === -1 ? chunk.length : stop;
-          if (end > i) this.#sink!.write(this.#decoder!.push(chunk.toString('latin1', i, end)));
+          if (end > i) this.#blobText.push(chunk.toString('latin1', i, end));
           if (stop === -1) {
             i = chunk.length;
           } else if (chunk[stop] === QUOTE) {
@@ -126,6 +132,7 @@ export class BlobScanner {
       }
     }
     if (this.#state !== 'blob' && this.#state !== 'blob-escape') this.#skeleton.push(chunk.subarray(copyFrom));
+    else this.#writeBlobText();
   }
 
   /** The document with placeholders; throws when the answer ended inside an image. */
@@ -141,11 +148,14 @@ export class BlobScanner {
     }
   }
 
-  get imageCount(): number {
-    return this.#blobs;
+  #writeBlobText(): void {
+    if (this.#blobText.length === 0) return;
+    this.#sink!.write(this.#decoder!.push(this.#blobText.join('')));
+    this.#blobText.length = 0;
   }
 
   #finishBlob(): void {
+    this.#writeBlobText();
     this.#sink!.write(this.#decoder!.end());
     this.#sink!.end();
     this.#sink = undefined;
@@ -160,10 +170,9 @@ export class BlobScanner {
       if (this.#unicode.length < 5) return i + 1;
       const code = Number.parseInt(this.#unicode.slice(1), 16);
       this.#unicode = '';
-      this.#sink!.write(this.#decoder!.push(Number.isNaN(code) ? '!' : String.fromCharCode(code)));
+      this.#blobText.push(Number.isNaN(code) ? '!' : String.fromCharCode(code));
     } else {
-      const replacement = SIMPLE_ESCAPES[char];
-      this.#sink!.write(this.#decoder!.push(replacement ?? '!'));
+      this.#blobText.push(SIMPLE_ESCAPES[char] ?? '!');
     }
     this.#state = 'blob';
     return i + 1;
