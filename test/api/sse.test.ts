@@ -72,6 +72,11 @@ describe('SSE decoding (WHATWG rules)', () => {
     expect(decodeChunks([input.slice(0, 1), input.slice(1, 2), input.slice(2)])).toEqual([message('a')]);
   });
 
+  it('a BOM after empty chunks is still the first character; after a line it is not', () => {
+    expect(decodeChunks([new Uint8Array(0), bytes('\uFEFFdata: a\n\n')])).toEqual([message('a')]);
+    expect(decodeChunks([bytes('\n\uFEFFdata: a\n\ndata: b\n\n')])).toEqual([message('b')]);
+  });
+
   it('reads an OpenAI-style stream', () => {
     const chunk = (content: string) => JSON.stringify({ choices: [{ index: 0, delta: { content } }] });
     const stream = `data: ${chunk('Hel')}\n\ndata: ${chunk('lo')}\n\ndata: [DONE]\n\n`;

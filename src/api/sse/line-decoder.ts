@@ -10,12 +10,13 @@
  */
 
 export class LineDecoder {
-  readonly #decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  // A streaming decoder drops one BOM at the very start of the stream, also one split across
+  // chunks, and no other.
+  readonly #decoder = new TextDecoder('utf-8');
   /** Text of the current line not yet ended. */
   #pending = '';
   /** The previous chunk ended in CR: an LF at the start of the next one belongs to it. */
   #afterCR = false;
-  #atStart = true;
 
   /** Feed one chunk; returns the lines it completed. */
   push(chunk: Uint8Array): string[] {
@@ -58,18 +59,11 @@ export class LineDecoder {
     return lines;
   }
 
-  /** The current line, ended by `tail`: the pending text plus the tail, without a first BOM. */
+  /** The current line, ended by `tail`: the pending text plus the tail. */
   #take(tail: string): string {
-    let line = tail;
-    if (this.#pending !== '') {
-      line = this.#pending + tail;
-      this.#pending = '';
-    }
-    if (this.#atStart) {
-      // Only the first line can start with the stream's first character, the BOM to drop.
-      this.#atStart = false;
-      if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    }
+    if (this.#pending === '') return tail;
+    const line = this.#pending + tail;
+    this.#pending = '';
     return line;
   }
 }
