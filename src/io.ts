@@ -5,6 +5,18 @@
 import { fstatSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
+/** A piece of a stream as bytes (streams with an encoding set hand out strings). */
+export function asBytes(piece: unknown): Buffer {
+  return typeof piece === 'string' ? Buffer.from(piece) : (piece as Buffer);
+}
+
+/** The whole of a stream, as UTF-8 text. */
+export async function readAllText(stream: AsyncIterable<unknown>): Promise<string> {
+  const pieces: Buffer[] = [];
+  for await (const piece of stream) pieces.push(asBytes(piece));
+  return Buffer.concat(pieces).toString('utf8');
+}
+
 /** What stdin is: only a pipe or a regular file is read as prompt text (cli.md "svc chat"). */
 export type StdinKind = 'tty' | 'pipe' | 'file' | 'other';
 

@@ -3,13 +3,9 @@
  * or close to it, becomes text deltas plus the service-api.md 2.2 object svc prints with --json.
  */
 import { MalformedResponseError } from '../errors.js';
+import { isObject, type JsonObject } from '../json.js';
 import type { ChatCompletion, Usage } from './chat-types.js';
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function readUsage(value: unknown): Usage | undefined {
   if (!isObject(value)) return undefined;
@@ -23,7 +19,7 @@ function readUsage(value: unknown): Usage | undefined {
  * The text of a choice: `delta.content` in chunks, `message.content` in completions, `text` in
  * legacy ones. Written out plainly: it runs once per chunk, mostly before V8 has optimised it.
  */
-function choiceText(choice: Json): string | undefined {
+function choiceText(choice: JsonObject): string | undefined {
   const { delta, message } = choice;
   if (isObject(delta) && typeof delta.content === 'string') return delta.content;
   if (isObject(message) && typeof message.content === 'string') return message.content;
@@ -31,7 +27,7 @@ function choiceText(choice: Json): string | undefined {
 }
 
 /** The choice svc reads: index 0 (or no index); svc asks for one, a service may send more. */
-function firstChoice(choices: unknown): Json | undefined {
+function firstChoice(choices: unknown): JsonObject | undefined {
   if (!Array.isArray(choices)) return undefined;
   for (const choice of choices as unknown[]) {
     if (isObject(choice) && (choice.index === undefined || choice.index === 0)) return choice;

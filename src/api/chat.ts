@@ -3,10 +3,11 @@
  * whole as the service-api.md 2.2 object.
  */
 import { MalformedResponseError, NetworkError, ServerError } from '../errors.js';
+import { readAllText } from '../io.js';
 import { CompletionAssembler } from './chat-assembler.js';
 import type { ChatCompletion, ChatRequest } from './chat-types.js';
 import type { ApiClient, ApiResponse } from './client.js';
-import { extractServiceMessage, messageFromJson } from './service-message.js';
+import { extractServiceMessage, messageFromJson, parseServiceJson as parseJson } from './service-message.js';
 import { SseDecoder } from './sse/decode.js';
 import type { SseEvent } from './sse/event-parser.js';
 
@@ -29,20 +30,6 @@ function attachPartial(error: unknown, assembler: CompletionAssembler): unknown 
   return error;
 }
 
-async function readAll(body: AsyncIterable<Uint8Array>): Promise<string> {
-  const pieces: Uint8Array[] = [];
-  for await (const piece of body) pieces.push(piece);
-  return Buffer.concat(pieces).toString('utf8');
-}
-
-function parseJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    const snippet = text.trim().slice(0, 120);
-    throw new MalformedResponseError(`the service sent ${what} that is not JSON: ${JSON.stringify(snippet)}`);
-  }
-}
 
 /** An `error` inside a 200 answer or a stream event: the service failed after it started. */
 function streamServerError(value: unknown, rawData: string): ServerError {
@@ -52,7 +39,7 @@ function streamServerError(value: unknown, rawData: string): ServerError {
 
 /** A whole JSON completion (non-streaming, or a service that ignored `stream: true`). */
 async function readCompletion(response: ApiResponse, assembler: CompletionAssembler, callbacks: ChatCallbacks): Promise<void> {
-  const text = await readAll(response.body);
+  const text = await readAllText(response.body);
   const value = parseJson(text, 'an answer');
   if (value !== null && typeof value === 'object' && 'error' in value) throw streamServerError(value, text);
   const delta = assembler.add(value);

@@ -1,7 +1,8 @@
 /**
  * Finding the service's own words in an error body, whatever shape the service or a proxy in
- * front of it chose.
+ * front of it chose; and reading a body that must be JSON.
  */
+import { MalformedResponseError } from '../errors.js';
 
 export interface ServiceMessage {
   /** What the service said, or a description of what came back instead. */
@@ -79,4 +80,14 @@ export function extractServiceMessage(text: string, contentType: string | undefi
   }
   const snippet = trimmed.length > SNIPPET_LENGTH ? `${trimmed.slice(0, SNIPPET_LENGTH)}…` : trimmed;
   return { message: snippet, code: undefined, fromHtml: false };
+}
+
+/** `text` parsed as JSON, or a MalformedResponseError quoting its start; `what` names it. */
+export function parseServiceJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const snippet = text.trim().slice(0, 120);
+    throw new MalformedResponseError(`the service sent ${what} that is not JSON: ${JSON.stringify(snippet)}`);
+  }
 }

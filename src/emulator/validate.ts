@@ -5,15 +5,10 @@
  * `null` counts as absent for optional fields: OpenAI's clients send it for "not set", and the
  * openai SDKs serialise unset options that way in some languages.
  */
+import { isObject, type JsonObject } from '../json.js';
 import { invalidParam } from './errors.js';
 
-/** A parsed JSON object. */
-export type JsonObject = Record<string, unknown>;
-
-/** True for a plain JSON object (not an array, not null). */
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject, type JsonObject };
 
 /** A short JSON rendering of a bad value for error messages, cut so a huge value stays readable. */
 export function describe(value: unknown): string {

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { SvcError } from '../errors.js';
+import { isObject } from '../json.js';
 import { configDir } from './paths.js';
 import { ensurePrivateDir } from './private-dir.js';
 import { importWithoutSignalHooks } from './quiet-signal-hooks.js';
@@ -38,7 +39,7 @@ function readJson(path: string): Record<string, unknown> {
   }
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return isObject(value) ? value : {};
   } catch (error) {
     throw invalidJson(path, error);
   }

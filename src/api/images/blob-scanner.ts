@@ -10,6 +10,7 @@
  * Buffer.indexOf and decodes with Buffer's native base64.
  */
 import { MalformedResponseError } from '../../errors.js';
+import { parseServiceJson } from '../service-message.js';
 import { Base64Decoder } from './base64-decoder.js';
 
 /** Where the bytes of one image go. */
@@ -140,12 +141,7 @@ export class BlobScanner {
     if (this.#state === 'blob' || this.#state === 'blob-escape') {
       throw new MalformedResponseError('the answer ended in the middle of the image data');
     }
-    const text = Buffer.concat(this.#skeleton).toString('utf8');
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new MalformedResponseError(`the service sent an answer that is not JSON: ${JSON.stringify(text.trim().slice(0, 120))}`);
-    }
+    return parseServiceJson(Buffer.concat(this.#skeleton).toString('utf8'), 'an answer');
   }
 
   #writeBlobText(): void {

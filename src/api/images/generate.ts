@@ -5,6 +5,7 @@
 import type { Usage } from '../chat-types.js';
 import type { ApiClient } from '../client.js';
 import { MalformedResponseError, ServerError } from '../../errors.js';
+import { isObject } from '../../json.js';
 import { BlobScanner, placeholder } from './blob-scanner.js';
 import { messageFromJson } from '../service-message.js';
 import { TempImageFile } from './temp-image-file.js';
@@ -29,9 +30,6 @@ export interface ImageGeneration {
   images: GeneratedImage[];
   usage: Usage | undefined;
 }
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function readAnswer(document: unknown, files: TempImageFile[]): ImageGeneration {
   if (!isObject(document)) throw new MalformedResponseError('the service answered with something that is not an image result');

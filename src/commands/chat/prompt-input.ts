@@ -3,17 +3,11 @@
  * (cli.md "svc chat", the convention of mods and llm).
  */
 import { InterruptedError } from '../../errors.js';
-import type { IO } from '../../io.js';
+import { asBytes, type IO } from '../../io.js';
 
 /** Only a pipe or a file is read: a terminal would wait for typing, /dev/null gives nothing. */
 export function stdinHasInput(io: IO, readStdin: boolean): boolean {
   return readStdin && (io.stdinKind === 'pipe' || io.stdinKind === 'file');
-}
-
-export async function readAllText(stream: AsyncIterable<unknown>): Promise<string> {
-  const pieces: Buffer[] = [];
-  for await (const piece of stream) pieces.push(typeof piece === 'string' ? Buffer.from(piece) : (piece as Buffer));
-  return Buffer.concat(pieces).toString('utf8');
 }
 
 /** How long a pipe may stay silent, when words were given too, before svc says what it waits for. */
@@ -47,7 +41,7 @@ export async function readPipedPrompt(io: IO, words: string[], signal: AbortSign
       const next = await Promise.race([iterator.next(), aborted]);
       if (next.done) break;
       received = true;
-      pieces.push(typeof next.value === 'string' ? Buffer.from(next.value) : (next.value as Buffer));
+      pieces.push(asBytes(next.value));
     }
   } finally {
     clearTimeout(timer);

@@ -15,7 +15,7 @@ import { startSpinner, type IO } from '../../io.js';
 import { neutraliseForTerminal } from '../../terminal-text.js';
 import { freshPaths, numbered, outputLocation } from './file-names.js';
 import { parseImageOptions, type ImagePlan, type RawImageOptions } from './options.js';
-import { commitFile } from './save.js';
+import { alreadyExists, commitFile } from './save.js';
 
 export interface ImageCommandOptions extends RawImageOptions {
   settings: SettingFlags;
@@ -41,7 +41,7 @@ function prepareTarget(io: IO, plan: ImagePlan): string {
     throw new UsageError(`-o ${plan.output.path}: the folder ${location.dir} does not exist`);
   }
   if (!plan.force && existsSync(location.path)) {
-    throw new SvcError(`${location.path} already exists; it was kept`, { hint: 'choose another name with -o, or pass --force to replace it' });
+    throw alreadyExists(location.path);
   }
   return location.dir;
 }

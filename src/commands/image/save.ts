@@ -6,6 +6,11 @@
 import { linkSync, renameSync, rmSync } from 'node:fs';
 import { SvcError } from '../../errors.js';
 
+/** The error for a file that is there already and is not to be replaced (no --force). */
+export function alreadyExists(path: string): SvcError {
+  return new SvcError(`${path} already exists; it was kept`, { hint: 'choose another name with -o, or pass --force to replace it' });
+}
+
 export function commitFile(tempPath: string, finalPath: string, force: boolean): void {
   if (force) {
     renameSync(tempPath, finalPath);
@@ -15,9 +20,7 @@ export function commitFile(tempPath: string, finalPath: string, force: boolean):
     linkSync(tempPath, finalPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') {
-      throw new SvcError(`${finalPath} already exists; it was kept`, { hint: 'choose another name with -o, or pass --force to replace it' });
-    }
+    if (code === 'EEXIST') throw alreadyExists(finalPath);
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EXDEV') throw error;
     // A file system without hard links: fall back to rename (the existence check came earlier).
     renameSync(tempPath, finalPath);
