@@ -5,11 +5,11 @@
  */
 import type { ApiClient, RetryNotice } from './api/client.js';
 import { debugLogger } from './debug.js';
-import { MissingKeyError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import type { IO } from './io.js';
-import { resolveApiKey, type ResolvedKey } from './settings/api-key.js';
+import { envApiKey, missingKeyError, resolveApiKey, type ResolvedKey } from './settings/api-key.js';
 import { sendsKeyInClear } from './settings/plain-http.js';
-import { settingNames, type SettingName, type SettingValue } from './settings/definitions.js';
+import { settingNames, type ResolvedValue, type SettingName } from './settings/definitions.js';
 import { resolveSetting, type Resolved } from './settings/resolve.js';
 import type { JsonStore } from './settings/store.js';
 import { userAgent } from './version.js';
@@ -17,7 +17,7 @@ import { userAgent } from './version.js';
 /** Raw values of the flags that override settings, as commander parsed them. */
 export type SettingFlags = Partial<Record<SettingName, string | undefined>>;
 
-export type ResolvedSettings = { [N in SettingName]: Resolved<SettingValue<N>> };
+export type ResolvedSettings = { [N in SettingName]: Resolved<ResolvedValue<N>> };
 
 export interface Factory {
   readonly io: IO;
@@ -27,7 +27,8 @@ export interface Factory {
   apiKey(): Promise<ResolvedKey | undefined>;
   /** The key if it was already loaded (for redaction): never reads a file. */
   loadedApiKey(): string | undefined;
-  apiClient(flags: SettingFlags): Promise<ApiClient>;
+  /** A client for the settings a command resolved (base URL, timeout, retries). */
+  apiClient(settings: ResolvedSettings): Promise<ApiClient>;
   /** Release sockets so the process can exit at once. */
   dispose(): Promise<void>;
 }
@@ -50,30 +51,19 @@ export function createFactory(io: IO): Factory {
   const credentialsStore = memo(async () => (await import('./settings/store.js')).openStore(io.env, 'credentials'));
   let loadedKey: string | undefined;
   const apiKey = memo(async () => {
-    const resolved = resolveApiKey(io.env, io.env.SVC_API_KEY?.trim() ? undefined : await credentialsStore());
+    // With SVC_API_KEY set, the credentials file is not even read.
+    const resolved = resolveApiKey(io.env, envApiKey(io.env) ? undefined : await credentialsStore());
     loadedKey = resolved?.key;
     return resolved;
   });
 
-  // A command asks for its settings and then for a client made from the same flags: resolve
-  // (and read the config file) once per set of flags.
-  const resolvedSettings = new Map<string, Promise<ResolvedSettings>>();
-  function settings(flags: SettingFlags): Promise<ResolvedSettings> {
-    const key = JSON.stringify(flags);
-    let resolved = resolvedSettings.get(key);
-    if (!resolved) {
-      resolved = (async () => {
-        const inputs = { flags, env: io.env, stored: (await configStore()).all() };
-        const entries = settingNames.map((name) => [name, resolveSetting(name, inputs)] as const);
-        return Object.fromEntries(entries) as ResolvedSettings;
-      })();
-      resolvedSettings.set(key, resolved);
-    }
-    return resolved;
+  async function settings(flags: SettingFlags): Promise<ResolvedSettings> {
+    const inputs = { flags, env: io.env, stored: (await configStore()).all() };
+    const entries = settingNames.map((name) => [name, resolveSetting(name, inputs)] as const);
+    return Object.fromEntries(entries) as ResolvedSettings;
   }
 
-  async function apiClient(flags: SettingFlags): Promise<ApiClient> {
-    const resolved = await settings(flags);
+  async function apiClient(resolved: ResolvedSettings): Promise<ApiClient> {
     const baseUrl = resolved.baseUrl.value;
     if (baseUrl === undefined) {
       throw new UsageError('no service base URL is set', {
@@ -81,13 +71,11 @@ export function createFactory(io: IO): Factory {
       });
     }
     const key = await apiKey();
-    if (!key) {
-      throw new MissingKeyError('no API key is set', { hint: 'run `svc auth login`, or set SVC_API_KEY' });
-    }
+    if (!key) throw missingKeyError();
     if (sendsKeyInClear(baseUrl)) {
       io.stderr.write(`svc: warning: ${baseUrl} is plain http:// to another machine: the API key travels unencrypted (use https://)\n`);
     }
-    const timeoutMs = Math.round((resolved.timeout.value ?? 120) * 1000);
+    const timeoutMs = Math.round(resolved.timeout.value * 1000);
     const { ApiClient, createDispatcher } = await import('./api/client.js');
     const dispatcher = createDispatcher(timeoutMs);
     closers.push(() => dispatcher.destroy());
@@ -97,7 +85,7 @@ export function createFactory(io: IO): Factory {
       apiKey: key.key,
       userAgent,
       timeoutMs,
-      maxRetries: resolved.maxRetries.value ?? 2,
+      maxRetries: resolved.maxRetries.value,
       dispatcher,
       onRetry: (notice) => describeRetry(io, notice),
       ...(debug ? { debug } : {}),
@@ -110,7 +98,7 @@ export function createFactory(io: IO): Factory {
     credentialsStore,
     settings,
     apiKey,
-    loadedApiKey: () => loadedKey ?? (io.env.SVC_API_KEY?.trim() || undefined),
+    loadedApiKey: () => loadedKey ?? envApiKey(io.env),
     apiClient,
     async dispose() {
       await Promise.allSettled(closers.map((close) => close()));

@@ -1,6 +1,7 @@
 /**
  * The API key: from SVC_API_KEY, else the stored one. Never printed in full (see maskKey).
  */
+import { MissingKeyError } from '../errors.js';
 import type { JsonStore } from './store.js';
 
 export const API_KEY_ENV = 'SVC_API_KEY';
@@ -11,9 +12,14 @@ export interface ResolvedKey {
   source: 'env' | 'stored';
 }
 
-/** Where the key comes from; an empty SVC_API_KEY counts as unset. */
+/** The key from SVC_API_KEY; an empty one counts as unset. */
+export function envApiKey(env: Record<string, string | undefined>): string | undefined {
+  return env[API_KEY_ENV]?.trim() || undefined;
+}
+
+/** Where the key comes from: SVC_API_KEY, else the stored key. */
 export function resolveApiKey(env: Record<string, string | undefined>, credentials: JsonStore | undefined): ResolvedKey | undefined {
-  const fromEnv = env[API_KEY_ENV]?.trim();
+  const fromEnv = envApiKey(env);
   if (fromEnv) return { key: fromEnv, source: 'env' };
   const stored = credentials?.get(STORED_KEY);
   return typeof stored === 'string' && stored !== '' ? { key: stored, source: 'stored' } : undefined;
@@ -27,6 +33,11 @@ export async function removeApiKey(credentials: JsonStore): Promise<boolean> {
   const had = credentials.get(STORED_KEY) !== undefined;
   await credentials.delete(STORED_KEY);
   return had;
+}
+
+/** No key from anywhere: exit 3, with where one would come from. */
+export function missingKeyError(): MissingKeyError {
+  return new MissingKeyError('no API key is set', { hint: `run \`svc auth login\`, or set ${API_KEY_ENV}` });
 }
 
 /**

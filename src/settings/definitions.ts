@@ -53,6 +53,8 @@ export const settingDefinitions = {
 
 export type SettingName = keyof typeof settingDefinitions;
 export type SettingValue<N extends SettingName> = ReturnType<(typeof settingDefinitions)[N]['parse']>;
+/** What a setting resolves to: never undefined when it has a default (only baseUrl has none). */
+export type ResolvedValue<N extends SettingName> = undefined extends (typeof settingDefinitions)[N]['defaultValue'] ? SettingValue<N> | undefined : SettingValue<N>;
 
 export const settingNames = Object.keys(settingDefinitions) as SettingName[];
 

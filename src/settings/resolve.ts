@@ -1,12 +1,12 @@
 /**
  * Settings precedence, as a pure function: flag > environment variable > stored > default.
  */
-import { settingDefinitions, type SettingName, type SettingValue } from './definitions.js';
+import { settingDefinitions, type ResolvedValue, type SettingName, type SettingValue } from './definitions.js';
 
 export type SettingSource = 'flag' | 'env' | 'stored' | 'default';
 
 export interface Resolved<T> {
-  value: T | undefined;
+  value: T;
   source: SettingSource;
 }
 
@@ -19,7 +19,7 @@ export interface ResolveInputs {
 }
 
 /** Resolve one setting. An empty environment variable counts as unset, as most tools treat it. */
-export function resolveSetting<N extends SettingName>(name: N, inputs: ResolveInputs): Resolved<SettingValue<N>> {
+export function resolveSetting<N extends SettingName>(name: N, inputs: ResolveInputs): Resolved<ResolvedValue<N>> {
   const definition = settingDefinitions[name];
   const parse = definition.parse as (text: string, source: string) => SettingValue<N>;
   const flag = inputs.flags[name];
@@ -30,7 +30,7 @@ export function resolveSetting<N extends SettingName>(name: N, inputs: ResolveIn
   if (stored !== undefined && stored !== null) {
     return { value: parse(String(stored), `stored setting ${name} (fix it with \`svc config set ${name}\`)`), source: 'stored' };
   }
-  return { value: definition.defaultValue as SettingValue<N> | undefined, source: 'default' };
+  return { value: definition.defaultValue as ResolvedValue<N>, source: 'default' };
 }
 
 /** maxRetries → max-retries: the flag spelling of a setting name. */

@@ -1,7 +1,7 @@
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { canPrompt, readAllText, type IO } from '../../io.js';
-import { API_KEY_ENV, checkKeyShape, maskKey, storeApiKey } from '../../settings/api-key.js';
+import { API_KEY_ENV, checkKeyShape, envApiKey, maskKey, storeApiKey } from '../../settings/api-key.js';
 
 /** Ask for the key with a masked prompt on the terminal (stderr, so stdout stays clean). */
 async function promptForKey(io: IO): Promise<string> {
@@ -28,7 +28,7 @@ export async function runLogin(factory: Factory, withKey: boolean): Promise<void
   const credentials = await factory.credentialsStore();
   await storeApiKey(credentials, key);
   io.stderr.write(`svc: stored the key ${maskKey(key)} in ${credentials.path}\n`);
-  if (io.env[API_KEY_ENV]?.trim()) {
+  if (envApiKey(io.env)) {
     io.stderr.write(`svc: note: ${API_KEY_ENV} is set and takes precedence over the stored key\n`);
   }
 }

@@ -1,13 +1,12 @@
-import { MissingKeyError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { API_KEY_ENV, maskKey, removeApiKey } from '../../settings/api-key.js';
+import { API_KEY_ENV, envApiKey, maskKey, missingKeyError, removeApiKey } from '../../settings/api-key.js';
 
 export async function runLogout(factory: Factory): Promise<void> {
   const { io } = factory;
   const credentials = await factory.credentialsStore();
   const removed = await removeApiKey(credentials);
   io.stderr.write(removed ? `svc: removed the stored key from ${credentials.path}\n` : 'svc: no key was stored\n');
-  if (io.env[API_KEY_ENV]?.trim()) io.stderr.write(`svc: note: ${API_KEY_ENV} is still set in this environment\n`);
+  if (envApiKey(io.env)) io.stderr.write(`svc: note: ${API_KEY_ENV} is still set in this environment\n`);
 }
 
 const SOURCE_NAMES = { env: `environment (${API_KEY_ENV})`, stored: 'stored (svc auth login)' } as const;
@@ -20,5 +19,5 @@ export async function runStatus(factory: Factory): Promise<void> {
   const base = settings.baseUrl;
   io.stdout.write(`key: ${key ? `${maskKey(key.key)} from ${SOURCE_NAMES[key.source]}` : 'none'}\n`);
   io.stdout.write(`base URL: ${base.value ? `${base.value} from ${SETTING_SOURCES[base.source]}` : 'none'}\n`);
-  if (!key) throw new MissingKeyError('no API key is set', { hint: `run \`svc auth login\`, or set ${API_KEY_ENV}` });
+  if (!key) throw missingKeyError();
 }

@@ -7,7 +7,7 @@ import type { ConversationSession } from '../../conversations/session.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { Factory, SettingFlags } from '../../factory.js';
 import type { IO } from '../../io.js';
-import { openConversation, type ConversationChoice } from './open-conversation.js';
+import { chatModel, openConversation, type ConversationChoice } from './open-conversation.js';
 import { composePrompt, readPipedPrompt, stdinHasInput } from './prompt-input.js';
 import { replyText, streamReply } from './reply.js';
 import { parseRequestOptions, type RawRequestOptions } from './request-options.js';
@@ -55,10 +55,10 @@ export async function runOneShot(options: ChatOptions, factory: Factory, signal:
   if (text === '') {
     throw new UsageError('no prompt: give it as words or pipe it in', { hint: 'svc chat "why is the sky blue?"   or   git diff | svc chat "write a commit message"' });
   }
-  const client = await factory.apiClient(options.settings);
+  const client = await factory.apiClient(settings);
   const session = openConversation(io, options);
   if (options.system !== undefined && options.system !== session.system) session.setSystem(options.system.trim() || undefined);
-  const model = options.settings.model !== undefined ? settings.model.value! : (session.model ?? settings.model.value ?? 'svc-pro');
+  const model = chatModel(settings, session);
   const request = buildChatRequest(model, session, text, options);
 
   const outcome = await streamReply(io, client, request, { signal, quiet: options.json });

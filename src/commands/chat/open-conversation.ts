@@ -2,6 +2,7 @@
 import { ConversationSession } from '../../conversations/session.js';
 import { checkConversationName, ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../errors.js';
+import type { ResolvedSettings } from '../../factory.js';
 import type { IO } from '../../io.js';
 
 export interface ConversationChoice {
@@ -30,4 +31,12 @@ export function openConversation(io: IO, choice: ConversationChoice): Conversati
     return ConversationSession.resume(store, latest, choice.save);
   }
   return ConversationSession.fresh(choice.save ? store : undefined);
+}
+
+/**
+ * The model for the next turn: one named with `-m` wins; otherwise a resumed conversation keeps
+ * its own; otherwise the setting (environment, stored, default).
+ */
+export function chatModel(settings: ResolvedSettings, session: ConversationSession): string {
+  return settings.model.source === 'flag' ? settings.model.value : (session.model ?? settings.model.value);
 }

@@ -82,8 +82,8 @@ export async function runImage(options: ImageCommandOptions, factory: Factory, s
   const plan = parseImageOptions(options);
   const settings = await factory.settings(options.settings);
   const tempDir = prepareTarget(io, plan);
-  const client = await factory.apiClient(options.settings);
-  const request = buildRequest(plan, settings.imageModel.value ?? 'svc-vision');
+  const client = await factory.apiClient(settings);
+  const request = buildRequest(plan, settings.imageModel.value);
 
   let result: ImageGeneration;
   try {

@@ -10,7 +10,7 @@ import type { IO } from '../../../io.js';
 import { reportError } from '../../../report-error.js';
 import type { CommandContext } from '../../context.js';
 import { buildChatRequest, type ChatOptions } from '../one-shot.js';
-import { openConversation } from '../open-conversation.js';
+import { chatModel, openConversation } from '../open-conversation.js';
 import { replyText, streamReply } from '../reply.js';
 import { runSlashCommand } from './commands.js';
 import { MessageComposer } from './composer.js';
@@ -48,7 +48,7 @@ export async function runInteractive(options: ChatOptions, context: CommandConte
   const { io } = factory;
   const terminal = openTerminalInput(io);
   const settings = await factory.settings(options.settings);
-  const client: ApiClient = await factory.apiClient(options.settings);
+  const client: ApiClient = await factory.apiClient(settings);
   const history = options.save ? InputHistory.load(io.env) : InputHistory.memory();
   const reader = new LineReader(terminal, io.stderr, history);
   const composer = new MessageComposer();
@@ -69,8 +69,7 @@ export async function runInteractive(options: ChatOptions, context: CommandConte
     },
   };
   if (options.system !== undefined && options.system !== state.session.system) state.session.setSystem(options.system.trim() || undefined);
-  const flagModel = options.settings.model !== undefined ? settings.model.value : undefined;
-  state.model = flagModel ?? state.session.model ?? settings.model.value ?? 'svc-pro';
+  state.model = chatModel(settings, state.session);
 
   /** One turn: send the conversation plus `text`, stream the reply, keep what came. */
   async function ask(text: string): Promise<void> {
