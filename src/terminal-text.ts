@@ -25,3 +25,8 @@ export function neutraliseForTerminal(text: string): string {
   const withoutCrlf = text.includes('\r') ? text.replace(/\r\n/g, '\n') : text;
   return withoutCrlf.replace(UNSAFE, visible);
 }
+
+/** Text for stdout or stderr: neutralised when it goes to a terminal, exact otherwise. */
+export function forOutput(text: string, toTerminal: boolean): string {
+  return toTerminal ? neutraliseForTerminal(text) : text;
+}

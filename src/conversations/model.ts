@@ -78,8 +78,13 @@ export function toMessages(conversation: Pick<Conversation, 'system' | 'turns'>)
   return messages;
 }
 
+/** The first line of `text`, cut to `width` characters with an ellipsis. */
+export function firstLineOf(text: string, width = 60): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+}
+
 /** The first line of the first user message, for listings. */
 export function firstLine(conversation: Conversation, width = 60): string {
-  const text = conversation.turns[0]?.user.trim().split('\n')[0] ?? '';
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+  return firstLineOf(conversation.turns[0]?.user ?? '', width);
 }

@@ -7,9 +7,9 @@ import type { ConversationSession } from '../../conversations/session.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { Factory, SettingFlags } from '../../factory.js';
 import type { IO } from '../../io.js';
-import { chatModel, openConversation, type ConversationChoice } from './open-conversation.js';
-import { composePrompt, readPipedPrompt, stdinHasInput } from './prompt-input.js';
-import { replyText, streamReply } from './reply.js';
+import { applySystemFlag, chatModel, openConversation, type ConversationChoice } from './open-conversation.js';
+import { readPrompt } from './prompt-input.js';
+import { replyText, streamReply, turnFrom } from './reply.js';
 import { parseRequestOptions, type RawRequestOptions } from './request-options.js';
 
 export interface ChatOptions extends RawRequestOptions, ConversationChoice {
@@ -51,13 +51,13 @@ function writeJson(io: IO, completion: ChatCompletion): void {
 export async function runOneShot(options: ChatOptions, factory: Factory, signal: AbortSignal): Promise<void> {
   const { io } = factory;
   const settings = await factory.settings(options.settings);
-  const text = composePrompt(options.words, stdinHasInput(io, options.stdin) ? await readPipedPrompt(io, options.words, signal) : undefined);
+  const text = await readPrompt(io, options, signal);
   if (text === '') {
     throw new UsageError('no prompt: give it as words or pipe it in', { hint: 'svc chat "why is the sky blue?"   or   git diff | svc chat "write a commit message"' });
   }
   const client = await factory.apiClient(settings);
   const session = openConversation(io, options);
-  if (options.system !== undefined && options.system !== session.system) session.setSystem(options.system.trim() || undefined);
+  applySystemFlag(session, options.system);
   const model = chatModel(settings, session);
   const request = buildChatRequest(model, session, text, options);
 
@@ -65,9 +65,7 @@ export async function runOneShot(options: ChatOptions, factory: Factory, signal:
   if (outcome.stdoutClosed) return;
   const reply = replyText(outcome.completion);
   const finished = outcome.error === undefined;
-  if (finished || reply !== '') {
-    session.addTurn({ user: text, assistant: reply, model, ...(finished ? {} : { interrupted: true }), ...(outcome.completion?.usage ? { usage: outcome.completion.usage } : {}) });
-  }
+  if (finished || reply !== '') session.addTurn(turnFrom(text, model, outcome));
   if (options.json && outcome.completion && (finished || reply !== '')) writeJson(io, outcome.completion);
   if (!finished) throw signal.aborted ? new InterruptedError() : outcome.error;
   if (outcome.completion?.choices[0]?.finish_reason === 'length') io.stderr.write('svc: the reply was cut at the token limit (finish_reason: length)\n');

@@ -40,3 +40,8 @@ export function openConversation(io: IO, choice: ConversationChoice): Conversati
 export function chatModel(settings: ResolvedSettings, session: ConversationSession): string {
   return settings.model.source === 'flag' ? settings.model.value : (session.model ?? settings.model.value);
 }
+
+/** `-s` given: the conversation's system message becomes it (an empty one removes it). */
+export function applySystemFlag(session: ConversationSession, system: string | undefined): void {
+  if (system !== undefined && system !== session.system) session.setSystem(system.trim() || undefined);
+}

@@ -58,3 +58,8 @@ export function composePrompt(words: string[], stdinText: string | undefined): s
   if (fromStdin.trim() === '') return fromWords;
   return `${fromWords}\n\n${fromStdin}`;
 }
+
+/** The prompt of a chat: the words, then stdin when it is a pipe or a file; '' when neither. */
+export async function readPrompt(io: IO, options: { words: string[]; stdin: boolean }, signal: AbortSignal): Promise<string> {
+  return composePrompt(options.words, stdinHasInput(io, options.stdin) ? await readPipedPrompt(io, options.words, signal) : undefined);
+}

@@ -4,7 +4,7 @@
  */
 import { once } from 'node:events';
 import type { IO } from '../../io.js';
-import { neutraliseForTerminal } from '../../terminal-text.js';
+import { forOutput } from '../../terminal-text.js';
 
 export class ReplyWriter {
   readonly #io: IO;
@@ -42,7 +42,7 @@ export class ReplyWriter {
     if (this.#closed || text === '') return;
     this.#wroteAny = true;
     this.#endsWithNewline = text.endsWith('\n');
-    const shown = this.#io.stdoutIsTTY ? neutraliseForTerminal(text) : text;
+    const shown = forOutput(text, this.#io.stdoutIsTTY);
     if (!this.#io.stdout.write(shown)) await this.#drain();
   }
 

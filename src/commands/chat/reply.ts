@@ -6,6 +6,7 @@
 import { partialOf, runChat } from '../../api/chat.js';
 import type { ChatCompletion, ChatRequest } from '../../api/chat-types.js';
 import type { ApiClient } from '../../api/client.js';
+import type { Turn } from '../../conversations/model.js';
 import { SvcError } from '../../errors.js';
 import { startSpinner, type IO } from '../../io.js';
 import { ReplyWriter } from './reply-writer.js';
@@ -24,7 +25,12 @@ export interface ReplyOptions {
   signal: AbortSignal;
   /** Print nothing while streaming (`--json` prints the whole object afterwards). */
   quiet?: boolean;
-  spinnerText?: string;
+}
+
+/** The turn to keep for the user's message: the reply as far as it came, marked if unfinished. */
+export function turnFrom(user: string, model: string, outcome: ReplyOutcome): Omit<Turn, 'at'> {
+  const usage = outcome.completion?.usage;
+  return { user, assistant: replyText(outcome.completion), model, ...(outcome.error === undefined ? {} : { interrupted: true }), ...(usage ? { usage } : {}) };
 }
 
 /** The text of a completion's first choice. */
@@ -37,7 +43,7 @@ export async function streamReply(io: IO, client: ApiClient, request: ChatReques
   const onAbort = (): void => stop.abort();
   options.signal.addEventListener('abort', onAbort, { once: true });
   const writer = new ReplyWriter(io, () => stop.abort());
-  const spinner = await startSpinner(io, options.spinnerText ?? 'waiting for the service…');
+  const spinner = await startSpinner(io, 'waiting for the service…');
   const outcome: ReplyOutcome = { completion: undefined, error: undefined, stdoutClosed: false };
   try {
     outcome.completion = await runChat(client, request, {

@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import { type ChatOptions, runOneShot } from './one-shot.js';
 import { checkConversationChoice } from './open-conversation.js';
-import { composePrompt, readPipedPrompt, stdinHasInput } from './prompt-input.js';
+import { readPrompt } from './prompt-input.js';
 import { parseRequestOptions } from './request-options.js';
 
 export async function runChat(options: ChatOptions, context: CommandContext): Promise<void> {
@@ -16,16 +16,12 @@ export async function runChat(options: ChatOptions, context: CommandContext): Pr
   checkConversationChoice(options);
   if (options.interactive && options.json) throw new UsageError('--json is for one-shot answers, not the interactive session');
   const personAtBothEnds = io.stdinKind === 'tty' && io.stdoutIsTTY;
-  if (!options.interactive) {
-    if (options.words.length === 0 && personAtBothEnds) {
-      const { runInteractive } = await import('./interactive/repl.js');
-      return runInteractive(options, context);
-    }
+  if (!options.interactive && !(options.words.length === 0 && personAtBothEnds)) {
     await runOneShot(options, context.factory, context.signal);
     return;
   }
-  const piped = stdinHasInput(io, options.stdin) ? await readPipedPrompt(io, options.words, context.signal) : undefined;
-  const first = composePrompt(options.words, piped);
+  // With -i, piped text (and words) make the first message; a plain `svc chat` on a terminal has none.
+  const first = await readPrompt(io, options, context.signal);
   const { runInteractive } = await import('./interactive/repl.js');
   await runInteractive(options, context, first === '' ? undefined : first);
 }

@@ -12,7 +12,7 @@ import { InterruptedError, MalformedResponseError, SvcError, UsageError } from '
 import type { Factory, SettingFlags } from '../../factory.js';
 import { detectFormat, readDimensions } from '../../images/formats.js';
 import { startSpinner, type IO } from '../../io.js';
-import { neutraliseForTerminal } from '../../terminal-text.js';
+import { forOutput } from '../../terminal-text.js';
 import { freshPaths, numbered, outputLocation } from './file-names.js';
 import { parseImageOptions, type ImagePlan, type RawImageOptions } from './options.js';
 import { alreadyExists, commitFile } from './save.js';
@@ -91,14 +91,13 @@ export async function runImage(options: ImageCommandOptions, factory: Factory, s
   } catch (error) {
     throw signal.aborted ? new InterruptedError() : error;
   }
-  const clean = (text: string, tty: boolean) => (tty ? neutraliseForTerminal(text) : text);
   try {
     checkFormats(result, plan);
     if (plan.output.kind === 'stdout') {
       if (result.images.length !== 1) throw new SvcError(`-o - writes one image, and the service sent ${result.images.length}`, { hint: 'use -o name.ext to save them all' });
       const [image] = result.images;
       await pipeline(createReadStream(image!.file.path), io.stdout, { end: false });
-      io.stderr.write(`${clean(image!.revisedPrompt ?? '', io.stderrIsTTY)}\n`);
+      io.stderr.write(`${forOutput(image!.revisedPrompt ?? '', io.stderrIsTTY)}\n`);
       return;
     }
     const count = result.images.length;
@@ -113,7 +112,7 @@ export async function runImage(options: ImageCommandOptions, factory: Factory, s
       const images = saved.map(({ path, image }) => ({ path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes }));
       io.stdout.write(`${JSON.stringify({ created: result.created, images, usage: result.usage ?? null }, null, 2)}\n`);
     } else {
-      for (const { image } of saved) io.stdout.write(`${clean(image.revisedPrompt ?? '', io.stdoutIsTTY)}\n`);
+      for (const { image } of saved) io.stdout.write(`${forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY)}\n`);
     }
     for (const { path, image } of saved) {
       const size = readDimensions(image.file.head);

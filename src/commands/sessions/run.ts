@@ -1,7 +1,7 @@
 import { firstLine, toMessages } from '../../conversations/model.js';
 import { ConversationStore } from '../../conversations/store.js';
 import type { Factory } from '../../factory.js';
-import { neutraliseForTerminal } from '../../terminal-text.js';
+import { forOutput } from '../../terminal-text.js';
 
 export async function runList(factory: Factory, json: boolean): Promise<void> {
   const { io } = factory;
@@ -15,7 +15,7 @@ export async function runList(factory: Factory, json: boolean): Promise<void> {
     io.stderr.write('no saved conversations yet\n');
     return;
   }
-  const clean = io.stdoutIsTTY ? neutraliseForTerminal : (text: string) => text;
+  const clean = (text: string): string => forOutput(text, io.stdoutIsTTY);
   const lines = summaries.map((s) => `${s.name}\t${s.updated.slice(0, 16).replace('T', ' ')}\t${s.turns}\t${clean(firstLine(s.conversation))}`);
   io.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -28,7 +28,7 @@ export async function runShow(factory: Factory, name: string, json: boolean): Pr
     io.stdout.write(`${JSON.stringify(toMessages(conversation), null, 2)}\n`);
     return;
   }
-  const clean = io.stdoutIsTTY ? neutraliseForTerminal : (text: string) => text;
+  const clean = (text: string): string => forOutput(text, io.stdoutIsTTY);
   const parts: string[] = [];
   if (conversation.system) parts.push(`[system]\n${clean(conversation.system)}`);
   for (const turn of conversation.turns) {

@@ -1,8 +1,9 @@
 /**
  * What each slash command does to the session. Parsing and help text live in slash-commands.ts.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { firstLineOf } from '../../../conversations/model.js';
 import { parseModelId } from '../../../parse-values.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import { formatUsage } from '../one-shot.js';
@@ -12,11 +13,6 @@ import { helpText, type SlashCommandName } from './slash-commands.js';
 
 function say(state: SessionState, text: string): void {
   state.io.stderr.write(`${text}\n`);
-}
-
-function firstLine(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
 type Handler = (state: SessionState, arg: string) => void | Promise<void>;
@@ -62,7 +58,7 @@ const handlers: Record<SlashCommandName, Handler> = {
   },
   undo: (state) => {
     const last = state.session.undo();
-    say(state, last ? `(dropped: "${neutraliseForTerminal(firstLine(last.user))}" and its reply)` : '(nothing to undo)');
+    say(state, last ? `(dropped: "${neutraliseForTerminal(firstLineOf(last.user))}" and its reply)` : '(nothing to undo)');
   },
   edit: async (state, arg) => {
     const giveBack = state.reader.lend();
@@ -77,12 +73,14 @@ const handlers: Record<SlashCommandName, Handler> = {
     const name = arg.trim();
     if (name === '') return say(state, 'usage: /save <file.json>');
     const path = resolve(state.io.cwd, name);
-    if (existsSync(path)) return say(state, `${path} exists; not overwritten (choose another name)`);
+    const messages = state.session.messages();
     try {
-      writeFileSync(path, `${JSON.stringify(state.session.messages(), null, 2)}\n`, { flag: 'wx', mode: 0o600 });
-      say(state, `(saved ${state.session.messages().length} messages to ${path})`);
+      // 'wx': an existing file is never replaced.
+      writeFileSync(path, `${JSON.stringify(messages, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
+      say(state, `(saved ${messages.length} messages to ${path})`);
     } catch (error) {
-      say(state, `could not save: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') say(state, `${path} exists; not overwritten (choose another name)`);
+      else say(state, `could not save: ${(error as Error).message}`);
     }
   },
   usage: (state) => {

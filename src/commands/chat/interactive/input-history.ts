@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { stateDir } from '../../../settings/paths.js';
 import { ensurePrivateDir } from '../../../settings/private-dir.js';
 
-const KEEP = 1000;
+/** How many inputs are kept, in the file and in readline's own list. */
+export const KEEP = 1000;
 
 export class InputHistory {
   /** Newest first, as readline wants it. */

@@ -9,7 +9,7 @@
  */
 import { createInterface, type Interface } from 'node:readline';
 import type { Writable } from 'node:stream';
-import type { InputHistory } from './input-history.js';
+import { KEEP, type InputHistory } from './input-history.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, PasteFilter } from './paste-filter.js';
 import type { TerminalInput } from './terminal-input.js';
 
@@ -36,13 +36,13 @@ export class LineReader {
       output,
       terminal: true,
       history: [...history.entries],
-      historySize: 1000,
+      historySize: KEEP,
       removeHistoryDuplicates: true,
       tabSize: 4,
     });
     this.#rl.pause();
     this.#rl.on('line', (text) => {
-      if (text.trim() !== '') this.#history.add(text);
+      this.#history.add(text); // blank lines are not kept
       this.#deliver({ kind: 'line', text });
     });
     this.#rl.on('SIGINT', () => {

@@ -10,8 +10,8 @@ import type { IO } from '../../../io.js';
 import { reportError } from '../../../report-error.js';
 import type { CommandContext } from '../../context.js';
 import { buildChatRequest, type ChatOptions } from '../one-shot.js';
-import { chatModel, openConversation } from '../open-conversation.js';
-import { replyText, streamReply } from '../reply.js';
+import { applySystemFlag, chatModel, openConversation } from '../open-conversation.js';
+import { replyText, streamReply, turnFrom } from '../reply.js';
 import { runSlashCommand } from './commands.js';
 import { MessageComposer } from './composer.js';
 import { InputHistory } from './input-history.js';
@@ -25,7 +25,6 @@ const CONTINUATION = '… ';
 /** What the slash commands may look at and change. */
 export interface SessionState {
   io: IO;
-  options: ChatOptions;
   session: ConversationSession;
   model: string;
   /** Tokens used since this session started. */
@@ -34,7 +33,7 @@ export interface SessionState {
   reader: LineReader;
   /** Set by /exit and /quit. */
   leaving: boolean;
-  /** Text to pre-fill the next input line with (from /edit when the editor failed, say). */
+  /** Send `text` as the next turn (for /retry and /edit). */
   ask(text: string): Promise<void>;
   startNewConversation(): void;
 }
@@ -55,7 +54,6 @@ export async function runInteractive(options: ChatOptions, context: CommandConte
 
   const state: SessionState = {
     io,
-    options,
     session: openConversation(io, options),
     model: '',
     usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
@@ -68,7 +66,7 @@ export async function runInteractive(options: ChatOptions, context: CommandConte
       if (options.system) state.session.setSystem(options.system);
     },
   };
-  if (options.system !== undefined && options.system !== state.session.system) state.session.setSystem(options.system.trim() || undefined);
+  applySystemFlag(state.session, options.system);
   state.model = chatModel(settings, state.session);
 
   /** One turn: send the conversation plus `text`, stream the reply, keep what came. */
@@ -79,7 +77,7 @@ export async function runInteractive(options: ChatOptions, context: CommandConte
     const release = interrupts.push(() => stop.abort());
     const onLeave = (): void => stop.abort();
     signal.addEventListener('abort', onLeave, { once: true });
-    const request = buildChatRequest(state.model, state.session, text, { ...options, json: false });
+    const request = buildChatRequest(state.model, state.session, text, options);
     let outcome;
     try {
       outcome = await streamReply(io, client, request, { signal: stop.signal });
@@ -97,7 +95,7 @@ export async function runInteractive(options: ChatOptions, context: CommandConte
     }
     const finished = outcome.error === undefined;
     if (finished || reply !== '' || stop.signal.aborted) {
-      state.session.addTurn({ user: text, assistant: reply, model: state.model, ...(finished ? {} : { interrupted: true }), ...(usage ? { usage } : {}) });
+      state.session.addTurn(turnFrom(text, state.model, outcome));
     }
     if (finished) {
       if (outcome.completion?.choices[0]?.finish_reason === 'length') note(io, '(the reply was cut at the token limit)');
