@@ -19,11 +19,9 @@ async function run(argv: string[]): Promise<void> {
   // that write replies notice the closed pipe themselves and stop.
   process.stdout.on('error', () => {});
   const controller = new AbortController();
-  let stops = 0;
   const stop = (): void => {
-    stops += 1;
     // A second stop request means now: do not wait for a slow clean-up.
-    if (stops > 1) process.exit(130);
+    if (controller.signal.aborted) process.exit(130);
     controller.abort();
   };
   const interrupts = new InterruptRouter(stop);

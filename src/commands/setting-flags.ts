@@ -1,6 +1,6 @@
 /**
  * The flags that override stored settings (--base-url, --timeout, --max-retries), declared the
- * same way on every command that talks to the service.
+ * same way on every command that talks to the service; and the parser of repeatable flags.
  */
 import type { Command } from 'commander';
 import type { SettingFlags } from '../factory.js';
@@ -21,4 +21,9 @@ export function settingFlagsFrom(options: Record<string, unknown>, modelSetting:
     maxRetries: text(options.maxRetries),
     [modelSetting]: text(options.model),
   };
+}
+
+/** Commander's parser for a repeatable option (`--stop a --stop b`): the values in order. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }

@@ -41,13 +41,14 @@ describe('completion scripts', () => {
   it('every flag of every command is in every script', () => {
     const program = buildProgram({ factory: createFactory({ env: {} } as IO), signal: new AbortController().signal, interrupts: new InterruptRouter(() => {}) });
     const model = completionModel(program);
-    expect(model.find((command) => command.path.join(' ') === 'image')?.flags.map((flag) => flag.long)).toContain('--aspect');
+    expect(model.find((command) => command.path.join(' ') === 'image')?.flags.flatMap((flag) => flag.names)).toContain('--aspect');
     for (const command of model) {
       for (const flag of command.flags) {
+        const long = flag.names.find((name) => name.startsWith('--'))!;
         for (const shell of Object.keys(FILES) as Array<keyof typeof FILES>) {
           const text = committed(shell);
-          const name = shell === 'fish' ? `-l ${flag.long!.slice(2)}` : flag.long!;
-          expect(text, `${shell}: ${command.path.join(' ')} ${flag.long}`).toContain(name);
+          const name = shell === 'fish' ? `-l ${long.slice(2)}` : long;
+          expect(text, `${shell}: ${command.path.join(' ')} ${long}`).toContain(name);
         }
       }
     }

@@ -4,9 +4,7 @@
 import { Command, Option } from 'commander';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
-import { addConnectionOptions, settingFlagsFrom } from '../setting-flags.js';
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+import { addConnectionOptions, collect, settingFlagsFrom } from '../setting-flags.js';
 
 const EXAMPLES = `
 Examples:

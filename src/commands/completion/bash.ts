@@ -1,6 +1,6 @@
 /** The bash completion script, rendered from the completion model. */
 import type { ValueSource } from '../completion-hints.js';
-import type { CompletionCommand } from './model.js';
+import { commandPaths, valueFlagNames, type CompletionCommand } from './model.js';
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
@@ -18,18 +18,18 @@ function candidates(source: ValueSource | undefined): string {
 }
 
 function flagNames(command: CompletionCommand): string[] {
-  return command.flags.flatMap((flag) => [flag.short, flag.long].filter((name): name is string => Boolean(name)));
+  return command.flags.flatMap((flag) => flag.names);
 }
 
 export function renderBash(commands: CompletionCommand[]): string {
-  const paths = commands.filter((command) => command.path.length > 0).map((command) => command.path.join(' '));
-  const valueFlags = [...new Set(commands.flatMap((command) => command.flags.filter((flag) => flag.takesValue).flatMap((flag) => [flag.short, flag.long].filter(Boolean))))];
+  const paths = commandPaths(commands);
+  const valueFlags = valueFlagNames(commands);
   const cases = commands.map((command) => {
     const key = command.path.join(' ');
     const valueCases = command.flags
       .filter((flag) => flag.takesValue)
       .map((flag) => {
-        const names = [flag.short, flag.long].filter(Boolean).join('|');
+        const names = flag.names.join('|');
         const action = candidates(flag.values);
         return `        ${names}) ${action ? `${action}; ` : ''}return ;;`;
       });

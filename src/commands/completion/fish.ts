@@ -1,6 +1,6 @@
 /** The fish completion script, rendered from the completion model. */
 import type { ValueSource } from '../completion-hints.js';
-import type { CompletionCommand } from './model.js';
+import { commandPaths, valueFlagNames, type CompletionCommand } from './model.js';
 
 const quote = (text: string): string => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
@@ -17,18 +17,15 @@ function values(source: ValueSource | undefined): string {
 }
 
 export function renderFish(commands: CompletionCommand[]): string {
-  const paths = commands.filter((command) => command.path.length > 0).map((command) => command.path.join(' '));
-  const valueFlags = commands.flatMap((command) =>
-    command.flags.filter((flag) => flag.takesValue).flatMap((flag) => [flag.short, flag.long].filter((name): name is string => Boolean(name))),
-  );
-  const uniqueValueFlags = [...new Set(valueFlags)];
+  const paths = commandPaths(commands);
+  const uniqueValueFlags = valueFlagNames(commands);
   const lines: string[] = [];
   for (const command of commands) {
     const when = `-n ${quote(['__svc_at', ...command.path].join(' '))}`;
     for (const sub of command.subcommands) lines.push(`complete -c svc ${when} -f -a ${quote(sub.name)} -d ${quote(sub.description)}`);
     if (command.subcommands.length === 0 && command.argument) lines.push(`complete -c svc ${when} -f${values(command.argument)}`);
     for (const flag of command.flags) {
-      const names = `${flag.short ? ` -s ${flag.short.slice(1)}` : ''}${flag.long ? ` -l ${flag.long.slice(2)}` : ''}`;
+      const names = flag.names.map((name) => (name.startsWith('--') ? ` -l ${name.slice(2)}` : ` -s ${name.slice(1)}`)).join('');
       const takes = flag.takesValue ? (flag.values?.kind === 'files' ? ' -r' : ' -x') : '';
       lines.push(`complete -c svc ${when}${names}${takes}${values(flag.values)} -d ${quote(flag.description)}`);
     }

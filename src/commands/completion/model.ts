@@ -7,8 +7,8 @@ import type { Command } from 'commander';
 import { completionOf, type ValueSource } from '../completion-hints.js';
 
 export interface CompletionFlag {
-  short: string | undefined;
-  long: string | undefined;
+  /** The flag's spellings: ['-m', '--model'], or just ['--json']. */
+  names: string[];
   description: string;
   takesValue: boolean;
   values: ValueSource | undefined;
@@ -32,13 +32,12 @@ export function completionModel(program: Command): CompletionCommand[] {
   const commands: CompletionCommand[] = [];
   const visit = (command: Command, path: string[]): void => {
     const flags: CompletionFlag[] = command.options.map((option) => ({
-      short: option.short,
-      long: option.long,
+      names: [option.short, option.long].filter((name): name is string => Boolean(name)),
       description: option.description,
       takesValue: option.required || option.optional,
       values: completionOf(option),
     }));
-    flags.push({ short: '-h', long: '--help', description: 'show help', takesValue: false, values: undefined });
+    flags.push({ names: ['-h', '--help'], description: 'show help', takesValue: false, values: undefined });
     const argument = command.registeredArguments[0];
     commands.push({
       path,
@@ -51,4 +50,14 @@ export function completionModel(program: Command): CompletionCommand[] {
   };
   visit(program, []);
   return commands;
+}
+
+/** Every command path below the root, as typed: 'chat', 'auth login', ... */
+export function commandPaths(commands: CompletionCommand[]): string[] {
+  return commands.filter((command) => command.path.length > 0).map((command) => command.path.join(' '));
+}
+
+/** Each spelling of every flag that takes a value, once (a shell must skip the value after it). */
+export function valueFlagNames(commands: CompletionCommand[]): string[] {
+  return [...new Set(commands.flatMap((command) => command.flags.filter((flag) => flag.takesValue).flatMap((flag) => flag.names)))];
 }

@@ -18,7 +18,7 @@ function action(source: ValueSource | undefined): string {
 }
 
 function flagSpec(flag: CompletionFlag): string {
-  const names = [flag.short, flag.long].filter((name): name is string => Boolean(name));
+  const { names } = flag;
   const value = flag.takesValue ? `:value:${action(flag.values)}` : '';
   const description = `[${spec(flag.description)}]`;
   if (names.length === 1) return `'${names[0]}${description}${value}'`;

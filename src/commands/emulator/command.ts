@@ -1,8 +1,7 @@
 /** `svc emulator`: the local stand-in for the service (src/emulator). */
 import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+import { collect } from '../setting-flags.js';
 
 export function emulatorCommand(context: CommandContext): Command {
   return new Command('emulator')
