@@ -10,7 +10,10 @@ import { fileURLToPath } from 'node:url';
 const svcBin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'svc-demo-'));
 const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_STATE_HOME: join(home, 'state') };
-for (const name of ['SVC_BASE_URL', 'SVC_API_KEY', 'SVC_MODEL', 'SVC_TIMEOUT', 'SVC_MAX_RETRIES']) delete env[name];
+// The user's own SVC_* settings must not leak in: every variable of the settings table, and the key.
+const { settingDefinitions } = await import('../dist/settings/definitions.js');
+const { API_KEY_ENV } = await import('../dist/settings/api-key.js');
+for (const name of [...Object.values(settingDefinitions).map((setting) => setting.env), API_KEY_ENV]) delete env[name];
 
 const emulator = spawn(process.execPath, [svcBin, 'emulator', '--port', '0', '--delay', '25'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
 const stop = () => {
