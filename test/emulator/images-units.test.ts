@@ -3,10 +3,8 @@
  * writer, the serial queue and the request parser's defaults.
  */
 import { inflateSync } from 'node:zlib';
-import * as zlib from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { crc32 } from '../../src/emulator/images/crc32.js';
 import { encodePng, PNG_SIGNATURE } from '../../src/emulator/images/png.js';
 import { parseImageRequest } from '../../src/emulator/images/request.js';
 import { createSerialQueue } from '../../src/emulator/images/serial.js';
@@ -64,26 +62,6 @@ describe('parseImageRequest', () => {
     expect(parseImageRequest({ prompt: 'p', model: 'm', aspect_ratio: '3:4', output_format: 'webp', seed: -3, negative_prompt: 'fog' })).toEqual({
       prompt: 'p', model: 'm', aspectRatio: '3:4', outputFormat: 'webp', seed: -3, negativePrompt: 'fog',
     });
-  });
-});
-
-describe('crc32', () => {
-  const bytes = (text: string) => new TextEncoder().encode(text);
-
-  it('gives the standard check values', () => {
-    expect(crc32(bytes('123456789'))).toBe(0xcbf43926);
-    expect(crc32(new Uint8Array(0))).toBe(0);
-    expect(crc32(bytes('IEND'))).toBe(0xae426082);
-  });
-
-  it('continues across pieces', () => {
-    expect(crc32(bytes('6789'), crc32(bytes('12345')))).toBe(0xcbf43926);
-  });
-
-  it('agrees with zlib.crc32 where Node has it', () => {
-    const native = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
-    if (native === undefined) return;
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (data) => crc32(data) === native(data)));
   });
 });
 

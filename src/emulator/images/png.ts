@@ -4,8 +4,7 @@
  * row of sky or ridge the difference to the left neighbour is mostly zero, which deflate packs well.
  */
 import { promisify } from 'node:util';
-import { deflate } from 'node:zlib';
-import { crc32 } from './crc32.js';
+import { crc32, deflate } from 'node:zlib';
 
 const deflateAsync = promisify(deflate);
 
