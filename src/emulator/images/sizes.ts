@@ -3,17 +3,10 @@
  * each aspect ratio. The README quotes {@link IMAGE_SIZES}; keep the two in step.
  */
 
-/** The aspect ratios the endpoint accepts, the default first. */
-export const ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9'] as const;
+import { ASPECT_RATIOS, IMAGE_FORMATS, type AspectRatio, type ImageFormat } from '../../images/formats.js';
 
-/** An accepted aspect ratio. */
-export type AspectRatio = (typeof ASPECT_RATIOS)[number];
-
-/** The output formats the endpoint accepts, the default first. */
-export const OUTPUT_FORMATS = ['png', 'jpeg', 'webp'] as const;
-
-/** An accepted output format. */
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+// The same lists as the client's (service-api.md 4.2), the default first: one copy for both.
+export { ASPECT_RATIOS, IMAGE_FORMATS as OUTPUT_FORMATS, type AspectRatio, type ImageFormat as OutputFormat };
 
 /** Width and height in pixels. */
 export interface ImageSize {
