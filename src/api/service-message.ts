@@ -44,9 +44,24 @@ export function messageFromJson(body: unknown): string | undefined {
   );
 }
 
+/** A code given as a string, or as a number (llama.cpp's server puts the HTTP status there). */
+function asCode(value: unknown): string | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : asText(value);
+}
+
 function codeFromJson(body: unknown): string | undefined {
   const error = field(body, 'error');
-  return asText(field(error, 'code')) ?? asText(field(error, 'type')) ?? asText(field(body, 'code'));
+  return asCode(field(error, 'code')) ?? asText(field(error, 'type')) ?? asCode(field(body, 'code'));
+}
+
+/**
+ * True when a 200 answer (or a stream event) carries an error: an `error` that says something.
+ * Several servers send `"error": null` (or an empty one) in every normal answer.
+ */
+export function hasServiceError(value: unknown): boolean {
+  const error = field(value, 'error');
+  if (error === undefined || error === null || error === false || error === '') return false;
+  return typeof error !== 'object' || Object.keys(error).length > 0;
 }
 
 function looksLikeHtml(text: string, contentType: string | undefined): boolean {
