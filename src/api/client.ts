@@ -79,6 +79,15 @@ function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<vo
 }
 
 /**
+ * Stop reading a body and free its connection. undici reports the destruction as an 'error' on
+ * the body, which nothing may be listening for yet (nobody read it): it is expected, not a crash.
+ */
+function release(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
+/**
  * The start of an error body (decoded when compressed), for its message only. A body cut short
  * or undecodable still has what came before; the status says enough without the rest.
  */
@@ -190,7 +199,7 @@ export class ApiClient {
     try {
       codings = codingsToUndo(header(headers, 'content-encoding'));
     } catch (error) {
-      body.destroy();
+      release(body);
       throw error;
     }
     async function* pieces(): AsyncGenerator<Uint8Array> {
@@ -210,7 +219,7 @@ export class ApiClient {
       contentType: header(headers, 'content-type') ?? '',
       url,
       body: decodeBody(pieces(), codings),
-      discard: () => body.destroy(),
+      discard: () => release(body),
     };
   }
 }
