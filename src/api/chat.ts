@@ -33,10 +33,13 @@ function attachPartial(error: unknown, assembler: CompletionAssembler): unknown 
   return error;
 }
 
-/** An `error` inside a 200 answer or a stream event: the service failed after it started. */
-function streamServerError(value: unknown, rawData: string, requestId: string | undefined): ServerError {
+/**
+ * An `error` inside a 200 answer or a stream event: the service failed (in a stream, after it
+ * started), and says so in its own words.
+ */
+function serviceErrorIn(value: unknown, rawData: string, requestId: string | undefined, where: 'answer' | 'stream'): ServerError {
   const message = messageFromJson(value) ?? extractServiceMessage(rawData, undefined).message ?? 'unknown error';
-  return new ServerError(`the service reported an error mid-reply: ${message}`, { status: 0, serviceMessage: message, requestId });
+  return new ServerError(`the service reported an error${where === 'stream' ? ' mid-reply' : ''}: ${message}`, { status: 0, serviceMessage: message, requestId });
 }
 
 /** What a JSON value is, for a message about an answer of the wrong kind. */
@@ -49,13 +52,13 @@ function kindOf(value: unknown): string {
 /**
  * Whether the answer is an event stream, by its first characters first and its Content-Type
  * second: some servers label a stream `application/json`, or a whole completion
- * `text/event-stream`, and either way the body says what it is.
+ * `text/event-stream`, and either way the body says what it is. Anything else is read as JSON,
+ * whose error quotes what came instead (a stream would only say it ended early).
  */
-function readsAsStream(head: string, contentType: string, streamAsked: boolean): boolean {
+function readsAsStream(head: string, contentType: string): boolean {
   if (/^[{[]/.test(head)) return false;
   if (head.startsWith(':') || /^(data|event|id|retry)[ \t]*:/.test(head)) return true;
-  if (contentType.includes('json')) return false;
-  return contentType.includes('event-stream') || streamAsked;
+  return contentType.includes('event-stream');
 }
 
 /** A whole JSON completion (non-streaming, or a service that ignored `stream: true`). */
@@ -66,7 +69,7 @@ async function readCompletion(body: AsyncIterable<Uint8Array>, assembler: Comple
   }
   const value = parseJson(text.replace(/^\uFEFF/, ''), 'an answer');
   if (!isObject(value)) throw new MalformedResponseError(`the service's answer is not a chat completion: it is ${kindOf(value)}, not a JSON object`);
-  if (hasServiceError(value)) throw streamServerError(value, text, requestId);
+  if (hasServiceError(value)) throw serviceErrorIn(value, text, requestId, 'answer');
   const delta = assembler.add(value);
   if (delta !== '') await callbacks.onDelta?.(delta);
 }
@@ -78,11 +81,11 @@ async function readCompletion(body: AsyncIterable<Uint8Array>, assembler: Comple
  */
 function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: string[], requestId: string | undefined): boolean {
   const data = event.data.trim();
-  if (event.event === 'error') throw streamServerError(data.startsWith('{') ? parseJson(data, 'an error event') : undefined, data, requestId);
+  if (event.event === 'error') throw serviceErrorIn(data.startsWith('{') ? parseJson(data, 'an error event') : undefined, data, requestId, 'stream');
   if (data === '') return false;
   if (data === '[DONE]') return true;
   const value = parseJson(data, 'a stream event');
-  if (hasServiceError(value)) throw streamServerError(value, data, requestId);
+  if (hasServiceError(value)) throw serviceErrorIn(value, data, requestId, 'stream');
   const delta = assembler.add(value);
   if (delta !== '') pending.push(delta);
   return false;
@@ -127,7 +130,7 @@ export async function runChat(client: ApiClient, request: ChatRequest, callbacks
     const { head, body } = await peekBody(response.body);
     if (isHtmlAnswer(head, response.contentType)) throw await htmlAnswerError(body);
     if (head === '') throw new MalformedResponseError('the service sent an empty answer (a success status with no body)', { hint: 'try again; if it persists, the service or a proxy in front of it is at fault' });
-    if (readsAsStream(head, response.contentType, request.stream === true)) await readStream(response, body, assembler, callbacks);
+    if (readsAsStream(head, response.contentType)) await readStream(response, body, assembler, callbacks);
     else await readCompletion(body, assembler, callbacks, response.requestId);
     const missing = missingReplyError(assembler, response.requestId);
     if (missing) throw missing;

@@ -185,6 +185,12 @@ describe('the body says what it is when the Content-Type does not', () => {
     expect(result.stdout).toBe('still fine\n');
   });
 
+  it('plain text answering a streaming request is quoted, not taken for a stream cut short', async () => {
+    const result = await chat(reply.text(200, 'OK', 'text/plain'));
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('error: the service sent an answer that is not JSON: "OK"');
+  });
+
   it('a declared charset other than UTF-8 is not applied: JSON and SSE are UTF-8', async () => {
     const result = await chat(reply.text(200, JSON.stringify(completion({ content: 'café ☕' })), 'application/json; charset=iso-8859-1'), ['--no-stream']);
     expect(result.stdout).toBe('café ☕\n');
@@ -220,14 +226,14 @@ describe('answers that are not a completion', () => {
   it('an error object in a 200 body is the service\'s error, in its words', async () => {
     const result = await chat(reply.json(200, { error: { message: 'model is overloaded', type: 'server_error' } }), ['--no-stream']);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain('the service reported an error mid-reply: model is overloaded');
+    expect(result.stderr).toContain('error: the service reported an error: model is overloaded');
   });
 
   it('an error object in a stream event is the service\'s error, after the text so far', async () => {
     const result = await chat(reply.sse([chunk('so far'), event({ error: { message: 'context length exceeded' } })]));
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('so far\n');
-    expect(result.stderr).toContain('context length exceeded');
+    expect(result.stderr).toContain('the service reported an error mid-reply: context length exceeded');
   });
 });
 
