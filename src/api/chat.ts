@@ -67,7 +67,7 @@ async function readCompletion(body: AsyncIterable<Uint8Array>, assembler: Comple
   if (!complete) {
     throw new MalformedResponseError(`the service's answer is larger than ${describeBytes(MAX_CHAT_ANSWER_BYTES)}, far beyond any real chat answer; stopped reading`);
   }
-  const value = parseJson(text.replace(/^\uFEFF/, ''), 'an answer');
+  const value = parseJson(text, 'an answer');
   if (!isObject(value)) throw new MalformedResponseError(`the service's answer is not a chat completion: it is ${kindOf(value)}, not a JSON object`);
   if (hasServiceError(value)) throw serviceErrorIn(value, text, requestId, 'answer');
   const delta = assembler.add(value);

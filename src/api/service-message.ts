@@ -97,10 +97,14 @@ export function extractServiceMessage(text: string, contentType: string | undefi
   return { message: snippet, code: undefined, fromHtml: false };
 }
 
-/** `text` parsed as JSON, or a MalformedResponseError quoting its start; `what` names it. */
+/**
+ * `text` parsed as JSON, or a MalformedResponseError quoting its start; `what` names it. A
+ * byte-order mark some Windows servers put first is not part of the JSON (RFC 8259 §8.1 lets a
+ * reader ignore it; JSON.parse does not).
+ */
 export function parseServiceJson(text: string, what: string): unknown {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     const snippet = text.trim().slice(0, 120);
     throw new MalformedResponseError(`the service sent ${what} that is not JSON: ${JSON.stringify(snippet)}`);

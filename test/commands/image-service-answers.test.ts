@@ -48,6 +48,14 @@ describe('svc image and answers that are not an image result', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('a byte-order mark before the JSON is skipped', async () => {
+    const image = png(16, 16);
+    server.script(reply.text(200, `\uFEFF${JSON.stringify({ created: 1, data: [{ b64_json: image.toString('base64'), revised_prompt: 'bom' }] })}`, 'application/json'));
+    const result = await runSvc(['image', 'a lighthouse', '-o', join(dir, 'out.png')], sandbox);
+    expect(result.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'out.png')).equals(image)).toBe(true);
+  });
+
   it('"error": null beside the images is a normal answer', async () => {
     const image = png(32, 32);
     server.script(reply.json(200, { created: 1, error: null, data: [{ b64_json: image.toString('base64'), revised_prompt: 'a lighthouse at dusk' }] }));
