@@ -1,11 +1,18 @@
 /**
  * Reading chat answers tolerantly: a streamed chunk or a whole completion, in the OpenAI shape
  * or close to it, becomes text deltas plus the service-api.md 2.2 object svc prints with --json.
+ *
+ * `--json` keeps what the service sent: every top-level field (`system_fingerprint`, llama.cpp's
+ * `timings`...), every field of the choice (`logprobs`) and of its message (`refusal`,
+ * `reasoning_content`...). A stream is assembled the way OpenAI's own client does it: text
+ * fields of the deltas are joined, arrays appended (tool calls merged by their `index`), other
+ * values taken from the latest chunk that has them. Only what assembly needs is added: `object`
+ * becomes `chat.completion`, and `id`, `created`, `model` are filled in when no chunk had them.
  */
 import { MalformedResponseError } from '../errors.js';
 import { isObject, type JsonObject } from '../json.js';
 import type { ChatCompletion, Usage } from './chat-types.js';
-
+import { describeBytes, MAX_CHAT_ANSWER_BYTES } from './limits.js';
 
 function readUsage(value: unknown): Usage | undefined {
   if (!isObject(value)) return undefined;
@@ -35,15 +42,67 @@ function firstChoice(choices: unknown): JsonObject | undefined {
   return undefined;
 }
 
+/** Fields svc assembles itself; the rest is kept as sent. */
+const OWN_TOP_LEVEL = new Set(['id', 'object', 'created', 'model', 'choices', 'usage']);
+const OWN_CHOICE = new Set(['index', 'delta', 'message', 'finish_reason', 'text']);
+const OWN_MESSAGE = new Set(['role', 'content']);
+
+/** Keep `value` under `key` unless it is null and something was already there. */
+function keepLatest(target: JsonObject, key: string, value: unknown): void {
+  if (value !== null || !(key in target)) target[key] = value;
+}
+
+/** The element of `list` with the same `index` as `item` (streamed tool calls come in pieces). */
+function sameIndex(list: unknown[], item: unknown): JsonObject | undefined {
+  if (!isObject(item) || typeof item.index !== 'number') return undefined;
+  return list.find((other): other is JsonObject => isObject(other) && other.index === item.index);
+}
+
+/**
+ * Merge a delta into what was assembled: strings joined, arrays appended (elements with the
+ * same `index` merged), objects merged, anything else replaced. Returns the characters added.
+ */
+function mergeDelta(target: JsonObject, delta: JsonObject): number {
+  let added = 0;
+  for (const [key, value] of Object.entries(delta)) {
+    const current = target[key];
+    if (typeof value === 'string' && typeof current === 'string') {
+      target[key] = current + value;
+      added += value.length;
+    } else if (Array.isArray(value) && Array.isArray(current)) {
+      for (const item of value as unknown[]) {
+        const match = sameIndex(current as unknown[], item);
+        if (match) added += mergeDelta(match, item as JsonObject);
+        else (current as unknown[]).push(structuredClone(item));
+      }
+    } else if (isObject(value) && isObject(current)) {
+      added += mergeDelta(current, value);
+    } else if (value !== null || current === undefined) {
+      target[key] = structuredClone(value);
+      if (typeof value === 'string') added += value.length;
+    }
+  }
+  return added;
+}
+
 export class CompletionAssembler {
   #id: string | undefined;
   #created: number | undefined;
   #model: string | undefined;
+  /** Top-level fields svc does not assemble itself, as the latest chunk had them. */
+  readonly #extra: JsonObject = {};
+  readonly #choiceExtra: JsonObject = {};
+  readonly #messageExtra: JsonObject = {};
   #parts: string[] = [];
+  /** Characters held for the reply (its text and the other text fields of the message). */
+  #held = 0;
   #finishReason: string | null = null;
   #usage: Usage | undefined;
-  /** True once a choice or usage was seen, so an answer with neither can be told apart. */
+  #rawUsage: JsonObject | undefined;
+  /** True once a choice was seen, so an answer with none can be told apart. */
   #sawChoice = false;
+  /** True once a choice carried text (even ''), so a choice with no content can be told apart. */
+  #sawContent = false;
 
   constructor(private readonly requestedModel: string) {}
 
@@ -53,15 +112,47 @@ export class CompletionAssembler {
     if (typeof value.id === 'string') this.#id ??= value.id;
     if (typeof value.created === 'number') this.#created ??= value.created;
     if (typeof value.model === 'string') this.#model ??= value.model;
+    for (const key in value) if (!OWN_TOP_LEVEL.has(key)) keepLatest(this.#extra, key, value[key]);
     const usage = readUsage(value.usage);
-    if (usage) this.#usage = usage;
+    if (usage) {
+      this.#usage = usage;
+      this.#rawUsage = value.usage as JsonObject;
+    }
     const choice = firstChoice(value.choices);
     if (!choice) return '';
     this.#sawChoice = true;
     if (typeof choice.finish_reason === 'string') this.#finishReason = choice.finish_reason;
-    const text = choiceText(choice) ?? '';
-    if (text !== '') this.#parts.push(text);
+    for (const key in choice) {
+      if (OWN_CHOICE.has(key)) continue;
+      if (key === 'logprobs' && isObject(choice.logprobs)) this.#held += mergeDelta(this.#choiceExtra, { logprobs: choice.logprobs });
+      else keepLatest(this.#choiceExtra, key, choice[key]);
+    }
+    const message = isObject(choice.delta) ? choice.delta : isObject(choice.message) ? choice.message : undefined;
+    if (message) this.#mergeMessage(message);
+    const text = choiceText(choice);
+    if (text === undefined) return '';
+    this.#sawContent = true;
+    if (text !== '') {
+      this.#parts.push(text);
+      this.#hold(text.length);
+    }
     return text;
+  }
+
+  #mergeMessage(message: JsonObject): void {
+    for (const key in message) {
+      if (!OWN_MESSAGE.has(key)) {
+        this.#hold(mergeDelta(this.#messageExtra, { [key]: message[key] }));
+      }
+    }
+  }
+
+  /** Memory for the reply is bounded (limits.ts): a reply that never stops is a broken one. */
+  #hold(characters: number): void {
+    this.#held += characters;
+    if (this.#held > MAX_CHAT_ANSWER_BYTES) {
+      throw new MalformedResponseError(`the reply grew past ${describeBytes(MAX_CHAT_ANSWER_BYTES)}, far beyond any real one; stopped reading`);
+    }
   }
 
   get finishReason(): string | null {
@@ -76,6 +167,15 @@ export class CompletionAssembler {
     return this.#sawChoice;
   }
 
+  get sawContent(): boolean {
+    return this.#sawContent;
+  }
+
+  /** Fields of the message other than role and content (`refusal`, `tool_calls`...), as assembled. */
+  get messageExtra(): Readonly<JsonObject> {
+    return this.#messageExtra;
+  }
+
   /** The text so far. */
   get text(): string {
     return this.#parts.join('');
@@ -88,9 +188,17 @@ export class CompletionAssembler {
       object: 'chat.completion',
       created: this.#created ?? Math.floor(Date.now() / 1000),
       model: this.#model ?? this.requestedModel,
-      choices: [{ index: 0, message: { role: 'assistant', content: this.text }, finish_reason: this.#finishReason }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: this.text, ...structuredClone(this.#messageExtra) },
+          ...structuredClone(this.#choiceExtra),
+          finish_reason: this.#finishReason,
+        },
+      ],
     };
-    if (this.#usage) completion.usage = this.#usage;
-    return completion;
+    // The counts svc read, over the service's own usage object (its details kept).
+    if (this.#usage) completion.usage = { ...this.#rawUsage, ...this.#usage };
+    return Object.assign(completion, structuredClone(this.#extra));
   }
 }

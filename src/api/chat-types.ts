@@ -29,7 +29,11 @@ export interface ChatRequest {
   stream_options?: { include_usage: boolean };
 }
 
-/** The non-streaming answer, and what svc assembles from a stream (`--json`). */
+/**
+ * The non-streaming answer, and what svc assembles from a stream (`--json`). The fields named
+ * here are always there; whatever else the service sent (`system_fingerprint`, `logprobs`,
+ * `refusal`, usage details...) is kept beside them.
+ */
 export interface ChatCompletion {
   id: string;
   object: 'chat.completion';
@@ -37,8 +41,10 @@ export interface ChatCompletion {
   model: string;
   choices: Array<{
     index: number;
-    message: { role: 'assistant'; content: string };
+    message: { role: 'assistant'; content: string; [field: string]: unknown };
     finish_reason: string | null;
+    [field: string]: unknown;
   }>;
-  usage?: Usage;
+  usage?: Usage & { [field: string]: unknown };
+  [field: string]: unknown;
 }

@@ -3,11 +3,14 @@
  * whole as the service-api.md 2.2 object.
  */
 import { MalformedResponseError, NetworkError, ServerError } from '../errors.js';
-import { readAllText } from '../io.js';
+import { isObject } from '../json.js';
+import { htmlAnswerError, isHtmlAnswer, peekBody, readUpTo } from './answer-body.js';
 import { CompletionAssembler } from './chat-assembler.js';
 import type { ChatCompletion, ChatRequest } from './chat-types.js';
 import type { ApiClient, ApiResponse } from './client.js';
-import { extractServiceMessage, messageFromJson, parseServiceJson as parseJson } from './service-message.js';
+import { describeBytes, MAX_CHAT_ANSWER_BYTES } from './limits.js';
+import { missingReplyError } from './reply-checks.js';
+import { extractServiceMessage, hasServiceError, messageFromJson, parseServiceJson as parseJson } from './service-message.js';
 import { SseDecoder } from './sse/decode.js';
 import type { SseEvent } from './sse/event-parser.js';
 
@@ -30,20 +33,44 @@ function attachPartial(error: unknown, assembler: CompletionAssembler): unknown 
   return error;
 }
 
-
-/** An `error` inside a 200 answer or a stream event: the service failed after it started. */
-function streamServerError(value: unknown, rawData: string): ServerError {
+/**
+ * An `error` inside a 200 answer or a stream event: the service failed (in a stream, after it
+ * started), and says so in its own words.
+ */
+function serviceErrorIn(value: unknown, rawData: string, requestId: string | undefined, where: 'answer' | 'stream'): ServerError {
   const message = messageFromJson(value) ?? extractServiceMessage(rawData, undefined).message ?? 'unknown error';
-  return new ServerError(`the service reported an error mid-reply: ${message}`, { status: 0, serviceMessage: message, requestId: undefined });
+  return new ServerError(`the service reported an error${where === 'stream' ? ' mid-reply' : ''}: ${message}`, { status: 0, serviceMessage: message, requestId });
+}
+
+/** What a JSON value is, for a message about an answer of the wrong kind. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+}
+
+/**
+ * Whether the answer is an event stream, by its first characters first and its Content-Type
+ * second: some servers label a stream `application/json`, or a whole completion
+ * `text/event-stream`, and either way the body says what it is. Anything else is read as JSON,
+ * whose error quotes what came instead (a stream would only say it ended early).
+ */
+function readsAsStream(head: string, contentType: string): boolean {
+  if (/^[{[]/.test(head)) return false;
+  if (head.startsWith(':') || /^(data|event|id|retry)[ \t]*:/.test(head)) return true;
+  return contentType.includes('event-stream');
 }
 
 /** A whole JSON completion (non-streaming, or a service that ignored `stream: true`). */
-async function readCompletion(response: ApiResponse, assembler: CompletionAssembler, callbacks: ChatCallbacks): Promise<void> {
-  const text = await readAllText(response.body);
+async function readCompletion(body: AsyncIterable<Uint8Array>, assembler: CompletionAssembler, callbacks: ChatCallbacks, requestId: string | undefined): Promise<void> {
+  const { text, complete } = await readUpTo(body, MAX_CHAT_ANSWER_BYTES);
+  if (!complete) {
+    throw new MalformedResponseError(`the service's answer is larger than ${describeBytes(MAX_CHAT_ANSWER_BYTES)}, far beyond any real chat answer; stopped reading`);
+  }
   const value = parseJson(text, 'an answer');
-  if (value !== null && typeof value === 'object' && 'error' in value) throw streamServerError(value, text);
+  if (!isObject(value)) throw new MalformedResponseError(`the service's answer is not a chat completion: it is ${kindOf(value)}, not a JSON object`);
+  if (hasServiceError(value)) throw serviceErrorIn(value, text, requestId, 'answer');
   const delta = assembler.add(value);
-  if (!assembler.sawChoice) throw new MalformedResponseError('the service answered without choices: not a chat completion');
   if (delta !== '') await callbacks.onDelta?.(delta);
 }
 
@@ -52,22 +79,20 @@ async function readCompletion(response: ApiResponse, assembler: CompletionAssemb
  * the deltas of one network read reach stdout in one write (20,000 one-word writes to a pipe
  * cost more than everything else svc does with a stream).
  */
-function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: string[]): boolean {
+function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: string[], requestId: string | undefined): boolean {
   const data = event.data.trim();
-  if (event.event === 'error') throw streamServerError(data.startsWith('{') ? parseJson(data, 'an error event') : undefined, data);
+  if (event.event === 'error') throw serviceErrorIn(data.startsWith('{') ? parseJson(data, 'an error event') : undefined, data, requestId, 'stream');
   if (data === '') return false;
   if (data === '[DONE]') return true;
   const value = parseJson(data, 'a stream event');
-  if (value !== null && typeof value === 'object' && 'error' in value && (value as { error: unknown }).error) {
-    throw streamServerError(value, data);
-  }
+  if (hasServiceError(value)) throw serviceErrorIn(value, data, requestId, 'stream');
   const delta = assembler.add(value);
   if (delta !== '') pending.push(delta);
   return false;
 }
 
 /** An SSE stream of `chat.completion.chunk` events, ended by `data: [DONE]`. */
-async function readStream(response: ApiResponse, assembler: CompletionAssembler, callbacks: ChatCallbacks): Promise<void> {
+async function readStream(response: ApiResponse, body: AsyncIterable<Uint8Array>, assembler: CompletionAssembler, callbacks: ChatCallbacks): Promise<void> {
   const decoder = new SseDecoder();
   const pending: string[] = [];
   const flush = async (): Promise<void> => {
@@ -77,16 +102,16 @@ async function readStream(response: ApiResponse, assembler: CompletionAssembler,
     await callbacks.onDelta?.(text);
   };
   try {
-    for await (const chunk of response.body) {
+    for await (const chunk of body) {
       for (const event of decoder.push(chunk)) {
-        if (handleEvent(event, assembler, pending)) {
+        if (handleEvent(event, assembler, pending, response.requestId)) {
           response.discard();
           return;
         }
       }
       await flush();
     }
-    for (const event of decoder.end()) if (handleEvent(event, assembler, pending)) return;
+    for (const event of decoder.end()) if (handleEvent(event, assembler, pending, response.requestId)) return;
   } finally {
     // Text that came before an error (or the end) is shown before the error is.
     await flush();
@@ -102,9 +127,13 @@ export async function runChat(client: ApiClient, request: ChatRequest, callbacks
   const response = await client.post('chat/completions', request, callbacks.signal);
   const assembler = new CompletionAssembler(request.model);
   try {
-    const isJson = response.contentType.includes('json');
-    if (request.stream && !isJson) await readStream(response, assembler, callbacks);
-    else await readCompletion(response, assembler, callbacks);
+    const { head, body } = await peekBody(response.body);
+    if (isHtmlAnswer(head, response.contentType)) throw await htmlAnswerError(body);
+    if (head === '') throw new MalformedResponseError('the service sent an empty answer (a success status with no body)', { hint: 'try again; if it persists, the service or a proxy in front of it is at fault' });
+    if (readsAsStream(head, response.contentType)) await readStream(response, body, assembler, callbacks);
+    else await readCompletion(body, assembler, callbacks, response.requestId);
+    const missing = missingReplyError(assembler, response.requestId);
+    if (missing) throw missing;
   } catch (error) {
     response.discard();
     throw attachPartial(error, assembler);

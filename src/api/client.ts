@@ -4,6 +4,9 @@
  */
 import type { Dispatcher } from 'undici';
 import { InterruptedError } from '../errors.js';
+import { readUpTo } from './answer-body.js';
+import { codingsToUndo, decodeBody } from './content-encoding.js';
+import { MAX_ERROR_BODY_BYTES } from './limits.js';
 import { decideRetry, header, type Headers } from './retry-policy.js';
 import { extractServiceMessage } from './service-message.js';
 import { errorForStatus } from './status-errors.js';
@@ -51,14 +54,14 @@ export interface ApiResponse {
   requestId: string | undefined;
   contentType: string;
   url: string;
-  /** The body, read piece by piece; transport failures come out as svc errors. */
+  /**
+   * The body, read piece by piece, with any Content-Encoding undone; transport failures and
+   * undecodable compression come out as svc errors.
+   */
   body: AsyncIterable<Uint8Array>;
   /** Stop reading and release the connection. */
   discard(): void;
 }
-
-/** Error bodies are read for their message only; a megabyte is more than any service sends. */
-const MAX_ERROR_BODY = 1 << 20;
 
 function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -75,21 +78,40 @@ function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<vo
   });
 }
 
-async function readLimited(body: Dispatcher.ResponseData['body']): Promise<string> {
+/**
+ * Stop reading a body and free its connection. undici reports the destruction as an 'error' on
+ * the body, which nothing may be listening for yet (nobody read it): it is expected, not a crash.
+ */
+function release(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
+/**
+ * The start of an error body (decoded when compressed), for its message only. A body cut short
+ * or undecodable still has what came before; the status says enough without the rest.
+ */
+async function readErrorBody(body: Dispatcher.ResponseData['body'], headers: Headers): Promise<string> {
   const pieces: Buffer[] = [];
-  let length = 0;
-  try {
+  async function* collected(): AsyncGenerator<Uint8Array> {
     for await (const piece of body as AsyncIterable<Buffer>) {
       pieces.push(piece);
-      length += piece.length;
-      if (length >= MAX_ERROR_BODY) break;
+      yield piece;
     }
+  }
+  try {
+    return (await readUpTo(decodeBody(collected(), codingsToUndo(header(headers, 'content-encoding'))), MAX_ERROR_BODY_BYTES)).text;
   } catch {
-    // A body cut short still has its first part; the status says enough without the rest.
+    // Unknown or broken compression: the raw bytes, which extractServiceMessage shows as a snippet
+    // only when they are text.
+    return codingsFree(headers) ? Buffer.concat(pieces).toString('utf8') : '';
   } finally {
     body.destroy();
   }
-  return Buffer.concat(pieces).toString('utf8');
+}
+
+function codingsFree(headers: Headers): boolean {
+  return (header(headers, 'content-encoding') ?? 'identity').trim().toLowerCase() === 'identity';
 }
 
 export class ApiClient {
@@ -151,7 +173,7 @@ export class ApiClient {
         return this.#wrap(response, url, requestId);
       }
 
-      const text = await readLimited(response.body);
+      const text = await readErrorBody(response.body, headers);
       const decision = decideRetry({ retriesDone, maxRetries: options.maxRetries, status: response.statusCode, headers, now: now(), random });
       if (decision.retry) {
         options.onRetry?.({ reason: `HTTP ${response.statusCode}`, delayMs: decision.delayMs, retry: retriesDone + 1, maxRetries: options.maxRetries });
@@ -171,7 +193,15 @@ export class ApiClient {
 
   #wrap(response: Dispatcher.ResponseData, url: string, requestId: string | undefined): ApiResponse {
     const timeoutMs = this.#options.timeoutMs;
+    const headers = response.headers as Headers;
     const body = response.body;
+    let codings: ReturnType<typeof codingsToUndo>;
+    try {
+      codings = codingsToUndo(header(headers, 'content-encoding'));
+    } catch (error) {
+      release(body);
+      throw error;
+    }
     async function* pieces(): AsyncGenerator<Uint8Array> {
       try {
         for await (const piece of body as AsyncIterable<Uint8Array>) yield piece;
@@ -184,12 +214,12 @@ export class ApiClient {
     }
     return {
       status: response.statusCode,
-      headers: response.headers as Headers,
+      headers,
       requestId,
-      contentType: header(response.headers as Headers, 'content-type') ?? '',
+      contentType: header(headers, 'content-type') ?? '',
       url,
-      body: pieces(),
-      discard: () => body.destroy(),
+      body: decodeBody(pieces(), codings),
+      discard: () => release(body),
     };
   }
 }

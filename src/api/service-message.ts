@@ -44,9 +44,24 @@ export function messageFromJson(body: unknown): string | undefined {
   );
 }
 
+/** A code given as a string, or as a number (llama.cpp's server puts the HTTP status there). */
+function asCode(value: unknown): string | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : asText(value);
+}
+
 function codeFromJson(body: unknown): string | undefined {
   const error = field(body, 'error');
-  return asText(field(error, 'code')) ?? asText(field(error, 'type')) ?? asText(field(body, 'code'));
+  return asCode(field(error, 'code')) ?? asText(field(error, 'type')) ?? asCode(field(body, 'code'));
+}
+
+/**
+ * True when a 200 answer (or a stream event) carries an error: an `error` that says something.
+ * Several servers send `"error": null` (or an empty one) in every normal answer.
+ */
+export function hasServiceError(value: unknown): boolean {
+  const error = field(value, 'error');
+  if (error === undefined || error === null || error === false || error === '') return false;
+  return typeof error !== 'object' || Object.keys(error).length > 0;
 }
 
 function looksLikeHtml(text: string, contentType: string | undefined): boolean {
@@ -82,10 +97,14 @@ export function extractServiceMessage(text: string, contentType: string | undefi
   return { message: snippet, code: undefined, fromHtml: false };
 }
 
-/** `text` parsed as JSON, or a MalformedResponseError quoting its start; `what` names it. */
+/**
+ * `text` parsed as JSON, or a MalformedResponseError quoting its start; `what` names it. A
+ * byte-order mark some Windows servers put first is not part of the JSON (RFC 8259 §8.1 lets a
+ * reader ignore it; JSON.parse does not).
+ */
 export function parseServiceJson(text: string, what: string): unknown {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     const snippet = text.trim().slice(0, 120);
     throw new MalformedResponseError(`the service sent ${what} that is not JSON: ${JSON.stringify(snippet)}`);

@@ -23,6 +23,11 @@ function retriedNote(retriesDone: number): string {
   return retriesDone === 0 ? '' : ` (after ${retriesDone} ${retriesDone === 1 ? 'retry' : 'retries'})`;
 }
 
+/** A 404 about the model (OpenAI's `model_not_found`, "The model 'x' does not exist"), not the URL. */
+function aboutTheModel(service: ServiceMessage): boolean {
+  return !service.fromHtml && /model/i.test(`${service.message ?? ''} ${service.code ?? ''}`);
+}
+
 /** Build the error for a non-2xx answer. */
 export function errorForStatus(input: StatusErrorInput): ApiError {
   const { status, service } = input;
@@ -58,9 +63,12 @@ export function errorForStatus(input: StatusErrorInput): ApiError {
       ...(htmlHint ? { hint: htmlHint } : {}),
     });
   }
-  if (status === 404 && (service.fromHtml || said === undefined || service.code === undefined)) {
-    // No error object from the service itself: most likely the URL is wrong, not the model.
-    return new RejectedError(`not found: ${input.url}${said && !service.fromHtml ? ` (${said})` : ''}`, details, {
+  if ((status === 404 || status === 405) && !aboutTheModel(service)) {
+    // Not the model the service could not find, so most likely the URL: a base URL without the
+    // service behind it (llama.cpp's server answers {"error":{"code":404,"message":"File Not Found"}}
+    // for an endpoint it lacks), or a web server that takes no POST there.
+    const what = status === 404 ? 'not found' : 'the server does not take this request at';
+    return new RejectedError(`${what}: ${input.url}${said && !service.fromHtml ? ` (${said})` : ''}`, details, {
       hint: htmlHint ?? 'check the base URL: svc appends /v1/... to it (svc config get baseUrl)',
     });
   }

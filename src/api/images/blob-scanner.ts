@@ -10,6 +10,7 @@
  * Buffer.indexOf and decodes with Buffer's native base64.
  */
 import { MalformedResponseError } from '../../errors.js';
+import { describeBytes, MAX_IMAGE_ANSWER_TEXT_BYTES } from '../limits.js';
 import { parseServiceJson } from '../service-message.js';
 import { Base64Decoder } from './base64-decoder.js';
 
@@ -37,6 +38,7 @@ type State = 'json' | 'string' | 'string-escape' | 'blob' | 'blob-escape';
 
 export class BlobScanner {
   readonly #skeleton: Buffer[] = [];
+  #skeletonBytes = 0;
   readonly #openSink: (index: number) => BlobSink;
   #state: State = 'json';
   /** Bytes of the string being read (outside blobs), kept only while short. */
@@ -68,8 +70,8 @@ export class BlobScanner {
           if (byte === QUOTE) {
             if (this.#keyPending === BLOB_KEY) {
               // The value of "b64_json": from here the bytes go to the sink, not the skeleton.
-              this.#skeleton.push(chunk.subarray(copyFrom, i));
-              this.#skeleton.push(Buffer.from(JSON.stringify(placeholder(this.#blobs))));
+              this.#keep(chunk.subarray(copyFrom, i));
+              this.#keep(Buffer.from(JSON.stringify(placeholder(this.#blobs))));
               this.#sink = this.#openSink(this.#blobs);
               this.#decoder = new Base64Decoder();
               this.#blobs += 1;
@@ -132,7 +134,7 @@ export class BlobScanner {
           break;
       }
     }
-    if (this.#state !== 'blob' && this.#state !== 'blob-escape') this.#skeleton.push(chunk.subarray(copyFrom));
+    if (this.#state !== 'blob' && this.#state !== 'blob-escape') this.#keep(chunk.subarray(copyFrom));
     else this.#writeBlobText();
   }
 
@@ -142,6 +144,15 @@ export class BlobScanner {
       throw new MalformedResponseError('the answer ended in the middle of the image data');
     }
     return parseServiceJson(Buffer.concat(this.#skeleton).toString('utf8'), 'an answer');
+  }
+
+  /** Keep part of the document; all but the images is bounded (limits.ts). */
+  #keep(part: Buffer): void {
+    this.#skeletonBytes += part.length;
+    if (this.#skeletonBytes > MAX_IMAGE_ANSWER_TEXT_BYTES) {
+      throw new MalformedResponseError(`the image answer carries more than ${describeBytes(MAX_IMAGE_ANSWER_TEXT_BYTES)} besides its images, far beyond any real one; stopped reading`);
+    }
+    this.#skeleton.push(part);
   }
 
   #writeBlobText(): void {

@@ -6,8 +6,9 @@ import type { Usage } from '../chat-types.js';
 import type { ApiClient } from '../client.js';
 import { MalformedResponseError, ServerError } from '../../errors.js';
 import { isObject } from '../../json.js';
+import { htmlAnswerError, isHtmlAnswer, peekBody } from '../answer-body.js';
+import { hasServiceError, messageFromJson } from '../service-message.js';
 import { BlobScanner, placeholder } from './blob-scanner.js';
-import { messageFromJson } from '../service-message.js';
 import { TempImageFile } from './temp-image-file.js';
 
 /** The request body (service-api.md 4.2). Optional fields are left out, never null. */
@@ -33,7 +34,7 @@ export interface ImageGeneration {
 
 function readAnswer(document: unknown, files: TempImageFile[]): ImageGeneration {
   if (!isObject(document)) throw new MalformedResponseError('the service answered with something that is not an image result');
-  if (document.error) {
+  if (hasServiceError(document)) {
     const message = messageFromJson(document) ?? 'unknown error';
     throw new ServerError(`the service reported an error: ${message}`, { status: 0, serviceMessage: message, requestId: undefined });
   }
@@ -64,7 +65,10 @@ export async function generateImages(client: ApiClient, request: ImageRequest, o
       files.push(file);
       return file;
     });
-    for await (const chunk of response.body) scanner.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    const { head, body } = await peekBody(response.body);
+    if (isHtmlAnswer(head, response.contentType)) throw await htmlAnswerError(body);
+    if (head === '') throw new MalformedResponseError('the service sent an empty answer (a success status with no body)');
+    for await (const chunk of body) scanner.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     const result = readAnswer(scanner.end(), files);
     // Images the document does not point to (a stray b64_json elsewhere) are not kept.
     for (const file of files) if (!result.images.some((image) => image.file === file)) file.discard();

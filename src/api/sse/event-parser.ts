@@ -2,7 +2,12 @@
  * Lines → events, by the WHATWG server-sent events field rules. Only `data` and `event` matter
  * to svc; `id`, `retry` and unknown fields are ignored, as reconnection is not something a
  * one-shot completion can do.
+ *
+ * The data of one event is bounded like a line (many data lines and no blank line would grow it
+ * without end otherwise).
  */
+import { MAX_SSE_LINE_BYTES } from '../limits.js';
+import { sseTooLong } from './line-decoder.js';
 
 export interface SseEvent {
   /** The `event:` name, `message` when none was given. */
@@ -26,8 +31,10 @@ export class EventParser {
     let value = colon === -1 ? '' : line.slice(colon + 1);
     if (value.charCodeAt(0) === 0x20) value = value.slice(1); // one leading space is not part of the value
     // A string rather than an array to join: nearly every event has exactly one data line.
-    if (field === 'data') this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
-    else if (field === 'event') this.#event = value;
+    if (field === 'data') {
+      this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+      if (this.#data.length > MAX_SSE_LINE_BYTES) throw sseTooLong('a stream event');
+    } else if (field === 'event') this.#event = value;
     return undefined;
   }
 

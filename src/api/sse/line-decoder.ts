@@ -7,7 +7,19 @@
  * two chunks over to the next), and lines are cut from the text. That equals cutting on bytes
  * first, because CR and LF never occur inside a multi-byte UTF-8 sequence, and it is much cheaper:
  * one decode per network read instead of a Buffer view and a decode per line.
+ *
+ * A line that never ends is stopped at MAX_SSE_LINE_BYTES (limits.ts), counted in characters of
+ * the decoded text (never more than its bytes), rather than held until memory runs out.
  */
+import { MalformedResponseError } from '../../errors.js';
+import { describeBytes, MAX_SSE_LINE_BYTES } from '../limits.js';
+
+/** The error for a line or an event beyond the bound. */
+export function sseTooLong(what: string): MalformedResponseError {
+  return new MalformedResponseError(`the service sent ${what} longer than ${describeBytes(MAX_SSE_LINE_BYTES)}, far beyond any real answer; stopped reading`, {
+    hint: 'the service, or a proxy in front of it, is not sending a usable event stream; check the base URL',
+  });
+}
 
 export class LineDecoder {
   // A streaming decoder drops one BOM at the very start of the stream, also one split across
@@ -55,7 +67,10 @@ export class LineDecoder {
       if (nextLF !== -1 && nextLF < start) nextLF = text.indexOf('\n', start);
       if (nextCR !== -1 && nextCR < start) nextCR = text.indexOf('\r', start);
     }
-    if (start < length) this.#pending += text.slice(start);
+    if (start < length) {
+      this.#pending += text.slice(start);
+      if (this.#pending.length > MAX_SSE_LINE_BYTES) throw sseTooLong('a stream line');
+    }
     return lines;
   }
 

@@ -68,6 +68,9 @@ export async function runOneShot(options: ChatOptions, factory: Factory, signal:
   if (finished || reply !== '') session.addTurn(turnFrom(text, model, outcome));
   if (options.json && outcome.completion && (finished || reply !== '')) writeJson(io, outcome.completion);
   if (!finished) throw signal.aborted ? new InterruptedError() : outcome.error;
-  if (outcome.completion?.choices[0]?.finish_reason === 'length') io.stderr.write('svc: the reply was cut at the token limit (finish_reason: length)\n');
+  const finishReason = outcome.completion?.choices[0]?.finish_reason;
+  if (finishReason === 'length') io.stderr.write('svc: the reply was cut at the token limit (finish_reason: length)\n');
+  // With no text at all it is an error (api/reply-checks.ts); after some, the text stands, cut.
+  if (finishReason === 'content_filter') io.stderr.write("svc: the service's content filter cut the reply (finish_reason: content_filter)\n");
   if (options.usage) io.stderr.write(`${formatUsage(outcome.completion?.usage)}\n`);
 }

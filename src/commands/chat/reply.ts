@@ -29,7 +29,9 @@ export interface ReplyOptions {
 
 /** The turn to keep for the user's message: the reply as far as it came, marked if unfinished. */
 export function turnFrom(user: string, model: string, outcome: ReplyOutcome): Omit<Turn, 'at'> {
-  const usage = outcome.completion?.usage;
+  const counts = outcome.completion?.usage;
+  // Only the three counts are kept: the service's usage object may carry details of its own.
+  const usage = counts && { prompt_tokens: counts.prompt_tokens, completion_tokens: counts.completion_tokens, total_tokens: counts.total_tokens };
   return { user, assistant: replyText(outcome.completion), model, ...(outcome.error === undefined ? {} : { interrupted: true }), ...(usage ? { usage } : {}) };
 }
 

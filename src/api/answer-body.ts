@@ -1,0 +1,83 @@
+/**
+ * Looking at the first bytes of a successful answer before reading it as JSON or SSE, and
+ * reading a body whole within a bound. The first bytes say what the answer is whatever its
+ * Content-Type claims: `{` or `[` is JSON, `data:` is an event stream, `<` is a page that a
+ * proxy, gateway or captive portal put in the service's place.
+ */
+import { MalformedResponseError } from '../errors.js';
+import { MAX_ERROR_BODY_BYTES } from './limits.js';
+import { extractServiceMessage } from './service-message.js';
+
+/** Enough of the answer to tell JSON, SSE and HTML apart. */
+const HEAD_CHARS = 16;
+
+export interface PeekedBody {
+  /** The start of the answer, leading whitespace and byte-order mark left out; '' when it is empty. */
+  head: string;
+  /** The whole body again, from its first byte. */
+  body: AsyncIterable<Uint8Array>;
+}
+
+/** What came back is markup, not the service's answer (also in streaming mode, where it would read as no events). */
+export class HtmlAnswerError extends MalformedResponseError {}
+
+const LEADING_SPACE = /^[\s\uFEFF]+/;
+
+/** Read the body until its first significant characters have arrived (or it ended). */
+export async function peekBody(body: AsyncIterable<Uint8Array>): Promise<PeekedBody> {
+  const iterator = body[Symbol.asyncIterator]();
+  const held: Uint8Array[] = [];
+  let head = '';
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) break;
+    held.push(next.value);
+    head = Buffer.concat(held).toString('utf8').replace(LEADING_SPACE, '');
+    if (head.length >= HEAD_CHARS) break;
+  }
+  const rest = { [Symbol.asyncIterator]: () => iterator };
+  return {
+    head,
+    body: (async function* again(): AsyncGenerator<Uint8Array> {
+      yield* held;
+      yield* rest;
+    })(),
+  };
+}
+
+/** True when the answer is a page rather than data: markup first, or declared HTML and not JSON. */
+export function isHtmlAnswer(head: string, contentType: string): boolean {
+  return head.startsWith('<') || (contentType.toLowerCase().includes('text/html') && !/^[{[]/.test(head));
+}
+
+/**
+ * The error for an HTML page in place of the answer, named by its title (read from at most
+ * MAX_ERROR_BODY_BYTES of it), with where to look.
+ */
+export async function htmlAnswerError(body: AsyncIterable<Uint8Array>): Promise<HtmlAnswerError> {
+  const { text } = await readUpTo(body, MAX_ERROR_BODY_BYTES).catch(() => ({ text: '' }));
+  const title = extractServiceMessage(text, 'text/html').message;
+  const named = title && title !== 'an HTML page' ? ` ("${title}")` : '';
+  return new HtmlAnswerError(`an HTML page${named} came back instead of the service's answer`, {
+    hint: 'a proxy, gateway or captive portal (a network login page) answered; check the base URL (svc config get baseUrl) and HTTPS_PROXY/NO_PROXY',
+  });
+}
+
+/**
+ * The body as UTF-8 text, reading no more than `limit` bytes; `complete` is false when the body
+ * went on beyond it. JSON and SSE are UTF-8 whatever charset a header declares (RFC 8259 §8.1,
+ * WHATWG SSE), so the declared charset is not consulted.
+ */
+export async function readUpTo(body: AsyncIterable<Uint8Array>, limit: number): Promise<{ text: string; complete: boolean }> {
+  const pieces: Uint8Array[] = [];
+  let length = 0;
+  for await (const piece of body) {
+    if (length + piece.length > limit) {
+      pieces.push(piece.subarray(0, limit - length));
+      return { text: Buffer.concat(pieces).toString('utf8'), complete: false };
+    }
+    pieces.push(piece);
+    length += piece.length;
+  }
+  return { text: Buffer.concat(pieces).toString('utf8'), complete: true };
+}
