@@ -18,6 +18,8 @@ async function run(argv: string[]): Promise<void> {
   // success, any other failure is exit 1); this listener only keeps one arriving after main
   // returned from crashing the process with a stack trace.
   process.stdout.on('error', () => {});
+  // A stderr that refuses writes (2>/dev/full) has nobody to tell: the exit code says it.
+  process.stderr.on('error', () => {});
   const controller = new AbortController();
   const stop = (): void => {
     // A second stop request means now: do not wait for a slow clean-up.
