@@ -13,7 +13,7 @@ import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 
 /** Faults the file system is made to show: a folder that refuses writes, a disk that fills up. */
-const faults = vi.hoisted(() => ({ refuseAccessTo: undefined as string | undefined, diskFull: false, partFds: new Set<number>() }));
+const faults = vi.hoisted(() => ({ refuseAccessTo: undefined as string | undefined, diskFull: false, noSpaceIn: undefined as string | undefined, partFds: new Set<number>() }));
 
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
@@ -23,6 +23,10 @@ vi.mock('node:fs', async (importOriginal) => {
     accessSync: (path: string, mode?: number) => {
       if (path === faults.refuseAccessTo) throw errno('EROFS', 'read-only file system', 'access');
       fs.accessSync(path, mode);
+    },
+    statfsSync: (path: string) => {
+      const stats = fs.statfsSync(path);
+      return path === faults.noSpaceIn ? { ...stats, bavail: 0 } : stats;
     },
     openSync: (...args: Parameters<typeof fs.openSync>) => {
       const fd = fs.openSync(...args);
@@ -61,6 +65,7 @@ beforeEach(() => {
   server.script(answer(1));
   faults.refuseAccessTo = undefined;
   faults.diskFull = false;
+  faults.noSpaceIn = undefined;
 });
 
 describe('-o naming a folder', () => {
@@ -137,8 +142,17 @@ describe('a folder that cannot take the file: said before anything is sent', () 
   });
 });
 
-describe('a disk that fills up while the image arrives', () => {
-  it('exit 1 in plain words, and nothing is left behind: no file, no temporary file', async () => {
+describe('a full disk', () => {
+  it('already full: said before anything is sent', async () => {
+    mkdirSync(home('shots'));
+    faults.noSpaceIn = home('shots');
+    const result = await svcImage(['a red fox', '-o', 'shots/']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`error: cannot write in ${home('shots')}: no space left on device (ENOSPC); nothing was sent`);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('filling up while the image arrives: exit 1 in plain words, nothing left behind (no file, no temporary file)', async () => {
     mkdirSync(home('shots'));
     faults.diskFull = true;
     const result = await svcImage(['a red fox', '-o', 'shots/fox.png']);

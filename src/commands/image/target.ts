@@ -4,7 +4,7 @@
  * can be written; the file name is free (or --force); image bytes never go to a terminal unasked.
  * svc's stale temporary files in that folder (from a run that was killed) are removed on the way.
  */
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { removeStaleTempFiles } from '../../api/images/temp-image-file.js';
@@ -14,6 +14,13 @@ import { describeSystemError, errnoCode } from '../../system-errors.js';
 import { freshPaths, nameTaken, numbered, outputLocation } from './file-names.js';
 import type { ImagePlan } from './options.js';
 import { alreadyExists } from './save.js';
+
+/**
+ * Below this much free space a disk counts as full before anything is sent. Only a disk that is
+ * truly full: any higher bound would guess at the image's size and could refuse one that fits
+ * (a disk that fills up mid-write is still reported, and nothing half-written is left).
+ */
+const FULL_DISK_BYTES = 64 * 1024;
 
 /** The longest file name most file systems take (ext4, APFS, NTFS: 255 bytes or units). */
 const MAX_NAME_BYTES = 255;
@@ -50,6 +57,19 @@ function checkFolder(dir: string, what: string): void {
     accessSync(dir, constants.W_OK | constants.X_OK);
   } catch (error) {
     throw cannotWriteIn(dir, error);
+  }
+  if (freeBytes(dir) < FULL_DISK_BYTES) {
+    throw cannotWriteIn(dir, Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+  }
+}
+
+/** Space free for the user on the disk holding `dir`; unknown counts as plenty. */
+function freeBytes(dir: string): number {
+  try {
+    const { bavail, bsize } = statfsSync(dir);
+    return bavail * bsize;
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }
 
