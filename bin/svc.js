@@ -21,4 +21,12 @@ try {
   answer = undefined; // no pages (a development build): commander answers
 }
 if (answer === undefined) import('../dist/bundle/cli.js');
-else process.stdout.write(answer);
+else {
+  process.stdout.on('error', () => {}); // reported through the write's callback
+  process.stdout.write(answer, (error) => {
+    // A reader that left (`| head -1`) is a quiet success. Any other failure (a full disk, a
+    // descriptor not open for writing) goes to the full program, which meets it again and
+    // reports it as every command does (src/stdout-check.ts): exit 1, never a lost page and 0.
+    if (error && error.code !== 'EPIPE' && error.code !== 'ECONNRESET') import('../dist/bundle/cli.js');
+  });
+}

@@ -64,7 +64,7 @@ complete -c svc -n '__svc_at chat' -l base-url -x -d 'service base URL; /v1/... 
 complete -c svc -n '__svc_at chat' -l timeout -x -d 'longest silence allowed from the service (env SVC_TIMEOUT; default 120)'
 complete -c svc -n '__svc_at chat' -l max-retries -x -d 'retries for connection failures, 408, 409, 429, 5xx (env SVC_MAX_RETRIES; default 2)'
 complete -c svc -n '__svc_at chat' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at image' -s o -l output -r -F -d 'file to write (.png, .jpg, .jpeg, .webp), or - for stdout; default: named from the prompt'
+complete -c svc -n '__svc_at image' -s o -l output -r -F -d 'file to write (.png, .jpg, .jpeg, .webp), a folder to save in, or - for stdout; default: named from the prompt'
 complete -c svc -n '__svc_at image' -l aspect -x -a '1:1 16:9 9:16 4:3 3:4 21:9' -d 'aspect ratio: 1:1, 16:9, 9:16, 4:3, 3:4, 21:9 (service default 1:1)'
 complete -c svc -n '__svc_at image' -l format -x -a 'png jpeg webp' -d 'image format: png, jpeg, webp (default: from -o, else png)'
 complete -c svc -n '__svc_at image' -l seed -x -d 'seed for a reproducible image (whole number 0 to 4294967295)'

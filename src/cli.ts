@@ -1,6 +1,6 @@
 /**
  * The process entry (bin/svc.js loads it unless it could answer --version or --help itself):
- * wires the real process to main(). Signals become an abort, a closed stdout is a quiet success.
+ * wires the real process to main(). Signals become an abort.
  */
 import { InterruptRouter } from './interrupts.js';
 import { processIO } from './io.js';
@@ -14,10 +14,12 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 }
 
 async function run(argv: string[]): Promise<void> {
-  // `svc chat … | head -1`: the reader left; whatever was written is all anyone wants.
-  // Without a listener a late EPIPE would crash the process with a stack trace; the commands
-  // that write replies notice the closed pipe themselves and stop.
+  // Errors on stdout are judged by main (src/stdout-check.ts: a reader that left is a quiet
+  // success, any other failure is exit 1); this listener only keeps one arriving after main
+  // returned from crashing the process with a stack trace.
   process.stdout.on('error', () => {});
+  // A stderr that refuses writes (2>/dev/full) has nobody to tell: the exit code says it.
+  process.stderr.on('error', () => {});
   const controller = new AbortController();
   const stop = (): void => {
     // A second stop request means now: do not wait for a slow clean-up.

@@ -9,6 +9,7 @@ import { InterruptRouter } from './interrupts.js';
 import type { IO } from './io.js';
 import { buildProgram } from './program.js';
 import { reportError } from './report-error.js';
+import { isStdoutError, StdoutCheck, stdoutFailure, type StdoutState } from './stdout-check.js';
 
 export interface MainOptions {
   /** Aborted when the process must stop (SIGTERM, SIGHUP, or Ctrl-C nobody else took). */
@@ -23,19 +24,36 @@ export async function main(argv: string[], io: IO, options: MainOptions = {}): P
   const signal = options.signal ?? new AbortController().signal;
   const interrupts = options.interrupts ?? new InterruptRouter(() => {});
   const program = buildProgram({ factory, signal, interrupts });
+  const stdout = new StdoutCheck(io.stdout);
   try {
-    await program.parseAsync(argv, { from: 'user' });
-    return ExitCode.ok;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // Commander printed its own message; help and --version are successes, the rest usage errors.
-      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    let failure: unknown;
+    try {
+      await program.parseAsync(argv, { from: 'user' });
+    } catch (error) {
+      failure = error;
     }
-    // Ctrl-C is the user's own doing: a plain note, not an error report.
-    if (error instanceof InterruptedError) io.stderr.write('svc: interrupted\n');
-    else await reportError(io, error, factory.loadedApiKey());
-    return exitCodeFor(error);
+    return await conclude(io, failure, await stdout.settle(), factory.loadedApiKey());
   } finally {
+    stdout.dispose();
     await factory.dispose();
   }
+}
+
+/** The exit code (and message) for how the command ended and how stdout fared. */
+async function conclude(io: IO, error: unknown, stdout: StdoutState, key: string | undefined): Promise<number> {
+  // A command that tripped over stdout itself (a raw write error, not one of ours) ended because
+  // of it: a reader that left is a quiet success, a refused write is the failure to report.
+  const causedByStdout = isStdoutError(error, stdout);
+  if (error === undefined || causedByStdout || (error instanceof CommanderError && error.exitCode === 0)) {
+    // Success (help and --version included) only if the output reached its reader.
+    if (stdout.kind !== 'failed') return ExitCode.ok;
+    await reportError(io, stdoutFailure(stdout.error), key);
+    return ExitCode.failure;
+  }
+  // Commander printed its own message for a usage error.
+  if (error instanceof CommanderError) return ExitCode.usage;
+  // Ctrl-C is the user's own doing: a plain note, not an error report.
+  if (error instanceof InterruptedError) io.stderr.write('svc: interrupted\n');
+  else await reportError(io, error, key);
+  return exitCodeFor(error);
 }

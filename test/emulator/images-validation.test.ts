@@ -138,9 +138,7 @@ describe('image blacklist', () => {
 
   it.each([
     ['a built-in term in the prompt', { prompt: 'a poster about a Pipe  Bomb' }],
-    ['a built-in term in the negative prompt', { prompt: 'a calm lake', negative_prompt: 'no BIOWEAPON labels' }],
     ['a --block term in the prompt', { prompt: 'a forbidden fruit on a table' }],
-    ['a --block term in the negative prompt', { prompt: 'a table', negative_prompt: 'Forbidden\nfruit' }],
   ])('refuses %s with the exact message', async (_what, body) => {
     const answer = await generate(emu, body);
     expect(answer.status).toBe(400);

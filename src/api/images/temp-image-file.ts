@@ -1,12 +1,62 @@
 /**
  * A decoded image on its way to disk: written to a hidden temporary file in the folder it will
  * end up in (so the final rename cannot cross file systems), never visible under its real name
- * until it is whole and checked.
+ * until it is whole and checked. A write that fails (a full disk, a folder made read-only under
+ * us) is reported in words with the folder's path; the caller then removes every such file.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, lstatSync, openSync, readdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { SvcError } from '../../errors.js';
+import { describeSystemError } from '../../system-errors.js';
 import type { BlobSink } from './blob-scanner.js';
+
+/** svc's own temporary names, `.svc-<pid>-<8 hex digits>.part`, and nothing else. */
+const TEMP_NAME = /^\.svc-\d+-[0-9a-f]{8}\.part$/;
+
+/**
+ * A temporary file untouched this long belongs to an svc that was killed (SIGKILL, a crash, a power
+ * cut) before it could remove it: a live one writes as the image arrives, and the service may stay
+ * silent for at most the timeout (minutes), never an hour.
+ */
+export const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/**
+ * Remove the stale temporary files svc left in `dir`: only names of svc's own making, only plain
+ * files, only the current user's, only those older than {@link STALE_TEMP_MS}. Best effort: a file
+ * that cannot be removed is left alone. Returns how many were removed.
+ */
+export function removeStaleTempFiles(dir: string, now = Date.now()): number {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  const uid = process.getuid?.();
+  let removed = 0;
+  for (const name of names) {
+    if (!TEMP_NAME.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      const stat = lstatSync(path);
+      if (!stat.isFile() || now - stat.mtimeMs < STALE_TEMP_MS) continue;
+      if (uid !== undefined && stat.uid !== uid) continue; // another user's: not ours to judge
+      unlinkSync(path);
+      removed += 1;
+    } catch {
+      // Gone already (another svc cleaned up), or not ours to remove: leave it.
+    }
+  }
+  return removed;
+}
+
+function cannotWrite(path: string, error: unknown): SvcError {
+  return new SvcError(`cannot write the image in ${dirname(path)}: ${describeSystemError(error)}; nothing was saved`, {
+    hint: 'free some space or choose another folder with -o',
+    cause: error,
+  });
+}
 
 /** How much of the start of the file is kept in memory, for the format and size checks. */
 const HEAD_BYTES = 64 * 1024;
@@ -20,7 +70,11 @@ export class TempImageFile implements BlobSink {
 
   constructor(dir: string) {
     this.path = join(dir, `.svc-${process.pid}-${randomBytes(4).toString('hex')}.part`);
-    this.#fd = openSync(this.path, 'wx', 0o666);
+    try {
+      this.#fd = openSync(this.path, 'wx', 0o666);
+    } catch (error) {
+      throw cannotWrite(this.path, error);
+    }
   }
 
   /** The first bytes written (up to 64 KiB). */
@@ -35,19 +89,37 @@ export class TempImageFile implements BlobSink {
       this.#head.push(Buffer.from(part));
       this.#headLength += part.length;
     }
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset);
+    try {
+      let offset = 0;
+      while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset);
+    } catch (error) {
+      throw cannotWrite(this.path, error);
+    }
     this.bytes += bytes.length;
   }
 
   end(): void {
-    if (this.#fd !== undefined) closeSync(this.#fd);
+    const fd = this.#fd;
     this.#fd = undefined;
+    if (fd === undefined) return;
+    try {
+      closeSync(fd); // some file systems (NFS) report a failed write only here
+    } catch (error) {
+      throw cannotWrite(this.path, error);
+    }
   }
 
   /** Remove the temporary file (after a failure, or once it was copied elsewhere). */
   discard(): void {
-    this.end();
-    rmSync(this.path, { force: true });
+    try {
+      this.end();
+    } catch {
+      // Being thrown away: a failure to close it changes nothing.
+    }
+    try {
+      rmSync(this.path, { force: true });
+    } catch {
+      // The folder turned read-only under us: a later run removes it (removeStaleTempFiles).
+    }
   }
 }

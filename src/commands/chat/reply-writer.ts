@@ -4,6 +4,7 @@
  */
 import { once } from 'node:events';
 import type { IO } from '../../io.js';
+import { classifyStdoutError } from '../../stdout-check.js';
 import { forOutput } from '../../terminal-text.js';
 
 export class ReplyWriter {
@@ -12,7 +13,7 @@ export class ReplyWriter {
   #wroteAny = false;
   #endsWithNewline = false;
   #closed = false;
-  #failure: Error | undefined;
+  #failure: unknown;
 
   /** `onClosed` is called once when stdout can take no more (EPIPE or another write error). */
   constructor(io: IO, onClosed: () => void) {
@@ -26,15 +27,16 @@ export class ReplyWriter {
     return this.#closed;
   }
 
-  /** A write error other than a closed pipe: the output could not be written (exit 1). */
-  get failure(): Error | undefined {
+  /** A write error other than a reader leaving: the output could not be written (exit 1). */
+  get failure(): unknown {
     return this.#failure;
   }
 
-  #onError = (error: NodeJS.ErrnoException): void => {
+  #onError = (error: unknown): void => {
     if (this.#closed) return;
     this.#closed = true;
-    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') this.#failure = error;
+    const state = classifyStdoutError(this.#io.stdout, error);
+    if (state.kind === 'failed') this.#failure = state.error;
     this.#onClosed();
   };
 

@@ -7,8 +7,8 @@ import { partialOf, runChat } from '../../api/chat.js';
 import type { ChatCompletion, ChatRequest } from '../../api/chat-types.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Turn } from '../../conversations/model.js';
-import { SvcError } from '../../errors.js';
 import { startSpinner, type IO } from '../../io.js';
+import { stdoutFailure } from '../../stdout-check.js';
 import { ReplyWriter } from './reply-writer.js';
 
 export interface ReplyOutcome {
@@ -66,7 +66,7 @@ export async function streamReply(io: IO, client: ApiClient, request: ChatReques
   }
   await writer.finish();
   writer.dispose();
-  if (writer.failure) outcome.error = new SvcError(`cannot write the reply: ${writer.failure.message}`);
+  if (writer.failure !== undefined) outcome.error = stdoutFailure(writer.failure);
   else if (writer.closed) {
     outcome.stdoutClosed = true;
     outcome.error = undefined;

@@ -1,8 +1,9 @@
 import { once } from 'node:events';
-import { UsageError } from '../../errors.js';
-import type { IO } from '../../io.js';
+import { SvcError, UsageError } from '../../errors.js';
+import { writeAndWait, type IO } from '../../io.js';
 import { parseIntegerInRange } from '../../parse-values.js';
 import { checkKeyShape } from '../../settings/api-key.js';
+import { describeSystemError } from '../../system-errors.js';
 
 export interface EmulatorCommandOptions {
   port: string;
@@ -29,13 +30,21 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}: not an address of this machine`);
     throw error;
   }
-  // The lines a user (or a script: `grep SVC_`) needs to point svc at it.
-  io.stderr.write(
-    `svc emulator listening on ${emulator.baseUrl}\n` +
-      `  SVC_BASE_URL=${emulator.baseUrl}\n` +
-      emulator.apiKeys.map((key) => `  SVC_API_KEY=${key}\n`).join('') +
-      'Press Ctrl-C to stop.\n',
-  );
+  // The lines a user (or a script: `grep SVC_`) needs to point svc at it. Without them a
+  // random port and key make the emulator unusable, so a stderr that refuses them (2>/dev/full)
+  // stops it with exit 1 rather than leaving it running where nobody can find it.
+  try {
+    await writeAndWait(
+      io.stderr,
+      `svc emulator listening on ${emulator.baseUrl}\n` +
+        `  SVC_BASE_URL=${emulator.baseUrl}\n` +
+        emulator.apiKeys.map((key) => `  SVC_API_KEY=${key}\n`).join('') +
+        'Press Ctrl-C to stop.\n',
+    );
+  } catch (error) {
+    await emulator.close();
+    throw new SvcError(`could not print the emulator's address and key on stderr: ${describeSystemError(error)}; it was stopped`);
+  }
   if (!signal.aborted) await once(signal, 'abort');
   await emulator.close();
   io.stderr.write('svc emulator stopped\n');

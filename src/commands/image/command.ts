@@ -10,17 +10,19 @@ Examples:
   $ svc image "a lighthouse at dusk" --aspect 16:9 -o lighthouse.png
   $ svc image "a red fox in snow" --format webp --seed 42
   $ svc image "an owl, ink drawing" -o - > owl.png         # the bytes to stdout
+  $ svc image "a harbour at dawn" -o shots/                 # into a folder, named from the prompt
   $ svc image "a city at night" --json | jq -r '.images[0].path'
 
 The revised prompt goes to stdout (one line per image); what was saved where goes to stderr.
-Without -o the file is named from the prompt in the current folder, never overwriting.`;
+Without -o (or with -o a folder) the file is named from the prompt, never overwriting.
+-o - refuses to write image bytes to a terminal unless --force.`;
 
 export function imageCommand(context: CommandContext): Command {
   const command = new Command('image')
     .summary('generate an image from a prompt')
     .description('Generate an image, save it, and print the revised prompt the service used.')
     .argument('<prompt...>', 'what the image should show')
-    .addOption(completes(new Option('-o, --output <path>', 'file to write (.png, .jpg, .jpeg, .webp), or - for stdout; default: named from the prompt'), { kind: 'files' }))
+    .addOption(completes(new Option('-o, --output <path>', 'file to write (.png, .jpg, .jpeg, .webp), a folder to save in, or - for stdout; default: named from the prompt'), { kind: 'files' }))
     .addOption(completes(new Option('--aspect <ratio>', `aspect ratio: ${ASPECT_RATIOS.join(', ')} (service default 1:1)`), ASPECT_RATIOS))
     .addOption(completes(new Option('--format <format>', `image format: ${IMAGE_FORMATS.join(', ')} (default: from -o, else png)`), IMAGE_FORMATS))
     .option('--seed <n>', 'seed for a reproducible image (whole number 0 to 4294967295)')

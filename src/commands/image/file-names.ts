@@ -2,7 +2,7 @@
  * Where images go: a name made from the prompt that stays inside the folder and never collides,
  * or the user's -o path (numbered when the service sends several images).
  */
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { EXTENSION, type ImageFormat } from '../../images/formats.js';
 
@@ -29,6 +29,19 @@ export function slugFromPrompt(prompt: string): string {
   return RESERVED.test(slug) ? `${slug}-image` : slug;
 }
 
+/**
+ * True when something has this name: a file, a folder, or a symbolic link even if it points
+ * nowhere (existsSync follows links and would call a dangling one free, and link() then fails).
+ */
+export function nameTaken(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** `name.ext` → `name-1.ext`, `name-2.ext`… for several images; the name itself for one. */
 export function numbered(path: string, count: number): string[] {
   if (count === 1) return [path];
@@ -48,7 +61,7 @@ export function freshPaths(dir: string, prompt: string, format: ImageFormat, cou
   for (let attempt = 1; attempt < 10_000; attempt++) {
     const stem = attempt === 1 ? slug : `${slug}-${attempt}`;
     const paths = numbered(join(dir, `${stem}${ext}`), count);
-    if (paths.every((path) => !existsSync(path))) return paths;
+    if (!paths.some(nameTaken)) return paths;
   }
   throw new Error(`no free file name for ${slug} in ${dir}`);
 }

@@ -18,7 +18,8 @@ export interface RawImageOptions {
   json: boolean;
 }
 
-export type OutputTarget = { kind: 'stdout' } | { kind: 'path'; path: string } | { kind: 'auto' };
+/** `folder`: -o names a folder, so the file is named from the prompt inside it (as `cp` does). */
+export type OutputTarget = { kind: 'stdout' } | { kind: 'path'; path: string } | { kind: 'folder'; path: string } | { kind: 'auto' };
 
 export interface ImagePlan {
   prompt: string;
@@ -40,7 +41,13 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], flag: str
   return match;
 }
 
-export function parseImageOptions(raw: RawImageOptions): ImagePlan {
+/** `photos/`, `.`, `..`: a folder even before it is looked at (and an error if it is missing). */
+function namesFolder(path: string): boolean {
+  return /[/\\]$/.test(path) || /(^|[/\\])\.\.?$/.test(path);
+}
+
+/** `isFolder` tells whether a path names an existing folder (the file system, in real runs). */
+export function parseImageOptions(raw: RawImageOptions, isFolder: (path: string) => boolean = () => false): ImagePlan {
   const prompt = raw.words.join(' ').trim();
   if (prompt === '') throw new UsageError('no prompt: describe the image', { hint: 'svc image "a lighthouse at dusk" --aspect 16:9' });
   const aspect = raw.aspect === undefined ? undefined : oneOf(raw.aspect, ASPECT_RATIOS, '--aspect');
@@ -55,6 +62,8 @@ export function parseImageOptions(raw: RawImageOptions): ImagePlan {
     if (raw.output === '-') {
       if (raw.json) throw new UsageError('-o - and --json both want stdout; pick one');
       output = { kind: 'stdout' };
+    } else if (namesFolder(raw.output) || isFolder(raw.output)) {
+      output = { kind: 'folder', path: raw.output };
     } else {
       output = { kind: 'path', path: raw.output };
       const ext = extname(raw.output);

@@ -3,19 +3,18 @@
  * asked for, then give the files their names (never overwriting without --force). stdout gets the
  * revised prompts (or the image itself with -o -, or --json); stderr says what was saved where.
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream } from 'node:fs';
 import { relative, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { generateImages, type ImageGeneration, type ImageRequest } from '../../api/images/generate.js';
-import { InterruptedError, MalformedResponseError, SvcError, UsageError } from '../../errors.js';
+import { InterruptedError, MalformedResponseError, SvcError } from '../../errors.js';
 import type { Factory, SettingFlags } from '../../factory.js';
 import { detectFormat, readDimensions } from '../../images/formats.js';
 import { startSpinner, type IO } from '../../io.js';
 import { forOutput } from '../../terminal-text.js';
-import { freshPaths, numbered, outputLocation } from './file-names.js';
 import { parseImageOptions, type ImagePlan, type RawImageOptions } from './options.js';
-import { alreadyExists, commitFile } from './save.js';
+import { commitAll } from './save.js';
+import { isFolder, prepareTarget } from './target.js';
 
 export interface ImageCommandOptions extends RawImageOptions {
   settings: SettingFlags;
@@ -30,20 +29,6 @@ export function formatBytes(bytes: number): string {
 function shownPath(cwd: string, path: string): string {
   const rel = relative(cwd, path);
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
-}
-
-/** Check where the files will go before asking the service, so a typo costs no request. */
-function prepareTarget(io: IO, plan: ImagePlan): string {
-  if (plan.output.kind === 'stdout') return tmpdir();
-  if (plan.output.kind === 'auto') return io.cwd;
-  const location = outputLocation(io.cwd, plan.output.path);
-  if (!existsSync(location.dir) || !statSync(location.dir).isDirectory()) {
-    throw new UsageError(`-o ${plan.output.path}: the folder ${location.dir} does not exist`);
-  }
-  if (!plan.force && existsSync(location.path)) {
-    throw alreadyExists(location.path);
-  }
-  return location.dir;
 }
 
 function buildRequest(plan: ImagePlan, model: string): ImageRequest {
@@ -79,15 +64,15 @@ async function withSpinner<T>(io: IO, work: () => Promise<T>): Promise<T> {
 
 export async function runImage(options: ImageCommandOptions, factory: Factory, signal: AbortSignal): Promise<void> {
   const { io } = factory;
-  const plan = parseImageOptions(options);
+  const plan = parseImageOptions(options, (path) => isFolder(io.cwd, path));
   const settings = await factory.settings(options.settings);
-  const tempDir = prepareTarget(io, plan);
+  const target = prepareTarget(io, plan);
   const client = await factory.apiClient(settings);
   const request = buildRequest(plan, settings.imageModel.value);
 
   let result: ImageGeneration;
   try {
-    result = await withSpinner(io, () => generateImages(client, request, { signal, tempDir }));
+    result = await withSpinner(io, () => generateImages(client, request, { signal, tempDir: target.dir }));
   } catch (error) {
     throw signal.aborted ? new InterruptedError() : error;
   }
@@ -100,14 +85,9 @@ export async function runImage(options: ImageCommandOptions, factory: Factory, s
       io.stderr.write(`${forOutput(image!.revisedPrompt ?? '', io.stderrIsTTY)}\n`);
       return;
     }
-    const count = result.images.length;
-    const targets =
-      plan.output.kind === 'path' ? numbered(outputLocation(io.cwd, plan.output.path).path, count) : freshPaths(io.cwd, plan.prompt, plan.format, count);
-    const saved = result.images.map((image, index) => {
-      const path = targets[index]!;
-      commitFile(image.file.path, path, plan.force);
-      return { path, image };
-    });
+    const paths = target.paths(result.images.length);
+    const saved = result.images.map((image, index) => ({ path: paths[index]!, image, tempPath: image.file.path }));
+    commitAll(saved, plan.force);
     if (plan.json) {
       const images = saved.map(({ path, image }) => ({ path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes }));
       io.stdout.write(`${JSON.stringify({ created: result.created, images, usage: result.usage ?? null }, null, 2)}\n`);

@@ -1,30 +1,61 @@
 /**
- * Giving a finished temporary file its real name. Without --force, link() makes the name and
+ * Giving finished temporary files their real names. Without --force, link() makes each name and
  * fails if it exists, so two svc processes racing for one name cannot both win and nothing is
- * overwritten; with --force, rename() replaces the file in one step.
+ * overwritten; with --force, rename() replaces the file in one step (a symbolic link by that name
+ * is replaced itself, never written through). Several images are saved all or none.
  */
 import { linkSync, renameSync, rmSync } from 'node:fs';
 import { SvcError } from '../../errors.js';
+import { describeSystemError, errnoCode } from '../../system-errors.js';
+import { nameTaken } from './file-names.js';
 
 /** The error for a file that is there already and is not to be replaced (no --force). */
-export function alreadyExists(path: string): SvcError {
-  return new SvcError(`${path} already exists; it was kept`, { hint: 'choose another name with -o, or pass --force to replace it' });
+export function alreadyExists(path: string, note = 'it was kept'): SvcError {
+  return new SvcError(`${path} already exists; ${note}`, { hint: 'choose another name with -o, or pass --force to replace it' });
 }
 
 export function commitFile(tempPath: string, finalPath: string, force: boolean): void {
-  if (force) {
-    renameSync(tempPath, finalPath);
-    return;
-  }
   try {
-    linkSync(tempPath, finalPath);
+    if (force) {
+      renameSync(tempPath, finalPath);
+      return;
+    }
+    try {
+      linkSync(tempPath, finalPath);
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === 'EEXIST') throw alreadyExists(finalPath);
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EXDEV') throw error;
+      // A file system without hard links: fall back to rename (the existence check came earlier).
+      renameSync(tempPath, finalPath);
+      return;
+    }
+    rmSync(tempPath, { force: true });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw alreadyExists(finalPath);
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EXDEV') throw error;
-    // A file system without hard links: fall back to rename (the existence check came earlier).
-    renameSync(tempPath, finalPath);
-    return;
+    if (error instanceof SvcError) throw error;
+    throw new SvcError(`cannot save ${finalPath}: ${describeSystemError(error)}`, { hint: 'choose another name or folder with -o', cause: error });
   }
-  rmSync(tempPath, { force: true });
+}
+
+/**
+ * Save every image or none: all names are checked before the first is written (a clash writes
+ * nothing), and if one still fails (another process took the name meanwhile) the ones already
+ * saved by this call are removed again. With --force nothing is undone: it replaced files.
+ */
+export function commitAll(files: ReadonlyArray<{ tempPath: string; path: string }>, force: boolean): void {
+  const several = files.length > 1;
+  if (!force) {
+    const taken = files.find(({ path }) => nameTaken(path));
+    if (taken) throw alreadyExists(taken.path, several ? `it was kept, and none of the ${files.length} images was saved` : 'it was kept');
+  }
+  const saved: string[] = [];
+  try {
+    for (const { tempPath, path } of files) {
+      commitFile(tempPath, path, force);
+      saved.push(path);
+    }
+  } catch (error) {
+    if (!force) for (const path of saved) rmSync(path, { force: true });
+    throw error;
+  }
 }

@@ -25,8 +25,14 @@ import { IMAGE_SIZES } from './sizes.js';
 const renderQueue = createSerialQueue();
 
 /**
- * Validates the request (400), checks the model (404) and the blacklist on the prompt and the
- * negative prompt (400), then draws, encodes and answers with `{created, data, usage}`.
+ * Validates the request (400), checks the model (404) and the blacklist on the prompt (400), then
+ * draws, encodes and answers with `{created, data, usage}`.
+ *
+ * The negative prompt is not checked against the blacklist. The blacklist exists to refuse
+ * requests for harmful content (service-api.md 4.2 rule 2 and section 7 speak of the prompt); the
+ * negative prompt only names what must NOT appear, and here it can only take elements out of the
+ * scene (plan.ts), so `--negative "no pipe bomb"` asks for less of the very thing the blacklist
+ * guards against. Refusing it would block a careful user and protect no one.
  *
  * Without a seed a random one is drawn, so repeated requests give different images, as a real
  * model's do. Usage counts the text sent in (prompt and negative prompt); an image has no
@@ -38,7 +44,7 @@ export const imageGenerationsRoute: Route = {
   async handle({ body, res, config, signal }) {
     const request = parseImageRequest(body);
     if (!isImageModel(request.model)) throw modelNotFound(request.model);
-    assertAllowed(config.blacklist, [request.prompt, request.negativePrompt ?? '']);
+    assertAllowed(config.blacklist, [request.prompt]);
 
     const seed = request.seed ?? randomSeed();
     const plan = planScene(request.prompt, seed, request.negativePrompt);
