@@ -18,6 +18,8 @@ export interface ReplyOutcome {
   error: unknown;
   /** The reader of stdout went away (`| head -1`): not a failure. */
   stdoutClosed: boolean;
+  /** The reply stopped before its end because the reader went away: kept marked interrupted. */
+  cutByReader: boolean;
 }
 
 export interface ReplyOptions {
@@ -30,7 +32,8 @@ export interface ReplyOptions {
 /** The turn to keep for the user's message: the reply as far as it came, marked if unfinished. */
 export function turnFrom(user: string, model: string, outcome: ReplyOutcome): Omit<Turn, 'at'> {
   const usage = outcome.completion?.usage;
-  return { user, assistant: replyText(outcome.completion), model, ...(outcome.error === undefined ? {} : { interrupted: true }), ...(usage ? { usage } : {}) };
+  const unfinished = outcome.error !== undefined || outcome.cutByReader;
+  return { user, assistant: replyText(outcome.completion), model, ...(unfinished ? { interrupted: true } : {}), ...(usage ? { usage } : {}) };
 }
 
 /** The text of a completion's first choice. */
@@ -44,7 +47,7 @@ export async function streamReply(io: IO, client: ApiClient, request: ChatReques
   options.signal.addEventListener('abort', onAbort, { once: true });
   const writer = new ReplyWriter(io, () => stop.abort());
   const spinner = await startSpinner(io, 'waiting for the service…');
-  const outcome: ReplyOutcome = { completion: undefined, error: undefined, stdoutClosed: false };
+  const outcome: ReplyOutcome = { completion: undefined, error: undefined, stdoutClosed: false, cutByReader: false };
   try {
     outcome.completion = await runChat(client, request, {
       signal: stop.signal,
@@ -67,6 +70,8 @@ export async function streamReply(io: IO, client: ApiClient, request: ChatReques
   if (writer.failure) outcome.error = new SvcError(`cannot write the reply: ${writer.failure.message}`);
   else if (writer.closed) {
     outcome.stdoutClosed = true;
+    // The reader leaving stopped the reply (the abort above), unless all of it had come.
+    outcome.cutByReader = outcome.error !== undefined;
     outcome.error = undefined;
   }
   return outcome;
