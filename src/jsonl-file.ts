@@ -39,6 +39,10 @@ const CHUNK_BYTES = 1024 * 1024;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
 
+function sizeInWords(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`;
+}
+
 function parseLine(bytes: Buffer, line: number, into: JsonLines): void {
   let text: string;
   let kept: LineProblem | undefined;
@@ -72,7 +76,7 @@ export function readJsonLines(path: string, maxLineBytes = MAX_LINE_BYTES): Json
     let tooLong = false;
     let line = 1;
     const endLine = (): void => {
-      if (tooLong) result.problems.push({ line, problem: `longer than ${maxLineBytes / 1024 / 1024} MiB` });
+      if (tooLong) result.problems.push({ line, problem: `longer than ${sizeInWords(maxLineBytes)}` });
       else if (lineBytes > 0) parseLine(Buffer.concat(pieces, lineBytes), line, result);
       pieces = [];
       lineBytes = 0;

@@ -111,7 +111,13 @@ export class ConversationStore {
 
   /** Add one record, on a line of its own (see appendJsonLine). */
   append(name: string, record: ConversationRecord): void {
-    ensurePrivateDir(this.dir);
+    try {
+      ensurePrivateDir(this.dir);
+    } catch (error) {
+      // mkdir says EEXIST when a file has the folder's name: the folder is what is missing.
+      if (errnoCode(error) === 'EEXIST') throw Object.assign(new Error(`${this.dir} is not a folder`), { code: 'ENOTDIR' });
+      throw error;
+    }
     appendJsonLine(this.pathOf(name), record);
   }
 
