@@ -132,18 +132,23 @@ export class ConversationStore {
    */
   checkWritable(name: string): void {
     const path = this.pathOf(name);
-    const hint = `fix it, or add --no-save to keep nothing`;
+    const fixOrSkip = 'fix it, or add --no-save to keep nothing';
     try {
       const dirEntry = entryAt(this.dir);
       if (dirEntry.kind === 'file') throw new SvcError(`cannot save conversations in ${this.dir}: it is a file, not a folder`, { hint: 'move that file away, or add --no-save to keep nothing' });
       ensurePrivateDir(this.dir);
       accessSync(this.dir, constants.W_OK);
+    } catch (error) {
+      if (error instanceof SvcError) throw error;
+      throw new SvcError(`cannot save conversations in ${this.dir}: ${describeSystemError(error)}`, { hint: fixOrSkip, cause: error });
+    }
+    try {
       const entry = entryAt(path);
       if (entry.kind === 'other') throw new SvcError(`cannot save to ${path}: it is ${entry.what}`, { hint: 'move it away, or choose another --session name' });
       if (entry.kind === 'file') accessSync(path, constants.W_OK);
     } catch (error) {
       if (error instanceof SvcError) throw error;
-      throw new SvcError(`cannot save conversations in ${this.dir}: ${describeSystemError(error)}`, { hint, cause: error });
+      throw new SvcError(`cannot save to ${path}: ${describeSystemError(error)}`, { hint: `give it back to yourself (chmod u+rw ${path}), or add --no-save`, cause: error });
     }
   }
 

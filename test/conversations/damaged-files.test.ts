@@ -147,7 +147,7 @@ describe('stray things in the conversations folder', () => {
     expect(store.list().map((s) => s.name)).toEqual(['open']);
     expect(warnings.join('\n')).toContain('permission denied');
     expect(() => store.read('locked')).toThrow(/cannot read the conversation "locked".*permission denied/);
-    expect(() => store.checkWritable('locked')).toThrow(/permission denied/);
+    expect(() => store.checkWritable('locked')).toThrow(/cannot save to .*locked\.jsonl: permission denied/);
   });
 
   it('a missing conversation is still a plain usage error', () => {
