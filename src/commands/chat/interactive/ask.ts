@@ -7,10 +7,10 @@ import type { ApiClient } from '../../../api/client.js';
 import { addUsage } from '../../../conversations/model.js';
 import { ApiError } from '../../../errors.js';
 import { reportError } from '../../../report-error.js';
+import type { CommandContext } from '../../context.js';
 import { buildChatRequest, type ChatOptions } from '../one-shot.js';
 import { replyText, streamReply, turnFrom } from '../reply.js';
 import type { SessionState } from './repl.js';
-import type { CommandContext } from '../../context.js';
 
 export interface TurnDeps {
   context: CommandContext;

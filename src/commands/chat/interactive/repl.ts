@@ -4,15 +4,14 @@
  */
 import type { Usage } from '../../../api/chat-types.js';
 import type { ApiClient } from '../../../api/client.js';
-import { noUsage } from '../../../conversations/model.js';
+import { firstLineOf, noUsage } from '../../../conversations/model.js';
 import { ConversationSession, type SaveFailure } from '../../../conversations/session.js';
-import { firstLineOf } from '../../../conversations/model.js';
+import { conversationStoreFor } from '../../../conversations/store.js';
 import { InterruptedError } from '../../../errors.js';
 import type { IO } from '../../../io.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import type { CommandContext } from '../../context.js';
 import type { ChatOptions } from '../one-shot.js';
-import { conversationStoreFor } from '../../../conversations/store.js';
 import { applySystemFlag, chatModel, openConversation } from '../open-conversation.js';
 import { askTurn } from './ask.js';
 import { runSlashCommand } from './commands.js';
