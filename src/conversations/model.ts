@@ -19,7 +19,8 @@ export type ConversationRecord =
   | { type: 'start'; v: 1; name: string; created: string }
   | ({ type: 'turn' } & Turn)
   | { type: 'system'; content: string | null; at: string }
-  | { type: 'model'; model: string; at: string }
+  /** `model: null`: back to the model the settings give (a /model the service refused). */
+  | { type: 'model'; model: string | null; at: string }
   | { type: 'undo'; at: string };
 
 export interface Conversation {
@@ -30,11 +31,26 @@ export interface Conversation {
   /** The model chosen with /model, if any; otherwise settings decide. */
   model: string | undefined;
   turns: Turn[];
+  /** Tokens of every reply in the log, those later undone or retried included: they were used. */
+  spent: Usage;
+}
+
+/** No tokens yet. */
+export function noUsage(): Usage {
+  return { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+}
+
+/** Add `usage` (when the service reported it) into `total`. */
+export function addUsage(total: Usage, usage: Usage | undefined): void {
+  if (!usage) return;
+  total.prompt_tokens += usage.prompt_tokens;
+  total.completion_tokens += usage.completion_tokens;
+  total.total_tokens += usage.total_tokens;
 }
 
 /** Replay records into the conversation they describe. */
 export function replay(name: string, records: ConversationRecord[]): Conversation {
-  const conversation: Conversation = { name, created: '', updated: '', system: undefined, model: undefined, turns: [] };
+  const conversation: Conversation = { name, created: '', updated: '', system: undefined, model: undefined, turns: [], spent: noUsage() };
   for (const record of records) {
     switch (record.type) {
       case 'start':
@@ -44,6 +60,7 @@ export function replay(name: string, records: ConversationRecord[]): Conversatio
       case 'turn': {
         const { type: _type, ...turn } = record;
         conversation.turns.push(turn);
+        addUsage(conversation.spent, turn.usage);
         conversation.updated = record.at;
         break;
       }
@@ -52,7 +69,7 @@ export function replay(name: string, records: ConversationRecord[]): Conversatio
         conversation.updated = record.at;
         break;
       case 'model':
-        conversation.model = record.model;
+        conversation.model = record.model ?? undefined;
         conversation.updated = record.at;
         break;
       case 'undo':

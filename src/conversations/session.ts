@@ -1,17 +1,32 @@
 /**
  * The conversation in use: its state in memory and, unless --no-save, its log on disk, kept in
  * step. Every change is written as it happens, so leaving (or a crash) loses at most the reply
- * being streamed.
+ * being streamed. A write that fails (a full disk) does not stop the conversation: it goes on in
+ * memory, no longer saved, and the failure is kept for the caller to report.
  */
-import type { ChatMessage } from '../api/chat-types.js';
-import { replay, toMessages, type Conversation, type ConversationRecord, type Turn } from './model.js';
+import type { ChatMessage, Usage } from '../api/chat-types.js';
+import { describeSystemError } from '../system-errors.js';
+import { addUsage, replay, toMessages, type Conversation, type ConversationRecord, type Turn } from './model.js';
 import { newConversationName, type ConversationStore } from './store.js';
+
+/** Why the conversation stopped being saved. */
+export interface SaveFailure {
+  /** The file that could not be written. */
+  path: string;
+  /** Its folder, where the user has something to fix. */
+  dir: string;
+  /** The reason in words: "no space left on device (ENOSPC)". */
+  reason: string;
+}
 
 export class ConversationSession {
   #conversation: Conversation;
-  readonly #store: ConversationStore | undefined;
+  #store: ConversationStore | undefined;
   /** Nothing is written until there is something worth keeping (the first turn or setting). */
   #started: boolean;
+  #saveFailure: SaveFailure | undefined;
+  /** Called once, when a write fails and the conversation stops being saved. */
+  onSaveFailure: ((failure: SaveFailure) => void) | undefined;
 
   private constructor(conversation: Conversation, store: ConversationStore | undefined, started: boolean) {
     this.#conversation = conversation;
@@ -25,17 +40,24 @@ export class ConversationSession {
     return new ConversationSession(replay(name, [{ type: 'start', v: 1, name, created: now }]), store, false);
   }
 
-  /** Resume a saved conversation, or start one under that name if there is none yet. */
+  /**
+   * Resume a saved conversation, or start one under that name if nothing has it yet. Something
+   * else under that name (a folder, an unreadable file) is an error, found before anything is sent.
+   */
   static resume(store: ConversationStore, name: string, save: boolean): ConversationSession {
-    if (!store.exists(name)) return ConversationSession.fresh(save ? store : undefined, name);
+    if (store.isFree(name)) return ConversationSession.fresh(save ? store : undefined, name);
     return new ConversationSession(store.read(name), save ? store : undefined, true);
   }
 
   get name(): string {
     return this.#conversation.name;
   }
+  /** True while changes are being written (not with --no-save, nor after a failed write). */
   get saved(): boolean {
     return this.#store !== undefined;
+  }
+  get saveFailure(): SaveFailure | undefined {
+    return this.#saveFailure;
   }
   get turns(): readonly Turn[] {
     return this.#conversation.turns;
@@ -45,6 +67,10 @@ export class ConversationSession {
   }
   get model(): string | undefined {
     return this.#conversation.model;
+  }
+  /** Tokens of every reply this conversation has had, undone and retried ones included. */
+  get spent(): Readonly<Usage> {
+    return this.#conversation.spent;
   }
 
   /** The messages to send, with `next` as the new user message when given. */
@@ -57,6 +83,7 @@ export class ConversationSession {
   addTurn(turn: Omit<Turn, 'at'>): void {
     const record = { type: 'turn' as const, ...turn, at: new Date().toISOString() };
     this.#conversation.turns.push({ ...turn, at: record.at });
+    addUsage(this.#conversation.spent, turn.usage);
     this.#write(record);
   }
 
@@ -72,17 +99,27 @@ export class ConversationSession {
     this.#write({ type: 'system', content: content ?? null, at: new Date().toISOString() });
   }
 
-  setModel(model: string): void {
+  /** Choose the model; undefined goes back to the one the settings give. */
+  setModel(model: string | undefined): void {
     this.#conversation.model = model;
-    this.#write({ type: 'model', model, at: new Date().toISOString() });
+    this.#write({ type: 'model', model: model ?? null, at: new Date().toISOString() });
   }
 
   #write(record: ConversationRecord): void {
-    if (!this.#store) return;
-    if (!this.#started) {
-      this.#store.create(this.name, new Date(this.#conversation.created));
-      this.#started = true;
+    const store = this.#store;
+    if (!store) return;
+    try {
+      if (!this.#started) {
+        store.create(this.name, new Date(this.#conversation.created));
+        this.#started = true;
+      }
+      store.append(this.name, record);
+    } catch (error) {
+      // Writing on after a lost record would give a log that replays wrong (an undo of the wrong
+      // turn): the conversation goes on in memory only, and the caller says so.
+      this.#store = undefined;
+      this.#saveFailure = { path: store.pathOf(this.name), dir: store.dir, reason: describeSystemError(error) };
+      this.onSaveFailure?.(this.#saveFailure);
     }
-    this.#store.append(this.name, record);
   }
 }

@@ -1,20 +1,33 @@
 /**
  * Where conversations live: one `<name>.jsonl` per conversation in
  * `$XDG_DATA_HOME/svc/conversations`, owner-only.
+ *
+ * The folder is the user's too: a damaged line costs that line (named on stderr), a file that is
+ * not svc's (`my notes.jsonl`, a folder named `x.jsonl`, someone else's log) is left out of the
+ * listing and of --continue, and one file that cannot be read never hides the others.
  */
-import { appendFileSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { SvcError, UsageError } from '../errors.js';
+import type { IO } from '../io.js';
+import { appendJsonLine, describeLineProblems, readJsonLines, type JsonLines, type LineProblem } from '../jsonl-file.js';
 import { dataDir } from '../settings/paths.js';
 import { ensurePrivateDir } from '../settings/private-dir.js';
+import { describeSystemError, errnoCode } from '../system-errors.js';
+import { forOutput } from '../terminal-text.js';
 import { replay, type Conversation, type ConversationRecord } from './model.js';
+import { recordOf } from './records.js';
 
 const EXTENSION = '.jsonl';
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+function isConversationName(name: string): boolean {
+  return NAME.test(name) && !name.endsWith(EXTENSION);
+}
+
 /** Names are file names: letters, digits, dot, dash, underscore; no path, no hidden files. */
 export function checkConversationName(name: string): string {
-  if (!NAME.test(name) || name.endsWith(EXTENSION)) {
+  if (!isConversationName(name)) {
     throw new UsageError(`"${name}" is not a usable conversation name`, { hint: 'use letters, digits, ".", "-" and "_" (at most 64)' });
   }
   return name;
@@ -33,29 +46,79 @@ export interface ConversationSummary {
   conversation: Conversation;
 }
 
+/** What is at a conversation's path: nothing, a file to read, or something svc must not touch. */
+type Entry = { kind: 'missing' } | { kind: 'file'; mtimeMs: number } | { kind: 'other'; what: string };
+
+function entryAt(path: string): Entry {
+  try {
+    const stat = statSync(path);
+    if (stat.isFile()) return { kind: 'file', mtimeMs: stat.mtimeMs };
+    // A FIFO or a device would block or never end: only regular files are ever opened.
+    return { kind: 'other', what: stat.isDirectory() ? 'a folder' : 'not a regular file' };
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error;
+  }
+  try {
+    if (lstatSync(path).isSymbolicLink()) return { kind: 'other', what: 'a symbolic link to nothing' };
+  } catch {
+    // Not there at all.
+  }
+  return { kind: 'missing' };
+}
+
+interface Loaded {
+  conversation: Conversation;
+  /** How many lines were records: 0 means the file is not (or no longer) a conversation. */
+  records: number;
+  problems: LineProblem[];
+}
+
+export interface StoreOptions {
+  /** Where warnings about damaged files go (one line each); nowhere by default. */
+  warn?: (line: string) => void;
+}
+
 export class ConversationStore {
   readonly dir: string;
+  readonly #warn: (line: string) => void;
 
-  constructor(env: Record<string, string | undefined>) {
+  constructor(env: Record<string, string | undefined>, options: StoreOptions = {}) {
     this.dir = join(dataDir(env), 'conversations');
+    this.#warn = options.warn ?? (() => {});
   }
 
   pathOf(name: string): string {
     return join(this.dir, `${checkConversationName(name)}${EXTENSION}`);
   }
 
+  /** True when `name` is a conversation file (a name that is not a file is not one). */
   exists(name: string): boolean {
     try {
-      return statSync(this.pathOf(name)).isFile();
+      return entryAt(this.pathOf(name)).kind === 'file';
     } catch {
       return false;
     }
   }
 
-  /** Add one record. One appendFile call is one write(2) with O_APPEND: records never interleave. */
+  /** True when nothing at all is at `name`'s path (so a conversation of that name can be started). */
+  isFree(name: string): boolean {
+    try {
+      return entryAt(this.pathOf(name)).kind === 'missing';
+    } catch {
+      return false; // reading it will say what is wrong
+    }
+  }
+
+  /** Add one record, on a line of its own (see appendJsonLine). */
   append(name: string, record: ConversationRecord): void {
-    ensurePrivateDir(this.dir);
-    appendFileSync(this.pathOf(name), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    try {
+      ensurePrivateDir(this.dir);
+    } catch (error) {
+      // mkdir says EEXIST when a file has the folder's name: the folder is what is missing.
+      if (errnoCode(error) === 'EEXIST') throw Object.assign(new Error(`${this.dir} is not a folder`), { code: 'ENOTDIR' });
+      throw error;
+    }
+    appendJsonLine(this.pathOf(name), record);
   }
 
   /** Start a conversation file (a no-op record if it exists already: names may be resumed). */
@@ -63,60 +126,146 @@ export class ConversationStore {
     if (!this.exists(name)) this.append(name, { type: 'start', v: 1, name, created: now.toISOString() });
   }
 
-  /** Read a conversation; lines that do not parse (a torn last write) are skipped. */
-  read(name: string): Conversation {
-    let text: string;
+  /**
+   * Before anything is sent: throws, saying why, when a turn of `name` could not be saved (the
+   * folder is a file, read-only, not ours). A full disk can only be found when writing.
+   */
+  checkWritable(name: string): void {
+    const path = this.pathOf(name);
+    const fixOrSkip = 'fix it, or add --no-save to keep nothing';
     try {
-      text = readFileSync(this.pathOf(name), 'utf8');
-    } catch {
-      throw new UsageError(`no saved conversation named "${name}"`, { hint: 'see them with `svc sessions list`' });
+      const dirEntry = entryAt(this.dir);
+      if (dirEntry.kind === 'file') throw new SvcError(`cannot save conversations in ${this.dir}: it is a file, not a folder`, { hint: 'move that file away, or add --no-save to keep nothing' });
+      ensurePrivateDir(this.dir);
+      accessSync(this.dir, constants.W_OK);
+    } catch (error) {
+      if (error instanceof SvcError) throw error;
+      throw new SvcError(`cannot save conversations in ${this.dir}: ${describeSystemError(error)}`, { hint: fixOrSkip, cause: error });
     }
+    try {
+      const entry = entryAt(path);
+      if (entry.kind === 'other') throw new SvcError(`cannot save to ${path}: it is ${entry.what}`, { hint: 'move it away, or choose another --session name' });
+      if (entry.kind === 'file') accessSync(path, constants.W_OK);
+    } catch (error) {
+      if (error instanceof SvcError) throw error;
+      throw new SvcError(`cannot save to ${path}: ${describeSystemError(error)}`, { hint: `give it back to yourself (chmod u+rw ${path}), or add --no-save`, cause: error });
+    }
+  }
+
+  /**
+   * Read a conversation. Damaged lines are skipped and named in one warning; a name that is not
+   * a conversation file, or a file that cannot be read, is an error that says which and why.
+   */
+  read(name: string): Conversation {
+    return this.#load(name, true).conversation;
+  }
+
+  /** The lines of `name`'s file; throws, saying why, when there is no such file or it cannot be read. */
+  #readLines(name: string): { lines: JsonLines; mtimeMs: number } {
+    const path = this.pathOf(name);
+    let entry: Entry;
+    try {
+      entry = entryAt(path);
+      if (entry.kind === 'file') return { lines: readJsonLines(path), mtimeMs: entry.mtimeMs };
+    } catch (error) {
+      const code = errnoCode(error);
+      const hint = code === 'EACCES' || code === 'EPERM' ? `give it back to yourself: chmod u+rw ${path}` : undefined;
+      throw new SvcError(`cannot read the conversation "${name}" (${path}): ${describeSystemError(error)}`, { hint, cause: error });
+    }
+    if (entry.kind === 'missing') throw new UsageError(`no saved conversation named "${name}"`, { hint: 'see them with `svc sessions list`' });
+    throw new SvcError(`${path} is ${entry.what}, not a saved conversation`, { hint: 'move it away, or choose another name' });
+  }
+
+  #load(name: string, report: boolean): Loaded {
+    const path = this.pathOf(name);
+    const { lines, mtimeMs } = this.#readLines(name);
     const records: ConversationRecord[] = [];
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        records.push(JSON.parse(line) as ConversationRecord);
-      } catch {
-        // A line cut by a crash: everything before it is still good.
-      }
+    const problems = [...lines.problems];
+    for (const { line, value } of lines.values) {
+      const record = recordOf(value);
+      if (record) records.push(record);
+      else problems.push({ line, problem: 'not a conversation record' });
     }
-    return replay(name, records);
+    problems.sort((a, b) => a.line - b.line);
+    if (report && problems.length > 0) this.#warn(describeLineProblems(path, problems));
+    const conversation = replay(name, records);
+    // A file whose start record was lost still has a date: when it last changed.
+    if (conversation.created === '') conversation.created = conversation.updated || new Date(mtimeMs).toISOString();
+    return { conversation, records: records.length, problems };
+  }
+
+  /**
+   * The conversation files, newest first by file time: names svc could have made, regular files.
+   * Anything else in the folder is not svc's and is passed over without a word.
+   */
+  #files(): Array<{ name: string; mtimeMs: number }> {
+    let files: string[];
+    try {
+      files = readdirSync(this.dir);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return [];
+      throw new SvcError(`cannot read the saved conversations in ${this.dir}: ${describeSystemError(error)}`, { cause: error });
+    }
+    const found: Array<{ name: string; mtimeMs: number }> = [];
+    for (const file of files) {
+      const name = file.slice(0, -EXTENSION.length);
+      if (!file.endsWith(EXTENSION) || !isConversationName(name)) continue;
+      const entry = entryAt(join(this.dir, file));
+      if (entry.kind === 'file') found.push({ name, mtimeMs: entry.mtimeMs });
+    }
+    return found.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  }
+
+  /**
+   * Load `name` for a listing: a file that cannot be read or holds no record is named and passed
+   * over; its damaged lines are reported only when `reportLines` (--continue reads it again).
+   */
+  #probe(name: string, reportLines: boolean): Loaded | undefined {
+    try {
+      const loaded = this.#load(name, reportLines);
+      if (loaded.records > 0) return loaded;
+      if (loaded.problems.length > 0) this.#warn(`svc: ${this.pathOf(name)}: no line in it is a conversation record; left out`);
+    } catch (error) {
+      this.#warn(`svc: ${error instanceof Error ? error.message : String(error)}; left out`);
+    }
+    return undefined;
   }
 
   /** Every saved conversation, most recently changed first. */
   list(): ConversationSummary[] {
-    let files: string[];
-    try {
-      files = readdirSync(this.dir).filter((file) => file.endsWith(EXTENSION));
-    } catch {
-      return [];
+    const summaries: ConversationSummary[] = [];
+    for (const { name, mtimeMs } of this.#files()) {
+      const conversation = this.#probe(name, true)?.conversation;
+      if (!conversation) continue;
+      const updated = conversation.updated || new Date(mtimeMs).toISOString();
+      summaries.push({ name, updated, turns: conversation.turns.length, conversation });
     }
-    const summaries = files.map((file) => {
-      const name = file.slice(0, -EXTENSION.length);
-      const conversation = this.read(name);
-      const mtime = statSync(join(this.dir, file)).mtime.toISOString();
-      return { name, updated: conversation.updated || mtime, turns: conversation.turns.length, conversation };
-    });
     return summaries.sort((a, b) => b.updated.localeCompare(a.updated) || b.name.localeCompare(a.name));
   }
 
-  /** The conversation changed last, if any (by file time: no need to read them all). */
+  /**
+   * The conversation changed last, if any: by file time, passing over files that hold no
+   * conversation (so --continue never picks a stray file and fails after sending).
+   */
   latest(): string | undefined {
-    let latest: { name: string; mtime: number } | undefined;
-    try {
-      for (const file of readdirSync(this.dir)) {
-        if (!file.endsWith(EXTENSION)) continue;
-        const mtime = statSync(join(this.dir, file)).mtimeMs;
-        if (!latest || mtime > latest.mtime) latest = { name: file.slice(0, -EXTENSION.length), mtime };
-      }
-    } catch {
-      return undefined;
+    for (const { name } of this.#files()) {
+      if (this.#probe(name, false)) return name;
     }
-    return latest?.name;
+    return undefined;
   }
 
   delete(name: string): void {
-    if (!this.exists(name)) throw new UsageError(`no saved conversation named "${name}"`);
-    rmSync(this.pathOf(name));
+    const path = this.pathOf(name);
+    if (!this.exists(name)) throw new UsageError(`no saved conversation named "${name}"`, { hint: 'see them with `svc sessions list`' });
+    try {
+      rmSync(path);
+    } catch (error) {
+      throw new SvcError(`cannot delete ${path}: ${describeSystemError(error)}`, { cause: error });
+    }
   }
+}
+
+/** The store of the user's conversations, telling stderr about damaged files it meets. */
+export function conversationStoreFor(io: IO): ConversationStore {
+  return new ConversationStore(io.env, { warn: (line) => io.stderr.write(`${forOutput(line, io.stderrIsTTY)}\n`) });
 }

@@ -4,9 +4,10 @@
  */
 import type { ChatCompletion, ChatRequest, Usage } from '../../api/chat-types.js';
 import type { ConversationSession } from '../../conversations/session.js';
-import { InterruptedError, UsageError } from '../../errors.js';
+import { InterruptedError, SvcError, UsageError } from '../../errors.js';
 import type { Factory, SettingFlags } from '../../factory.js';
 import type { IO } from '../../io.js';
+import { reportError } from '../../report-error.js';
 import { applySystemFlag, chatModel, openConversation, type ConversationChoice } from './open-conversation.js';
 import { readPrompt } from './prompt-input.js';
 import { replyText, streamReply, turnFrom } from './reply.js';
@@ -62,15 +63,35 @@ export async function runOneShot(options: ChatOptions, factory: Factory, signal:
   const request = buildChatRequest(model, session, text, options);
 
   const outcome = await streamReply(io, client, request, { signal, quiet: options.json });
-  if (outcome.stdoutClosed) return;
   const reply = replyText(outcome.completion);
   const finished = outcome.error === undefined;
-  if (finished || reply !== '') session.addTurn(turnFrom(text, model, outcome));
+  // Stopped by the user (Ctrl-C, or the reader of stdout leaving): kept marked interrupted, as in
+  // the session. A failure that brought no text keeps nothing: running the command again asks again.
+  const stoppedByUser = signal.aborted || outcome.stdoutClosed;
+  if (finished || reply !== '' || stoppedByUser) session.addTurn(turnFrom(text, model, outcome));
+  const notSaved = notSavedError(session);
+  if (outcome.stdoutClosed) {
+    if (notSaved) throw notSaved;
+    return;
+  }
   if (options.json && outcome.completion && (finished || reply !== '')) writeJson(io, outcome.completion);
-  if (!finished) throw signal.aborted ? new InterruptedError() : outcome.error;
+  if (!finished) {
+    if (notSaved) await reportError(io, notSaved, factory.loadedApiKey());
+    throw signal.aborted ? new InterruptedError() : outcome.error;
+  }
   const finishReason = outcome.completion?.choices[0]?.finish_reason;
   if (finishReason === 'length') io.stderr.write('svc: the reply was cut at the token limit (finish_reason: length)\n');
   // With no text at all it is an error (api/reply-checks.ts); after some, the text stands, cut.
   if (finishReason === 'content_filter') io.stderr.write("svc: the service's content filter cut the reply (finish_reason: content_filter)\n");
   if (options.usage) io.stderr.write(`${formatUsage(outcome.completion?.usage)}\n`);
+  if (notSaved) throw notSaved;
+}
+
+/** The reply reached stdout but not the disk: exit 1, naming the file and its folder. */
+function notSavedError(session: ConversationSession): SvcError | undefined {
+  const failure = session.saveFailure;
+  if (!failure) return undefined;
+  return new SvcError(`the reply was not saved: cannot write ${failure.path}: ${failure.reason}`, {
+    hint: `free some space or fix ${failure.dir}, or add --no-save to keep nothing`,
+  });
 }

@@ -1,6 +1,6 @@
 /** --continue, --session and --no-save → the conversation a chat adds to. */
 import { ConversationSession } from '../../conversations/session.js';
-import { checkConversationName, ConversationStore } from '../../conversations/store.js';
+import { checkConversationName, conversationStoreFor, type ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../errors.js';
 import type { ResolvedSettings } from '../../factory.js';
 import type { IO } from '../../io.js';
@@ -21,9 +21,19 @@ export function checkConversationChoice(choice: ConversationChoice): void {
   if (choice.sessionName !== undefined) checkConversationName(choice.sessionName);
 }
 
+/**
+ * The conversation to add to. Everything that can be known before sending is checked here: a
+ * name that is not a conversation, a folder where a turn could not be saved (exit 1, nothing sent).
+ */
 export function openConversation(io: IO, choice: ConversationChoice): ConversationSession {
   checkConversationChoice(choice);
-  const store = new ConversationStore(io.env);
+  const store = conversationStoreFor(io);
+  const session = chooseConversation(store, choice);
+  if (choice.save) store.checkWritable(session.name);
+  return session;
+}
+
+function chooseConversation(store: ConversationStore, choice: ConversationChoice): ConversationSession {
   if (choice.sessionName !== undefined) return ConversationSession.resume(store, choice.sessionName, choice.save);
   if (choice.continueLatest) {
     const latest = store.latest();

@@ -18,6 +18,8 @@ export interface ReplyOutcome {
   error: unknown;
   /** The reader of stdout went away (`| head -1`): not a failure. */
   stdoutClosed: boolean;
+  /** The reply stopped before its end because the reader went away: kept marked interrupted. */
+  cutByReader: boolean;
 }
 
 export interface ReplyOptions {
@@ -32,7 +34,8 @@ export function turnFrom(user: string, model: string, outcome: ReplyOutcome): Om
   const counts = outcome.completion?.usage;
   // Only the three counts are kept: the service's usage object may carry details of its own.
   const usage = counts && { prompt_tokens: counts.prompt_tokens, completion_tokens: counts.completion_tokens, total_tokens: counts.total_tokens };
-  return { user, assistant: replyText(outcome.completion), model, ...(outcome.error === undefined ? {} : { interrupted: true }), ...(usage ? { usage } : {}) };
+  const unfinished = outcome.error !== undefined || outcome.cutByReader;
+  return { user, assistant: replyText(outcome.completion), model, ...(unfinished ? { interrupted: true } : {}), ...(usage ? { usage } : {}) };
 }
 
 /** The text of a completion's first choice. */
@@ -46,7 +49,7 @@ export async function streamReply(io: IO, client: ApiClient, request: ChatReques
   options.signal.addEventListener('abort', onAbort, { once: true });
   const writer = new ReplyWriter(io, () => stop.abort());
   const spinner = await startSpinner(io, 'waiting for the service…');
-  const outcome: ReplyOutcome = { completion: undefined, error: undefined, stdoutClosed: false };
+  const outcome: ReplyOutcome = { completion: undefined, error: undefined, stdoutClosed: false, cutByReader: false };
   try {
     outcome.completion = await runChat(client, request, {
       signal: stop.signal,
@@ -69,6 +72,8 @@ export async function streamReply(io: IO, client: ApiClient, request: ChatReques
   if (writer.failure !== undefined) outcome.error = stdoutFailure(writer.failure);
   else if (writer.closed) {
     outcome.stdoutClosed = true;
+    // The reader leaving stopped the reply (the abort above), unless all of it had come.
+    outcome.cutByReader = outcome.error !== undefined;
     outcome.error = undefined;
   }
   return outcome;

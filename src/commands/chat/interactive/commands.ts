@@ -1,14 +1,13 @@
 /**
  * What each slash command does to the session. Parsing and help text live in slash-commands.ts.
  */
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { firstLineOf } from '../../../conversations/model.js';
 import { parseModelId } from '../../../parse-values.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import { formatUsage } from '../one-shot.js';
 import { editInEditor } from './editor.js';
 import type { SessionState } from './repl.js';
+import { saveMessages, savePath } from './save-messages.js';
 import { helpText, type SlashCommandName } from './slash-commands.js';
 
 function say(state: SessionState, text: string): void {
@@ -34,8 +33,11 @@ const handlers: Record<SlashCommandName, Handler> = {
     const text = arg.trim();
     if (text === '') say(state, state.session.system ? `system: ${neutraliseForTerminal(state.session.system)}` : '(no system message)');
     else if (text === 'off') {
+      if (state.session.system === undefined) return say(state, '(there is no system message to remove)');
       state.session.setSystem(undefined);
       say(state, '(system message removed)');
+    } else if (text === state.session.system) {
+      say(state, '(the system message is that already)');
     } else {
       state.session.setSystem(text);
       say(state, '(system message set; it goes first in every request)');
@@ -43,15 +45,21 @@ const handlers: Record<SlashCommandName, Handler> = {
   },
   model: (state, arg) => {
     if (arg.trim() === '') return say(state, `model: ${state.model}`);
+    let next: string;
     try {
-      state.model = parseModelId(arg, '/model');
-      state.session.setModel(state.model);
-      say(state, `(model: ${state.model})`);
+      next = parseModelId(arg, '/model');
     } catch (error) {
-      say(state, (error as Error).message);
+      return say(state, (error as Error).message);
     }
+    if (next === state.model) return say(state, `(already using ${next})`);
+    // On trial until it answers once: if the service refuses it, the session goes back (ask.ts).
+    state.modelTrial ??= { model: state.model, conversationModel: state.session.model };
+    state.model = next;
+    state.session.setModel(next);
+    say(state, `(model: ${next}, from the next message)`);
   },
   retry: async (state) => {
+    if (state.unsent !== undefined) return state.ask(state.unsent);
     const last = state.session.undo();
     if (!last) return say(state, '(nothing to retry yet)');
     await state.ask(last.user);
@@ -72,23 +80,14 @@ const handlers: Record<SlashCommandName, Handler> = {
   save: (state, arg) => {
     const name = arg.trim();
     if (name === '') return say(state, 'usage: /save <file.json>');
-    const path = resolve(state.io.cwd, name);
-    const messages = state.session.messages();
-    try {
-      // 'wx': an existing file is never replaced.
-      writeFileSync(path, `${JSON.stringify(messages, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
-      say(state, `(saved ${messages.length} messages to ${path})`);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') say(state, `${path} exists; not overwritten (choose another name)`);
-      else say(state, `could not save: ${(error as Error).message}`);
-    }
+    say(state, neutraliseForTerminal(saveMessages(savePath(name, state.io.cwd, state.io.env), state.session.messages())));
   },
   usage: (state) => {
-    const turns = state.session.turns.filter((turn) => turn.usage);
-    say(state, `this session: ${formatUsage(state.usage)}`);
-    const total = turns.reduce((sum, turn) => sum + (turn.usage?.total_tokens ?? 0), 0);
+    // Both count every reply kept, undone and retried ones included (their tokens were used),
+    // so on a conversation's first session the two lines agree.
     const count = state.session.turns.length;
-    say(state, `whole conversation: ${total} tokens over ${count} turn${count === 1 ? '' : 's'}`);
+    say(state, `this session:       ${formatUsage(state.usage)}`);
+    say(state, `whole conversation: ${formatUsage(state.session.spent)}, over ${count} turn${count === 1 ? '' : 's'}`);
   },
   history: (state) => {
     if (state.session.system) say(state, `[system] ${neutraliseForTerminal(state.session.system)}`);
@@ -96,7 +95,8 @@ const handlers: Record<SlashCommandName, Handler> = {
       say(state, `[you] ${neutraliseForTerminal(turn.user)}`);
       say(state, `[${turn.model ?? 'assistant'}] ${neutraliseForTerminal(turn.assistant)}${turn.interrupted ? ' [interrupted]' : ''}`);
     }
-    if (state.session.turns.length === 0) say(state, '(nothing yet)');
+    if (state.unsent !== undefined) say(state, `[you] ${neutraliseForTerminal(state.unsent)} [not sent: /retry sends it]`);
+    else if (state.session.turns.length === 0) say(state, '(nothing yet)');
   },
   name: (state) => say(state, state.session.saved ? `conversation: ${state.session.name}` : `conversation: ${state.session.name} (not saved: --no-save)`),
   copy: (state) => {

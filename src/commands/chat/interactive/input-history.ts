@@ -2,10 +2,12 @@
  * Earlier inputs for Up/Down, kept across sessions in `$XDG_STATE_HOME/svc/input-history.jsonl`
  * (one JSON string per line, owner-only). With --no-save nothing is written.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendJsonLine, describeLineProblems, readJsonLines, type LineProblem } from '../../../jsonl-file.js';
 import { stateDir } from '../../../settings/paths.js';
 import { ensurePrivateDir } from '../../../settings/private-dir.js';
+import { describeSystemError } from '../../../system-errors.js';
 
 /** How many inputs are kept, in the file and in readline's own list. */
 export const KEEP = 1000;
@@ -25,27 +27,32 @@ export class InputHistory {
     return new InputHistory([], undefined);
   }
 
-  static load(env: Record<string, string | undefined>): InputHistory {
-    const dir = stateDir(env);
-    const file = join(dir, 'input-history.jsonl');
-    let entries: string[] = [];
+  /**
+   * The history of earlier sessions. Damaged lines (a cut last line, a line that is not a string)
+   * are skipped and named once through `warn`; a history that cannot be read at all is started
+   * afresh, with a word, since losing it costs only Up-arrow convenience.
+   */
+  static load(env: Record<string, string | undefined>, warn: (line: string) => void = () => {}): InputHistory {
+    const file = join(stateDir(env), 'input-history.jsonl');
+    const entries: string[] = [];
     try {
-      entries = readFileSync(file, 'utf8')
-        .split('\n')
-        .flatMap((line) => {
-          try {
-            const value: unknown = JSON.parse(line);
-            return typeof value === 'string' ? [value] : [];
-          } catch {
-            return [];
-          }
-        })
-        .slice(-KEEP)
-        .reverse();
-    } catch {
-      // No history yet.
+      // Only a regular file is read: a FIFO or a device there would block or never end.
+      if (statSync(file).isFile()) {
+        const { values, problems } = readJsonLines(file);
+        const skipped: LineProblem[] = [...problems];
+        for (const { line, value } of values) {
+          if (typeof value === 'string') entries.push(value);
+          else skipped.push({ line, problem: 'not a history entry' });
+        }
+        if (skipped.length > 0) warn(describeLineProblems(file, skipped.sort((a, b) => a.line - b.line)));
+      } else {
+        warn(`svc: ${file} is not a file; input history is not kept`);
+        return new InputHistory([], undefined);
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`svc: cannot read ${file} (${describeSystemError(error)}); earlier inputs are not offered`);
     }
-    return new InputHistory(entries, file);
+    return new InputHistory(entries.slice(-KEEP).reverse(), file);
   }
 
   add(entry: string): void {
@@ -55,7 +62,7 @@ export class InputHistory {
     if (!this.#file) return;
     try {
       ensurePrivateDir(join(this.#file, '..'));
-      appendFileSync(this.#file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+      appendJsonLine(this.#file, entry);
     } catch {
       // Losing an entry of input history is not worth interrupting the conversation for.
     }

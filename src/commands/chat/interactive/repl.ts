@@ -4,14 +4,16 @@
  */
 import type { Usage } from '../../../api/chat-types.js';
 import type { ApiClient } from '../../../api/client.js';
-import type { ConversationSession } from '../../../conversations/session.js';
+import { firstLineOf, noUsage } from '../../../conversations/model.js';
+import { ConversationSession, type SaveFailure } from '../../../conversations/session.js';
+import { conversationStoreFor } from '../../../conversations/store.js';
 import { InterruptedError } from '../../../errors.js';
 import type { IO } from '../../../io.js';
-import { reportError } from '../../../report-error.js';
+import { neutraliseForTerminal } from '../../../terminal-text.js';
 import type { CommandContext } from '../../context.js';
-import { buildChatRequest, type ChatOptions } from '../one-shot.js';
+import type { ChatOptions } from '../one-shot.js';
 import { applySystemFlag, chatModel, openConversation } from '../open-conversation.js';
-import { replyText, streamReply, turnFrom } from '../reply.js';
+import { askTurn } from './ask.js';
 import { runSlashCommand } from './commands.js';
 import { MessageComposer } from './composer.js';
 import { InputHistory } from './input-history.js';
@@ -22,17 +24,24 @@ import { openTerminalInput, type TerminalInput } from './terminal-input.js';
 const PROMPT = '› ';
 const CONTINUATION = '… ';
 
+/** What the session needs of the line reader (a test drives the session with its own). */
+export type SessionReader = Pick<LineReader, 'read' | 'whileBusy' | 'lend' | 'cancel' | 'close'>;
+
 /** What the slash commands may look at and change. */
 export interface SessionState {
   io: IO;
   session: ConversationSession;
   model: string;
-  /** Tokens used since this session started. */
+  /** Tokens of the replies kept since this session started. */
   usage: Usage;
-  terminal: TerminalInput;
-  reader: LineReader;
+  terminal: Pick<TerminalInput, 'fd'>;
+  reader: SessionReader;
   /** Set by /exit and /quit. */
   leaving: boolean;
+  /** A message whose send failed with nothing back: /retry sends it. */
+  unsent: string | undefined;
+  /** After /model, until the new model has answered once: what to go back to if it is refused. */
+  modelTrial: { model: string; conversationModel: string | undefined } | undefined;
   /** Send `text` as the next turn (for /retry and /edit). */
   ask(text: string): Promise<void>;
   startNewConversation(): void;
@@ -42,70 +51,64 @@ function note(io: IO, text: string): void {
   io.stderr.write(`${text}\n`);
 }
 
+/** Said once, when a write fails: the session goes on in memory. */
+function noticeSaveFailure(io: IO, session: ConversationSession): void {
+  session.onSaveFailure = (failure: SaveFailure) => {
+    note(io, `svc: the conversation is no longer being saved: cannot write ${failure.path}: ${failure.reason}`);
+    note(io, `(it goes on in memory; free some space or fix ${failure.dir}; /save <file.json> keeps a copy)`);
+  };
+}
+
 export async function runInteractive(options: ChatOptions, context: CommandContext, firstMessage?: string): Promise<void> {
-  const { factory, signal, interrupts } = context;
+  const { factory } = context;
   const { io } = factory;
   const terminal = openTerminalInput(io);
   const settings = await factory.settings(options.settings);
-  const client: ApiClient = await factory.apiClient(settings);
-  const history = options.save ? InputHistory.load(io.env) : InputHistory.memory();
+  const client = await factory.apiClient(settings);
+  // Before the terminal goes raw: a conversation that cannot be opened or saved ends here.
+  const session = openConversation(io, options);
+  const history = options.save ? InputHistory.load(io.env, (line) => note(io, neutraliseForTerminal(line))) : InputHistory.memory();
   const reader = new LineReader(terminal, io.stderr, history);
+  await runSession({ options, context, client, session, model: chatModel(settings, session), reader, terminal }, firstMessage);
+}
+
+export interface SessionStart {
+  options: ChatOptions;
+  context: CommandContext;
+  client: ApiClient;
+  session: ConversationSession;
+  model: string;
+  reader: SessionReader;
+  terminal: Pick<TerminalInput, 'fd'>;
+}
+
+/** The session itself: read, answer, until the user leaves. The reader is closed at the end. */
+export async function runSession(start: SessionStart, firstMessage?: string): Promise<void> {
+  const { options, context, client, reader } = start;
+  const { signal } = context;
+  const { io } = context.factory;
   const composer = new MessageComposer();
+  const deps = { context, client, options };
 
   const state: SessionState = {
     io,
-    session: openConversation(io, options),
-    model: '',
-    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
-    terminal,
+    session: start.session,
+    model: start.model,
+    usage: noUsage(),
+    terminal: start.terminal,
     reader,
     leaving: false,
-    ask: (text) => ask(text),
+    unsent: undefined,
+    modelTrial: undefined,
+    ask: (text) => askTurn(state, text, deps),
     startNewConversation: () => {
-      state.session = openConversation(io, { ...options, continueLatest: false, sessionName: undefined });
+      state.session = ConversationSession.fresh(options.save ? conversationStoreFor(io) : undefined);
+      noticeSaveFailure(io, state.session);
       if (options.system) state.session.setSystem(options.system);
     },
   };
+  noticeSaveFailure(io, state.session);
   applySystemFlag(state.session, options.system);
-  state.model = chatModel(settings, state.session);
-
-  /** One turn: send the conversation plus `text`, stream the reply, keep what came. */
-  async function ask(text: string): Promise<void> {
-    const stop = new AbortController();
-    // Ctrl-C from the keyboard (raw mode: the reader sees it) or as a signal (kill -INT).
-    const releaseKeys = reader.whileBusy(() => stop.abort());
-    const release = interrupts.push(() => stop.abort());
-    const onLeave = (): void => stop.abort();
-    signal.addEventListener('abort', onLeave, { once: true });
-    const request = buildChatRequest(state.model, state.session, text, options);
-    let outcome;
-    try {
-      outcome = await streamReply(io, client, request, { signal: stop.signal });
-    } finally {
-      releaseKeys();
-      release();
-      signal.removeEventListener('abort', onLeave);
-    }
-    const reply = replyText(outcome.completion);
-    const usage = outcome.completion?.usage;
-    if (usage) {
-      state.usage.prompt_tokens += usage.prompt_tokens;
-      state.usage.completion_tokens += usage.completion_tokens;
-      state.usage.total_tokens += usage.total_tokens;
-    }
-    const finished = outcome.error === undefined;
-    if (finished || reply !== '' || stop.signal.aborted) {
-      state.session.addTurn(turnFrom(text, state.model, outcome));
-    }
-    if (finished) {
-      if (outcome.completion?.choices[0]?.finish_reason === 'length') note(io, '(the reply was cut at the token limit)');
-    } else if (stop.signal.aborted) {
-      note(io, '(reply interrupted; kept as far as it came: /retry asks again)');
-    } else {
-      await reportError(io, outcome.error, factory.loadedApiKey());
-      if (reply !== '') note(io, '(the partial reply is kept: /retry asks again)');
-    }
-  }
 
   const earlier = state.session.turns.length;
   note(
@@ -122,7 +125,7 @@ export async function runInteractive(options: ChatOptions, context: CommandConte
     if (firstMessage !== undefined) {
       const lines = firstMessage.split('\n').length;
       note(io, `(sent the prompt: ${lines} line${lines === 1 ? '' : 's'}, ${firstMessage.length} characters)`);
-      await ask(firstMessage);
+      await state.ask(firstMessage);
     }
     while (!state.leaving && !signal.aborted) {
       const result = await reader.read(composer.pending ? CONTINUATION : PROMPT);
@@ -146,11 +149,14 @@ export async function runInteractive(options: ChatOptions, context: CommandConte
       const input = parseInput(text.trim().startsWith('/') ? text.trim() : text);
       if (input.kind === 'unknown') note(io, unknownCommandHint(input.name));
       else if (input.kind === 'command') await runSlashCommand(input.name, input.arg, state);
-      else await ask(input.text);
+      else await state.ask(input.text);
     }
   } finally {
     signal.removeEventListener('abort', onStop);
     reader.close();
+  }
+  if (state.unsent !== undefined) {
+    note(io, `(your last message was not sent: "${neutraliseForTerminal(firstLineOf(state.unsent))}"${options.save ? '; Up recalls it next time' : ''})`);
   }
   if (state.session.saved && state.session.turns.length > 0) {
     note(io, `saved as "${state.session.name}" · resume with: svc chat --continue   (or --session ${state.session.name})`);

@@ -1,0 +1,83 @@
+/**
+ * One turn of the session: send the conversation plus the new message, stream the reply, keep
+ * what came. Nothing the user typed is dropped: a message whose send failed with no reply stays
+ * as "not sent" for /retry, and a model the service refuses after /model is undone at once.
+ */
+import type { ApiClient } from '../../../api/client.js';
+import { addUsage } from '../../../conversations/model.js';
+import { ApiError } from '../../../errors.js';
+import { reportError } from '../../../report-error.js';
+import type { CommandContext } from '../../context.js';
+import { buildChatRequest, type ChatOptions } from '../one-shot.js';
+import { replyText, streamReply, turnFrom } from '../reply.js';
+import type { SessionState } from './repl.js';
+
+export interface TurnDeps {
+  context: CommandContext;
+  client: ApiClient;
+  options: ChatOptions;
+}
+
+function note(state: SessionState, text: string): void {
+  state.io.stderr.write(`${text}\n`);
+}
+
+/**
+ * The service turned the request down because of its model (unknown, not allowed), not because
+ * of what it says: a 404 from the chat endpoint, or a 4xx whose message or code names the model.
+ */
+export function refusesModel(error: unknown): boolean {
+  if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500) return false;
+  if (error.status === 401 || error.status === 429) return false;
+  return error.status === 404 || /model/i.test(`${error.serviceMessage ?? ''} ${error.code ?? ''}`);
+}
+
+export async function askTurn(state: SessionState, text: string, deps: TurnDeps): Promise<void> {
+  const { context, client, options } = deps;
+  const { io } = state;
+  const stop = new AbortController();
+  // Ctrl-C from the keyboard (raw mode: the reader sees it) or as a signal (kill -INT).
+  const releaseKeys = state.reader.whileBusy(() => stop.abort());
+  const release = context.interrupts.push(() => stop.abort());
+  const onLeave = (): void => stop.abort();
+  context.signal.addEventListener('abort', onLeave, { once: true });
+  state.unsent = undefined;
+  const request = buildChatRequest(state.model, state.session, text, options);
+  let outcome;
+  try {
+    outcome = await streamReply(io, client, request, { signal: stop.signal });
+  } finally {
+    releaseKeys();
+    release();
+    context.signal.removeEventListener('abort', onLeave);
+  }
+  const reply = replyText(outcome.completion);
+  const finished = outcome.error === undefined;
+  if (finished || reply !== '' || stop.signal.aborted) {
+    state.session.addTurn(turnFrom(text, state.model, outcome));
+    // Counted with the turn it belongs to, so "this session" and "whole conversation" agree.
+    addUsage(state.usage, outcome.completion?.usage);
+  } else {
+    state.unsent = text;
+  }
+  if (finished) {
+    state.modelTrial = undefined; // the new model answered: it stays
+    if (outcome.completion?.choices[0]?.finish_reason === 'length') note(state, '(the reply was cut at the token limit)');
+    return;
+  }
+  if (stop.signal.aborted) {
+    note(state, '(reply interrupted; kept as far as it came: /retry asks again)');
+    return;
+  }
+  await reportError(io, outcome.error, context.factory.loadedApiKey());
+  const trial = state.modelTrial;
+  if (trial && refusesModel(outcome.error)) {
+    const refused = state.model;
+    state.model = trial.model;
+    state.session.setModel(trial.conversationModel);
+    state.modelTrial = undefined;
+    note(state, `(the service refused ${refused}; back to ${state.model})`);
+  }
+  if (state.unsent !== undefined) note(state, '(your message was not sent: /retry sends it again, Up recalls it to change it)');
+  else if (reply !== '') note(state, '(the partial reply is kept: /retry asks again)');
+}

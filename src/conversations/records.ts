@@ -1,0 +1,55 @@
+/**
+ * A line of a conversation file → the record it holds, or nothing when it is not one svc wrote
+ * (`null`, a number, `"created": 5`, `"user": 42`, a record type from a newer svc). Checked field
+ * by field, because the rest of svc trusts a record's types: one bad line must cost that line,
+ * not the listing of every conversation.
+ */
+import type { Usage } from '../api/chat-types.js';
+import { isObject, type JsonObject } from '../json.js';
+import type { ConversationRecord, Turn } from './model.js';
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+function usageOf(value: unknown): Usage | undefined | false {
+  if (value === undefined) return undefined;
+  if (!isObject(value) || !isCount(value.prompt_tokens) || !isCount(value.completion_tokens) || !isCount(value.total_tokens)) return false;
+  return { prompt_tokens: value.prompt_tokens, completion_tokens: value.completion_tokens, total_tokens: value.total_tokens };
+}
+
+function turnOf(value: JsonObject): (Turn & { type: 'turn' }) | undefined {
+  const { user, assistant, at, interrupted, model } = value;
+  const usage = usageOf(value.usage);
+  if (!isString(user) || !isString(assistant) || !isString(at) || usage === false) return undefined;
+  if (interrupted !== undefined && typeof interrupted !== 'boolean') return undefined;
+  if (model !== undefined && !isString(model)) return undefined;
+  return {
+    type: 'turn',
+    user,
+    assistant,
+    ...(interrupted ? { interrupted } : {}),
+    ...(model === undefined ? {} : { model }),
+    ...(usage ? { usage } : {}),
+    at,
+  };
+}
+
+/** The record `value` holds, with only the fields svc knows; undefined when it is not a record. */
+export function recordOf(value: unknown): ConversationRecord | undefined {
+  if (!isObject(value)) return undefined;
+  const { at } = value;
+  switch (value.type) {
+    case 'start':
+      return value.v === 1 && isString(value.name) && isString(value.created) ? { type: 'start', v: 1, name: value.name, created: value.created } : undefined;
+    case 'turn':
+      return turnOf(value);
+    case 'system':
+      return isString(at) && (isString(value.content) || value.content === null) ? { type: 'system', content: value.content, at } : undefined;
+    case 'model':
+      return isString(at) && (isString(value.model) || value.model === null) ? { type: 'model', model: value.model, at } : undefined;
+    case 'undo':
+      return isString(at) ? { type: 'undo', at } : undefined;
+    default:
+      return undefined;
+  }
+}

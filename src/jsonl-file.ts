@@ -1,0 +1,140 @@
+/**
+ * Files of JSON lines that svc appends to and reads back (saved conversations, input history).
+ *
+ * Such a file is damaged in a few typical ways: a crash or a full disk cuts the last line short,
+ * power loss leaves NUL bytes, an editor or another program leaves a line that is not svc's.
+ * Reading skips only the damaged lines and names them; appending always starts on a fresh line,
+ * so a cut line never swallows the next record.
+ */
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+
+/**
+ * The longest line read, in bytes. A record is one turn (a message and its reply); the longest
+ * real one is far below this, while a line of garbage without a newline could be any size, and
+ * reading it whole would exhaust memory.
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+export interface JsonLine {
+  /** 1-based, as an editor shows it. */
+  line: number;
+  value: unknown;
+}
+
+export interface LineProblem {
+  line: number;
+  /** What is wrong, in a few words ("not complete JSON"). */
+  problem: string;
+  /** The line was still used (bytes that are not UTF-8 became U+FFFD); otherwise it was skipped. */
+  kept?: boolean;
+}
+
+export interface JsonLines {
+  values: JsonLine[];
+  problems: LineProblem[];
+}
+
+const NEWLINE = 0x0a;
+const CHUNK_BYTES = 1024 * 1024;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
+
+function sizeInWords(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`;
+}
+
+function parseLine(bytes: Buffer, line: number, into: JsonLines): void {
+  let text: string;
+  let kept: LineProblem | undefined;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    // svc only ever writes UTF-8; keep what can be read rather than drop a whole turn.
+    text = lenientUtf8.decode(bytes);
+    kept = { line, problem: 'bytes that are not UTF-8, kept as �', kept: true };
+  }
+  if (text.trim() === '') return;
+  try {
+    into.values.push({ line, value: JSON.parse(text) as unknown });
+    if (kept) into.problems.push(kept);
+  } catch {
+    into.problems.push({ line, problem: 'not complete JSON' });
+  }
+}
+
+/**
+ * Every line of `path` that holds JSON, and the lines that do not. Reads in pieces, so a huge
+ * line costs at most {@link MAX_LINE_BYTES} of memory. Throws only when the file cannot be read.
+ */
+export function readJsonLines(path: string, maxLineBytes = MAX_LINE_BYTES): JsonLines {
+  const result: JsonLines = { values: [], problems: [] };
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let pieces: Buffer[] = [];
+    let lineBytes = 0;
+    let tooLong = false;
+    let line = 1;
+    const endLine = (): void => {
+      if (tooLong) result.problems.push({ line, problem: `longer than ${sizeInWords(maxLineBytes)}` });
+      else if (lineBytes > 0) parseLine(Buffer.concat(pieces, lineBytes), line, result);
+      pieces = [];
+      lineBytes = 0;
+      tooLong = false;
+      line += 1;
+    };
+    const take = (piece: Buffer): void => {
+      if (tooLong) return;
+      if (lineBytes + piece.length > maxLineBytes) {
+        tooLong = true;
+        pieces = [];
+        return;
+      }
+      pieces.push(Buffer.from(piece));
+      lineBytes += piece.length;
+    };
+    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
+      let start = 0;
+      for (let end = chunk.indexOf(NEWLINE, start); end !== -1 && end < read; end = chunk.indexOf(NEWLINE, start)) {
+        take(chunk.subarray(start, end));
+        endLine();
+        start = end + 1;
+      }
+      if (start < read) take(chunk.subarray(start, read));
+    }
+    if (lineBytes > 0 || tooLong) endLine();
+  } finally {
+    closeSync(fd);
+  }
+  return result;
+}
+
+/**
+ * Append `value` as one line, created owner-only if new. When the file does not end with a
+ * newline (its last write was cut), the record starts on a fresh line, so the cut line stays the
+ * only damage. The line goes out in one write(2) with O_APPEND: two processes appending at once
+ * never interleave their records.
+ */
+export function appendJsonLine(path: string, value: unknown): void {
+  const fd = openSync(path, 'a+', 0o600);
+  try {
+    const size = fstatSync(fd).size;
+    let freshLine = false;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, size - 1);
+      freshLine = last[0] !== NEWLINE;
+    }
+    const bytes = Buffer.from(`${freshLine ? '\n' : ''}${JSON.stringify(value)}\n`);
+    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** One line for stderr naming the damaged lines of `path`: "line 3 skipped (not complete JSON)". */
+export function describeLineProblems(path: string, problems: LineProblem[], shown = 5): string {
+  const parts = problems.slice(0, shown).map((p) => (p.kept ? `line ${p.line} has ${p.problem}` : `line ${p.line} skipped (${p.problem})`));
+  const more = problems.length > shown ? `, and ${problems.length - shown} more` : '';
+  return `svc: ${path}: ${parts.join(', ')}${more}; the rest is kept`;
+}
