@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { UsageError } from '../../errors.js';
 import type { IO } from '../../io.js';
+import { isLoopbackHost } from '../../loopback.js';
 import { parseIntegerInRange } from '../../parse-values.js';
 import { checkKeyShape } from '../../settings/api-key.js';
 
@@ -28,6 +29,14 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${options.host} is already in use`, { hint: 'pick another with --port, or --port 0 for a free one' });
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}: not an address of this machine`);
     throw error;
+  }
+  // Anyone who can reach a non-loopback address can use the emulator, and the key is printed
+  // below for whoever sees this terminal or its log: say so before the key.
+  if (!isLoopbackHost(options.host)) {
+    io.stderr.write(
+      `svc emulator: warning: listening on ${options.host}, so other machines can reach it, and its API key is printed below\n` +
+        '  keep it on this machine with --host 127.0.0.1\n',
+    );
   }
   // The lines a user (or a script: `grep SVC_`) needs to point svc at it.
   io.stderr.write(
