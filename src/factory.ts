@@ -82,7 +82,7 @@ export function createFactory(io: IO): Factory {
     const store = await credentialsStore();
     const { tightenSecretFile } = await import('./settings/private-dir.js');
     const tightened = tightenSecretFile(store.path);
-    if (tightened) io.stderr.write(`svc: note: ${tightened}\n`);
+    if (tightened) io.stderr.write(`svc: ${tightened.fixed ? 'note' : 'warning'}: ${tightened.message}\n`);
     const problem = store.problem();
     if (problem) {
       warnSkipped(io, problem, 'no stored key can be read from it');

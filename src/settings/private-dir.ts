@@ -13,11 +13,11 @@ export function ensurePrivateDir(dir: string): void {
 
 /**
  * A file that holds a secret and can be read by group or others (a copy from another machine, an
- * unzip, a hand edit under a wide umask) is made owner-only (0600), as svc writes it. Returns a
- * sentence for the user when the mode was wrong, whether or not it could be fixed; undefined when
- * there was nothing to do (no file, or already private).
+ * unzip, a hand edit under a wide umask) is made owner-only (0600), as svc writes it. Returns what
+ * to tell the user when the mode was wrong, and whether it was fixed; undefined when there was
+ * nothing to do (no file, or already private).
  */
-export function tightenSecretFile(path: string): string | undefined {
+export function tightenSecretFile(path: string): { message: string; fixed: boolean } | undefined {
   if (process.platform === 'win32') return undefined;
   let mode: number;
   try {
@@ -32,7 +32,7 @@ export function tightenSecretFile(path: string): string | undefined {
   try {
     chmodSync(path, 0o600);
   } catch {
-    return `${path} can be read by other users (${was}) and svc could not change that: run chmod 600 ${path}`;
+    return { message: `${path} can be read by other users (${was}) and svc could not change that: run chmod 600 ${path}`, fixed: false };
   }
-  return `${path} could be read by other users (${was}); svc made it owner-only (mode 0600)`;
+  return { message: `${path} could be read by other users (${was}); svc made it owner-only (mode 0600)`, fixed: true };
 }
