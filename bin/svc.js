@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// The launcher. `svc --version` and `svc [command] --help` are answered here, from files made at
-// build time (help pages rendered by commander: scripts/bundle.mjs), because start-up is a budget
-// and every module loaded costs (bench/README.md). It is CommonJS (bin/package.json) since
-// Node starts a CommonJS file about 5 ms sooner than an ES module. Everything else runs
-// dist/bundle/cli.js.
+// The launcher. `svc --version` and `svc [command] --help` (or `svc help [command]`) are answered
+// here, from files made at build time (help pages rendered by commander: scripts/bundle.mjs),
+// because start-up is a budget and every module loaded costs (bench/README.md). It is CommonJS
+// (bin/package.json) since Node starts a CommonJS file about 5 ms sooner than an ES module.
+// Everything else runs dist/bundle/cli.js.
 'use strict';
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -12,10 +12,13 @@ const argv = process.argv.slice(2);
 const last = argv.at(-1);
 let answer;
 try {
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  const page = (words) => JSON.parse(readFileSync(join(__dirname, '..', 'dist', 'bundle', 'help.json'), 'utf8'))[words.join(' ')];
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
     answer = `${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`;
   } else if (last === '--help' || last === '-h') {
-    answer = JSON.parse(readFileSync(join(__dirname, '..', 'dist', 'bundle', 'help.json'), 'utf8'))[argv.slice(0, -1).join(' ')];
+    answer = page(argv.slice(0, -1));
+  } else if (argv[0] === 'help') {
+    answer = page(argv.slice(1)); // `svc help auth login` is `svc auth login --help`
   }
 } catch {
   answer = undefined; // no pages (a development build): commander answers

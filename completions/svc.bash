@@ -20,7 +20,7 @@ _svc() {
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
-    case "|chat|image|sessions|sessions list|sessions show|sessions delete|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|emulator|completion|" in
+    case "|chat|image|sessions|sessions list|sessions show|sessions delete|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|emulator|completion|help|" in
       *"|${path:+$path }$word|"*) path="${path:+$path }$word" ;;
     esac
   done
@@ -36,8 +36,8 @@ _svc() {
 _svc_complete_path() {
   case "$path" in
     '')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-V --version -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'chat image sessions auth config emulator completion' -- "$cur"))
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-v --version -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W 'chat image sessions auth config emulator completion help' -- "$cur"))
       ;;
     'chat')
       case "$prev" in
@@ -143,6 +143,10 @@ _svc_complete_path() {
     'completion')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur"))
+      ;;
+    'help')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W 'chat image sessions auth config emulator completion' -- "$cur"))
       ;;
   esac
 }

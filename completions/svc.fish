@@ -19,7 +19,7 @@ function __svc_path
         end
         string match -q -- '-*' $word; and continue
         set -l candidate (string join ' ' $path $word)
-        if contains -- "$candidate" 'chat' 'image' 'sessions' 'sessions list' 'sessions show' 'sessions delete' 'auth' 'auth login' 'auth logout' 'auth status' 'config' 'config get' 'config set' 'config unset' 'config list' 'config path' 'emulator' 'completion'
+        if contains -- "$candidate" 'chat' 'image' 'sessions' 'sessions list' 'sessions show' 'sessions delete' 'auth' 'auth login' 'auth logout' 'auth status' 'config' 'config get' 'config set' 'config unset' 'config list' 'config path' 'emulator' 'completion' 'help'
             set path $path $word
         end
     end
@@ -40,14 +40,15 @@ complete -c svc -n '__svc_at' -f -a 'auth' -d 'store, remove or check the API ke
 complete -c svc -n '__svc_at' -f -a 'config' -d 'read and change stored settings'
 complete -c svc -n '__svc_at' -f -a 'emulator' -d 'run a local stand-in for the service'
 complete -c svc -n '__svc_at' -f -a 'completion' -d 'print the shell completion script'
-complete -c svc -n '__svc_at' -s V -l version -d 'print the version'
+complete -c svc -n '__svc_at' -f -a 'help' -d 'show help for a command'
+complete -c svc -n '__svc_at' -s v -l version -d 'print the version'
 complete -c svc -n '__svc_at' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at chat' -s m -l model -x -d 'chat model (env SVC_MODEL; default svc-pro)'
 complete -c svc -n '__svc_at chat' -s s -l system -x -d 'system message sent before the prompt'
 complete -c svc -n '__svc_at chat' -l max-tokens -x -d 'most tokens in the reply (whole number, 1 or more)'
 complete -c svc -n '__svc_at chat' -s t -l temperature -x -d 'randomness from 0 to 2 (service default 1)'
 complete -c svc -n '__svc_at chat' -l top-p -x -d 'nucleus sampling from 0 to 1 (service default 1)'
-complete -c svc -n '__svc_at chat' -l stop -x -d 'stop the reply at this text (repeatable)'
+complete -c svc -n '__svc_at chat' -l stop -x -d 'stop the reply at this text (repeatable, up to 4 times)'
 complete -c svc -n '__svc_at chat' -l presence-penalty -x -d 'penalise tokens already present, -2 to 2'
 complete -c svc -n '__svc_at chat' -l frequency-penalty -x -d 'penalise frequent tokens, -2 to 2'
 complete -c svc -n '__svc_at chat' -l user -x -d 'end-user id passed to the service for tracking'
@@ -117,3 +118,5 @@ complete -c svc -n '__svc_at emulator' -l delay -x -d 'pause between streamed to
 complete -c svc -n '__svc_at emulator' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at completion' -f -a 'bash zsh fish'
 complete -c svc -n '__svc_at completion' -s h -l help -d 'show help'
+complete -c svc -n '__svc_at help' -f -a 'chat image sessions auth config emulator completion'
+complete -c svc -n '__svc_at help' -s h -l help -d 'show help'

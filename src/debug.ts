@@ -5,11 +5,16 @@ export function debugEnabled(io: IO): boolean {
   return io.env.SVC_DEBUG === '1' || io.env.SVC_DEBUG === 'true';
 }
 
-/** Remove every occurrence of the key (and any bearer credential) from text meant for the user. */
+const REDACTED = '[redacted]';
+
+/**
+ * Remove every occurrence of the key (and any bearer credential) from text meant for the user.
+ * The known key goes first, whole, whatever characters it holds; then any other bearer token,
+ * but not one already redacted, so `(..., Authorization: Bearer [redacted])` keeps its `)`.
+ */
 export function redact(text: string, key: string | undefined): string {
-  let out = text.replace(/(Bearer\s+)[^\s"',]+/gi, '$1[redacted]');
-  if (key && key.length >= 4) out = out.split(key).join('[redacted]');
-  return out;
+  const out = key && key.length >= 4 ? text.split(key).join(REDACTED) : text;
+  return out.replace(/(Bearer\s+)(?!\[redacted\](?:[\s"',)]|$))[^\s"',]+/gi, `$1${REDACTED}`);
 }
 
 /** A debug logger bound to the IO; a no-op unless SVC_DEBUG is set. */

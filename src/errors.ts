@@ -70,6 +70,11 @@ export class MissingKeyError extends SvcError {
   override readonly exitCode = ExitCode.auth;
 }
 
+/** A key that cannot be sent (not a valid header value, or a stored key that is not text): nothing was sent. */
+export class UnusableKeyError extends SvcError {
+  override readonly exitCode = ExitCode.auth;
+}
+
 /** A 4xx other than 401/403/429: bad parameter, unknown model, disallowed content. */
 export class RejectedError extends ApiError {
   override readonly exitCode = ExitCode.rejected;

@@ -10,8 +10,8 @@ import type { IO } from './io.js';
 import { envApiKey, missingKeyError, resolveApiKey, type ResolvedKey } from './settings/api-key.js';
 import { sendsKeyInClear } from './settings/plain-http.js';
 import { settingNames, type ResolvedValue, type SettingName } from './settings/definitions.js';
-import { resolveSetting, type Resolved } from './settings/resolve.js';
-import type { JsonStore } from './settings/store.js';
+import { resolveSetting, settingOrigin, type Resolved } from './settings/resolve.js';
+import type { BrokenStoreFileError, JsonStoreFile } from './settings/store.js';
 import { userAgent } from './version.js';
 
 /** Raw values of the flags that override settings, as commander parsed them. */
@@ -21,8 +21,8 @@ export type ResolvedSettings = { [N in SettingName]: Resolved<ResolvedValue<N>> 
 
 export interface Factory {
   readonly io: IO;
-  configStore(): Promise<JsonStore>;
-  credentialsStore(): Promise<JsonStore>;
+  configStore(): Promise<JsonStoreFile>;
+  credentialsStore(): Promise<JsonStoreFile>;
   settings(flags: SettingFlags): Promise<ResolvedSettings>;
   apiKey(): Promise<ResolvedKey | undefined>;
   /** The key if it was already loaded (for redaction): never reads a file. */
@@ -45,22 +45,72 @@ function describeRetry(io: IO, notice: RetryNotice): void {
   io.stderr.write(`svc: ${notice.reason}; retrying in ${seconds} s (${notice.retry} of ${notice.maxRetries})\n`);
 }
 
+/** Say once, on stderr, that a settings file is skipped (the command goes on without it). */
+function warnSkipped(io: IO, error: BrokenStoreFileError, what: string): void {
+  io.stderr.write(`svc: warning: ${error.message}; ${what}\n  ${error.hint ?? ''}\n`);
+}
+
 export function createFactory(io: IO): Factory {
   const closers: Array<() => Promise<void>> = [];
-  const configStore = memo(async () => (await import('./settings/store.js')).openStore(io.env, 'config'));
-  const credentialsStore = memo(async () => (await import('./settings/store.js')).openStore(io.env, 'credentials'));
+  const storeModule = memo(() => import('./settings/store.js'));
+  const configStore = memo(async () => (await storeModule()).openStore(io.env, 'config'));
+  const credentialsStore = memo(async () => (await storeModule()).openStore(io.env, 'credentials'));
   let loadedKey: string | undefined;
+
+  /**
+   * The stored settings. A config.json that cannot be read is skipped and reported, not a reason
+   * to fail a command whose settings come from flags and the environment (a setting the file
+   * would have given then falls to its default, and the warning says why).
+   */
+  const storedSettings = memo(async () => {
+    const store = await configStore();
+    const { BrokenStoreFileError } = await storeModule();
+    try {
+      return { values: store.all(), path: store.path };
+    } catch (error) {
+      if (!(error instanceof BrokenStoreFileError)) throw error;
+      warnSkipped(io, error, 'its settings are ignored');
+      return { values: {}, path: store.path };
+    }
+  });
+
+  /**
+   * The stored key. A key file others can read is made owner-only, and says so; one that cannot
+   * be read is skipped and reported (`svc auth login` replaces it).
+   */
+  async function storedApiKey(): Promise<ResolvedKey | undefined> {
+    const store = await credentialsStore();
+    const { tightenSecretFile } = await import('./settings/private-dir.js');
+    const tightened = tightenSecretFile(store.path);
+    if (tightened) io.stderr.write(`svc: ${tightened.fixed ? 'note' : 'warning'}: ${tightened.message}\n`);
+    const problem = store.problem();
+    if (problem) {
+      warnSkipped(io, problem, 'no stored key can be read from it');
+      return undefined;
+    }
+    return resolveApiKey(io.env, store);
+  }
+
   const apiKey = memo(async () => {
     // With SVC_API_KEY set, the credentials file is not even read.
-    const resolved = resolveApiKey(io.env, envApiKey(io.env) ? undefined : await credentialsStore());
+    const resolved = envApiKey(io.env) ? resolveApiKey(io.env, undefined) : await storedApiKey();
     loadedKey = resolved?.key;
     return resolved;
   });
 
+  /**
+   * Every setting, each resolved when first read: a bad value of a setting this command does not
+   * use (SVC_IMAGE_MODEL for a chat) does not stop it, and one it uses stops it before sending.
+   */
   async function settings(flags: SettingFlags): Promise<ResolvedSettings> {
-    const inputs = { flags, env: io.env, stored: (await configStore()).all() };
-    const entries = settingNames.map((name) => [name, resolveSetting(name, inputs)] as const);
-    return Object.fromEntries(entries) as ResolvedSettings;
+    const stored = await storedSettings();
+    const inputs = { flags, env: io.env, stored: stored.values, storedPath: stored.path };
+    const resolved = {} as ResolvedSettings;
+    for (const name of settingNames) {
+      let value: Resolved<unknown> | undefined;
+      Object.defineProperty(resolved, name, { enumerable: true, get: () => (value ??= resolveSetting(name, inputs)) });
+    }
+    return resolved;
   }
 
   async function apiClient(resolved: ResolvedSettings): Promise<ApiClient> {
@@ -82,6 +132,7 @@ export function createFactory(io: IO): Factory {
     const debug = debugLogger(io, () => key.key);
     return new ApiClient({
       baseUrl,
+      baseUrlOrigin: settingOrigin('baseUrl', resolved.baseUrl.source),
       apiKey: key.key,
       userAgent,
       timeoutMs,

@@ -4,6 +4,19 @@
  */
 import { UsageError } from './errors.js';
 
+/**
+ * A value that is not what `source` must be. The requirement is kept apart from the value, so a
+ * value read from a settings file can be refused without quoting the file (see settings/resolve.ts).
+ */
+export class InvalidValueError extends UsageError {
+  /** What the value must be, e.g. "must be a number from 0 to 2". */
+  readonly requirement: string;
+  constructor(source: string, requirement: string, text: string | undefined, hint?: string) {
+    super(`${source} ${requirement}${text === undefined ? '' : `; got "${text}"`}`, { hint });
+    this.requirement = requirement;
+  }
+}
+
 // A plain decimal: optional sign, digits, optional fraction, optional exponent. Number() alone
 // would also take '', ' ', '0x10', 'Infinity'.
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
@@ -13,7 +26,7 @@ export function parseNumberInRange(text: string, source: string, min: number, ma
   const trimmed = text.trim();
   const value = DECIMAL.test(trimmed) ? Number(trimmed) : Number.NaN;
   if (!Number.isFinite(value) || value < min || value > max) {
-    throw new UsageError(`${source} must be a number from ${min} to ${max}; got "${text}"`);
+    throw new InvalidValueError(source, `must be a number from ${min} to ${max}`, text);
   }
   return value;
 }
@@ -24,27 +37,25 @@ export function parseIntegerInRange(text: string, source: string, min: number, m
   const value = /^[+-]?\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < min || value > max) {
     const range = max === Number.POSITIVE_INFINITY ? `${min} or more` : `from ${min} to ${max}`;
-    throw new UsageError(`${source} must be a whole number ${range}; got "${text}"`);
+    throw new InvalidValueError(source, `must be a whole number ${range}`, text);
   }
   return value;
 }
 
 /** An http(s) URL, normalised to have no trailing slash. Query and fragment make no sense here. */
 export function parseBaseUrl(text: string, source: string): string {
+  const notUrl = (): InvalidValueError => new InvalidValueError(source, 'must be an http:// or https:// URL', text);
   let url: URL;
   try {
     url = new URL(text.trim());
   } catch {
-    throw new UsageError(`${source} must be an http:// or https:// URL; got "${text}"`);
+    throw notUrl();
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${source} must be an http:// or https:// URL; got "${text}"`);
-  }
-  if (url.search || url.hash) {
-    throw new UsageError(`${source} must not carry a query or fragment; got "${text}"`);
-  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw notUrl();
+  if (url.search || url.hash) throw new InvalidValueError(source, 'must not carry a query or fragment', text);
   if (url.username || url.password) {
-    throw new UsageError(`${source} must not carry credentials; store the key with \`svc auth login\``);
+    // Never echoed: the text holds a credential.
+    throw new InvalidValueError(source, 'must not carry credentials', undefined, 'store the key with `svc auth login`');
   }
   return url.href.replace(/\/+$/, '');
 }
@@ -53,7 +64,7 @@ export function parseBaseUrl(text: string, source: string): string {
 export function parseModelId(text: string, source: string): string {
   const trimmed = text.trim();
   if (trimmed === '' || /[\s\u0000-\u001f\u007f]/.test(trimmed)) {
-    throw new UsageError(`${source} must be a model id without spaces; got "${text}"`);
+    throw new InvalidValueError(source, 'must be a model id without spaces', text);
   }
   return trimmed;
 }

@@ -3,13 +3,14 @@
  * flags here; their work is imported when they run (cli.md: startup must not load the HTTP
  * stack, prompts, spinners or the emulator).
  */
-import { Command } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { authCommand } from './commands/auth/command.js';
 import { chatCommand } from './commands/chat/command.js';
 import { completionCommand } from './commands/completion/command.js';
 import { configCommand } from './commands/config/command.js';
 import type { CommandContext } from './commands/context.js';
 import { emulatorCommand } from './commands/emulator/command.js';
+import { helpCommand } from './commands/help/command.js';
 import { imageCommand } from './commands/image/command.js';
 import { sessionsCommand } from './commands/sessions/command.js';
 import { version } from './version.js';
@@ -37,7 +38,9 @@ export function buildProgram(context: CommandContext): Command {
   const { io } = context.factory;
   const program = new Command('svc')
     .description('Chat with an AI service and generate images, from the terminal and from scripts.')
-    .version(version, '-V, --version', 'print the version')
+    // -v as npm, node and most tools spell it; -V (commander's default, svc's first spelling) stays.
+    .version(version, '-v, --version', 'print the version')
+    .addOption(new Option('-V', 'print the version').hideHelp())
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .showSuggestionAfterError(true)
@@ -48,14 +51,19 @@ export function buildProgram(context: CommandContext): Command {
       writeErr: (text) => io.stderr.write(text),
     })
     .exitOverride();
+  program.on('option:V', () => {
+    io.stdout.write(`${version}\n`);
+    throw new CommanderError(0, 'commander.version', version);
+  });
   for (const command of [chatCommand(context), imageCommand(context), sessionsCommand(context), authCommand(context), configCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
     program.addCommand(command);
   }
+  program.addCommand(helpCommand(() => program, program.commands.map((command) => command.name())));
   // Subcommands inherit output and exit handling so their usage errors reach main as well.
   const inherit = (command: Command): void => {
     for (const sub of command.commands) {
       sub.copyInheritedSettings(command);
-      sub.helpCommand(false); // `svc auth --help` is the one way to ask; no `help` subcommand
+      sub.helpCommand(false); // `svc help auth` or `svc auth --help`; no `svc auth help`
       inherit(sub);
     }
   };

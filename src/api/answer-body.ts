@@ -7,6 +7,7 @@
 import { MalformedResponseError } from '../errors.js';
 import { MAX_ERROR_BODY_BYTES } from './limits.js';
 import { extractServiceMessage } from './service-message.js';
+import { originNote } from './status-errors.js';
 
 /** Enough of the answer to tell JSON, SSE and HTML apart. */
 const HEAD_CHARS = 16;
@@ -54,12 +55,12 @@ export function isHtmlAnswer(head: string, contentType: string): boolean {
  * The error for an HTML page in place of the answer, named by its title (read from at most
  * MAX_ERROR_BODY_BYTES of it), with where to look.
  */
-export async function htmlAnswerError(body: AsyncIterable<Uint8Array>): Promise<HtmlAnswerError> {
+export async function htmlAnswerError(body: AsyncIterable<Uint8Array>, baseUrlOrigin: string | undefined): Promise<HtmlAnswerError> {
   const { text } = await readUpTo(body, MAX_ERROR_BODY_BYTES).catch(() => ({ text: '' }));
   const title = extractServiceMessage(text, 'text/html').message;
   const named = title && title !== 'an HTML page' ? ` ("${title}")` : '';
   return new HtmlAnswerError(`an HTML page${named} came back instead of the service's answer`, {
-    hint: 'a proxy, gateway or captive portal (a network login page) answered; check the base URL (svc config get baseUrl) and HTTPS_PROXY/NO_PROXY',
+    hint: `a proxy, gateway or captive portal (a network login page) answered; check HTTPS_PROXY/NO_PROXY and the base URL${originNote(baseUrlOrigin)}`,
   });
 }
 

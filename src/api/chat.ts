@@ -128,7 +128,7 @@ export async function runChat(client: ApiClient, request: ChatRequest, callbacks
   const assembler = new CompletionAssembler(request.model);
   try {
     const { head, body } = await peekBody(response.body);
-    if (isHtmlAnswer(head, response.contentType)) throw await htmlAnswerError(body);
+    if (isHtmlAnswer(head, response.contentType)) throw await htmlAnswerError(body, client.baseUrlOrigin);
     if (head === '') throw new MalformedResponseError('the service sent an empty answer (a success status with no body)', { hint: 'try again; if it persists, the service or a proxy in front of it is at fault' });
     if (readsAsStream(head, response.contentType)) await readStream(response, body, assembler, callbacks);
     else await readCompletion(body, assembler, callbacks, response.requestId);

@@ -33,6 +33,8 @@ export interface RetryNotice {
 
 export interface ClientOptions {
   baseUrl: string;
+  /** Where the base URL was set ("--base-url", "SVC_BASE_URL", ...), named in hints about it. */
+  baseUrlOrigin?: string | undefined;
   apiKey: string;
   userAgent: string;
   /** Longest silence allowed: waiting for headers, or between two pieces of the body. */
@@ -125,6 +127,11 @@ export class ApiClient {
     return this.#options.baseUrl;
   }
 
+  /** Where the base URL was set (`--base-url`, SVC_BASE_URL, the stored setting), for hints. */
+  get baseUrlOrigin(): string | undefined {
+    return this.#options.baseUrlOrigin;
+  }
+
   /**
    * POST `body` as JSON to `/v1/<endpoint>` and return the first 2xx response. Retries happen
    * only here, before any byte of a successful body was handed out, so nothing shown is repeated.
@@ -136,7 +143,7 @@ export class ApiClient {
     const sleep = options.sleep ?? abortableSleep;
     const now = options.now ?? Date.now;
     const random = options.random ?? Math.random;
-    const transport = { url, timeoutMs: options.timeoutMs, midResponse: false };
+    const transport = { url, timeoutMs: options.timeoutMs, midResponse: false, baseUrlOrigin: options.baseUrlOrigin };
 
     for (let retriesDone = 0; ; retriesDone++) {
       options.debug?.(`POST ${url} (attempt ${retriesDone + 1}, ${payload.length} bytes, Authorization: Bearer [redacted])`);
@@ -187,6 +194,7 @@ export class ApiClient {
         url,
         retriesDone,
         refusedWaitMs: decision.reason === 'wait-too-long' ? decision.waitMs : undefined,
+        baseUrlOrigin: options.baseUrlOrigin,
       });
     }
   }

@@ -15,9 +15,16 @@ export interface StatusErrorInput {
   retriesDone: number;
   /** A wait the service asked for that svc will not sit through. */
   refusedWaitMs?: number | undefined;
+  /** Where the base URL was set (ClientOptions.baseUrlOrigin), so the hint points there. */
+  baseUrlOrigin?: string | undefined;
 }
 
 const PROXY_HINT = 'an HTML page came back: a proxy, gateway or captive portal answered instead of the service; check the base URL and HTTPS_PROXY/NO_PROXY';
+
+/** ", set by --base-url": where to look, named where the base URL really came from. */
+export function originNote(origin: string | undefined): string {
+  return origin ? `, set by ${origin}` : '';
+}
 
 function retriedNote(retriesDone: number): string {
   return retriesDone === 0 ? '' : ` (after ${retriesDone} ${retriesDone === 1 ? 'retry' : 'retries'})`;
@@ -69,7 +76,7 @@ export function errorForStatus(input: StatusErrorInput): ApiError {
     // for an endpoint it lacks), or a web server that takes no POST there.
     const what = status === 404 ? 'not found' : 'the server does not take this request at';
     return new RejectedError(`${what}: ${input.url}${said && !service.fromHtml ? ` (${said})` : ''}`, details, {
-      hint: htmlHint ?? 'check the base URL: svc appends /v1/... to it (svc config get baseUrl)',
+      hint: htmlHint ?? `check the base URL${originNote(input.baseUrlOrigin)}: svc appends /v1/... to it`,
     });
   }
   // Other 4xx: the service's own words are the message (cli.md: disallowed content is shown as is).

@@ -3,6 +3,7 @@
  * user can act on. undici reports these by `code`; Node's own socket errors too.
  */
 import { NetworkError } from '../errors.js';
+import { originNote } from './status-errors.js';
 
 /** The error code of a transport error, looking through AggregateError and `cause`. */
 export function transportErrorCode(error: unknown): string | undefined {
@@ -20,6 +21,8 @@ export interface TransportContext {
   timeoutMs: number;
   /** True once the response headers arrived: a failure then cuts a reply in the middle. */
   midResponse: boolean;
+  /** Where the base URL was set (ClientOptions.baseUrlOrigin), so the hint points there. */
+  baseUrlOrigin?: string | undefined;
 }
 
 /** Describe a transport failure. */
@@ -38,7 +41,7 @@ export function networkError(error: unknown, context: TransportContext): Network
       return new NetworkError(`could not connect to ${origin}: no answer to the connection attempt`, { cause: error });
     case 'ECONNREFUSED':
       return new NetworkError(`could not connect to ${origin}: connection refused`, {
-        hint: 'is the service running there? check the base URL (svc config get baseUrl)',
+        hint: `is the service running there? check the base URL${originNote(context.baseUrlOrigin)}`,
         cause: error,
       });
     case 'ENOTFOUND':

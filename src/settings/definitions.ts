@@ -13,6 +13,11 @@ export interface SettingDefinition<T> {
   description: string;
   /** Parse and check a value typed by a person; `source` names where it came from. */
   parse(text: string, source: string): T;
+  /**
+   * The JSON type `svc config set` stores. A hand-edited file may also hold a number setting as a
+   * string ("30"); anything else (an array, an object, true) is refused, never turned into text.
+   */
+  stores: 'string' | 'number';
 }
 
 /** Longest silence allowed, seconds: a day is already absurd, and keeps the ms value a safe timer. */
@@ -24,30 +29,35 @@ export const settingDefinitions = {
     defaultValue: undefined,
     description: 'service base URL; /v1/... is appended',
     parse: parseBaseUrl,
+    stores: 'string',
   } satisfies SettingDefinition<string>,
   timeout: {
     env: 'SVC_TIMEOUT',
     defaultValue: 120,
     description: 'seconds the service may stay silent before svc gives up',
     parse: (text: string, source: string) => parseNumberInRange(text, source, 0.001, MAX_TIMEOUT_SECONDS),
+    stores: 'number',
   } satisfies SettingDefinition<number>,
   maxRetries: {
     env: 'SVC_MAX_RETRIES',
     defaultValue: 2,
     description: 'retries for connection failures, 408, 409, 429 and 5xx',
     parse: (text: string, source: string) => parseIntegerInRange(text, source, 0, 10),
+    stores: 'number',
   } satisfies SettingDefinition<number>,
   model: {
     env: 'SVC_MODEL',
     defaultValue: 'svc-pro',
     description: 'chat model',
     parse: parseModelId,
+    stores: 'string',
   } satisfies SettingDefinition<string>,
   imageModel: {
     env: 'SVC_IMAGE_MODEL',
     defaultValue: 'svc-vision',
     description: 'image model',
     parse: parseModelId,
+    stores: 'string',
   } satisfies SettingDefinition<string>,
 };
 

@@ -1,6 +1,8 @@
 /**
  * Settings precedence, as a pure function: flag > environment variable > stored > default.
  */
+import { UsageError } from '../errors.js';
+import { InvalidValueError } from '../parse-values.js';
 import { settingDefinitions, type ResolvedValue, type SettingName, type SettingValue } from './definitions.js';
 
 export type SettingSource = 'flag' | 'env' | 'stored' | 'default';
@@ -16,6 +18,8 @@ export interface ResolveInputs {
   env: Record<string, string | undefined>;
   /** Values from the store; they were checked when stored, but are checked again (hand edits). */
   stored: Partial<Record<SettingName, unknown>>;
+  /** The settings file, named when a stored value is refused. */
+  storedPath?: string | undefined;
 }
 
 /** Resolve one setting. An empty environment variable counts as unset, as most tools treat it. */
@@ -27,10 +31,54 @@ export function resolveSetting<N extends SettingName>(name: N, inputs: ResolveIn
   const envValue = inputs.env[definition.env];
   if (envValue !== undefined && envValue !== '') return { value: parse(envValue, definition.env), source: 'env' };
   const stored = inputs.stored[name];
-  if (stored !== undefined && stored !== null) {
-    return { value: parse(String(stored), `stored setting ${name} (fix it with \`svc config set ${name}\`)`), source: 'stored' };
-  }
+  if (stored !== undefined && stored !== null) return { value: parseStored(name, stored, inputs.storedPath), source: 'stored' };
   return { value: definition.defaultValue as ResolvedValue<N>, source: 'default' };
+}
+
+/** The JSON type of a value, in words, for a message that must not quote the value itself. */
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'boolean') return `${value}`;
+  return `a ${typeof value}`;
+}
+
+/**
+ * Check a value read from the settings file as strictly as a flag: an array is refused, never sent
+ * as "a,b". The message names the setting and the file but never quotes the value (a hand-edited
+ * file may hold anything, the key included).
+ */
+export function parseStored<N extends SettingName>(name: N, value: unknown, path: string | undefined): SettingValue<N> {
+  const definition = settingDefinitions[name];
+  const where = `the stored setting ${name}${path ? ` (in ${path})` : ''}`;
+  const hint = `fix it with \`svc config set ${name} <value>\`, or remove it with \`svc config unset ${name}\``;
+  const typeFits = typeof value === 'string' || (definition.stores === 'number' && typeof value === 'number');
+  if (!typeFits) {
+    throw new UsageError(`${where} must be a JSON ${definition.stores}; it is ${jsonKind(value)}`, { hint });
+  }
+  try {
+    return (definition.parse as (text: string, source: string) => SettingValue<N>)(String(value), where);
+  } catch (error) {
+    if (error instanceof InvalidValueError) throw new UsageError(`${where} ${error.requirement}`, { hint });
+    throw error;
+  }
+}
+
+/**
+ * Where a resolved setting came from, as a user would look it up: a failure that hints at the
+ * base URL must point at the flag the user typed, not at a stored setting that was overridden.
+ */
+export function settingOrigin(name: SettingName, source: SettingSource): string {
+  switch (source) {
+    case 'flag':
+      return `--${kebab(name)}`;
+    case 'env':
+      return settingDefinitions[name].env;
+    case 'stored':
+      return `the stored setting (svc config get ${name})`;
+    default:
+      return 'the default';
+  }
 }
 
 /** maxRetries → max-retries: the flag spelling of a setting name. */

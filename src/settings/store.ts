@@ -3,52 +3,89 @@
  * `config.json` (settings) and `credentials.json` (the key), both 0600 in a 0700 folder, so that
  * `svc config list` never has a reason to read the key and the key file can be removed alone.
  *
- * Reading is a plain JSON read of conf's file: conf (with ajv and its friends) takes longer to
- * load than the rest of a chat request, and is only needed to write (atomically, with the mode).
+ * Reading is a plain JSON read of conf's file (store-file.ts): conf (with ajv and its friends)
+ * takes longer to load than the rest of a chat request, and is only needed to write (atomically,
+ * with the mode, and through a symlink to its target rather than over the link).
  */
-import { readFileSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { SvcError } from '../errors.js';
-import { isObject } from '../json.js';
 import { configDir } from './paths.js';
 import { ensurePrivateDir } from './private-dir.js';
 import { importWithoutSignalHooks } from './quiet-signal-hooks.js';
+import { BrokenStoreFileError, readStoreFile } from './store-file.js';
+
+export { BrokenStoreFileError };
+
+export type StoreName = 'config' | 'credentials';
 
 export interface JsonStore {
   /** Absolute path of the file. */
   readonly path: string;
+  /** One stored value. Throws BrokenStoreFileError when the file cannot be used. */
   get(key: string): unknown;
+  /** Store a value. A file that cannot be read is never overwritten: that throws, and says so. */
   set(key: string, value: unknown): Promise<void>;
   delete(key: string): Promise<void>;
+  /** Every stored value. Throws BrokenStoreFileError when the file cannot be used. */
   all(): Record<string, unknown>;
+}
+
+/** A store as a file on disk: what to do when that file cannot be read. */
+export interface JsonStoreFile extends JsonStore {
+  /** What is wrong with the file, when it exists and cannot be used. */
+  problem(): BrokenStoreFileError | undefined;
+  /**
+   * Write a file holding only `key`, in place of one whose content cannot be read (the key file,
+   * whose only content is the key being replaced). The caller has told the user.
+   */
+  replace(key: string, value: unknown): Promise<void>;
+  /** Remove the file (logout from a key file that cannot be read). */
+  remove(): void;
 }
 
 const OWNER_ONLY = 0o600;
 
-function invalidJson(path: string, cause: unknown): SvcError {
-  return new SvcError(`${path} is not valid JSON`, { hint: 'fix the file by hand or delete it', cause });
+/** How to repair each file by hand, shown under the message that says it is broken. */
+const FIX_HINTS: Record<StoreName, string> = {
+  config: 'fix it by hand, or move it away and store the settings again with `svc config set`',
+  credentials: 'fix it by hand, or store the key again with `svc auth login` (which replaces the file)',
+};
+
+/** A write that failed in the file system, in words: the path and the reason, never a stack. */
+function writeFailure(path: string, error: unknown): SvcError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reasons: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EDQUOT: 'the disk quota is used up',
+    ENOTDIR: 'a part of its folder path is a file',
+    EEXIST: 'a part of its folder path is a file',
+    EISDIR: 'it is a folder',
+  };
+  const reason = (code && reasons[code]) ?? `${code ?? 'unknown error'}`;
+  return new SvcError(`cannot write ${path}: ${reason}; nothing was changed`, { hint: `check the folder: ls -ld ${join(path, '..')}` });
 }
 
-function readJson(path: string): Record<string, unknown> {
-  let text: string;
+/** The problem of a file that exists but cannot be used, or undefined. */
+function problemOf(path: string, fix: string): BrokenStoreFileError | undefined {
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return {}; // no file yet: nothing stored
-  }
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : {};
+    readStoreFile(path, fix);
+    return undefined;
   } catch (error) {
-    throw invalidJson(path, error);
+    if (error instanceof BrokenStoreFileError) return error;
+    throw error;
   }
 }
 
 /** Open one of svc's JSON files in the config folder. */
-export async function openStore(env: Record<string, string | undefined>, name: 'config' | 'credentials'): Promise<JsonStore> {
+export async function openStore(env: Record<string, string | undefined>, name: StoreName): Promise<JsonStoreFile> {
   const dir = configDir(env);
   const path = join(dir, `${name}.json`);
+  const fix = FIX_HINTS[name];
   let writer: Conf<Record<string, unknown>> | undefined;
   const conf = async (): Promise<Conf<Record<string, unknown>>> => {
     if (writer) return writer;
@@ -61,22 +98,50 @@ export async function openStore(env: Record<string, string | undefined>, name: '
       configFileMode: OWNER_ONLY,
       // Keys like "baseUrl" are flat; dots in them must not become nested objects.
       accessPropertiesByDotNotation: false,
+      // svc checks the file itself before every write (problemOf) and refuses a broken one, so
+      // conf only meets an empty file here, or one that `replace` is about to overwrite.
+      clearInvalidConfig: true,
     });
     return writer;
   };
   const write = async (change: (store: Conf<Record<string, unknown>>) => void): Promise<void> => {
-    const store = await conf();
     try {
-      change(store);
+      change(await conf());
     } catch (error) {
-      throw error instanceof SyntaxError ? invalidJson(path, error) : error;
+      if (error instanceof SvcError) throw error;
+      throw writeFailure(path, error);
     }
+  };
+  const refuseBroken = (): void => {
+    const problem = problemOf(path, fix);
+    if (problem) throw problem.refusingChange();
   };
   return {
     path,
-    get: (key) => readJson(path)[key],
-    set: (key, value) => write((store) => store.set(key, value)),
-    delete: (key) => write((store) => store.delete(key)),
-    all: () => readJson(path),
+    get: (key) => readStoreFile(path, fix)[key],
+    all: () => readStoreFile(path, fix),
+    async set(key, value) {
+      refuseBroken();
+      await write((store) => store.set(key, value));
+    },
+    async delete(key) {
+      refuseBroken();
+      await write((store) => store.delete(key));
+    },
+    problem: () => problemOf(path, fix),
+    async replace(key, value) {
+      const problem = problemOf(path, fix);
+      if (problem && !problem.replaceable) throw problem.refusingChange();
+      await write((store) => {
+        store.store = { [key]: value };
+      });
+    },
+    remove() {
+      try {
+        unlinkSync(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw writeFailure(path, error);
+      }
+    },
   };
 }

@@ -153,7 +153,7 @@ describe('an HTML page instead of the answer (captive portal, proxy login)', () 
       expect(result.exitCode).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain('error: an HTML page ("Hotel Wi-Fi & Login") came back instead of the service\'s answer');
-      expect(result.stderr).toMatch(/captive portal.*base URL.*HTTPS_PROXY/);
+      expect(result.stderr).toMatch(/captive portal.*HTTPS_PROXY.*base URL/);
       expect(result.stderr).not.toContain('<form>');
       expect(result.saved).toBe(0);
     });

@@ -36,7 +36,7 @@ describe('svc image and answers that are not an image result', () => {
     const result = await runSvc(['image', 'a lighthouse', '-o', join(dir, 'out.png')], sandbox);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('error: an HTML page ("Sign in to GuestNet") came back instead of the service\'s answer');
-    expect(result.stderr).toMatch(/check the base URL.*HTTPS_PROXY/);
+    expect(result.stderr).toMatch(/check HTTPS_PROXY.*and the base URL/);
     expect(readdirSync(dir)).toEqual([]);
   });
 

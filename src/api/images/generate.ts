@@ -66,7 +66,7 @@ export async function generateImages(client: ApiClient, request: ImageRequest, o
       return file;
     });
     const { head, body } = await peekBody(response.body);
-    if (isHtmlAnswer(head, response.contentType)) throw await htmlAnswerError(body);
+    if (isHtmlAnswer(head, response.contentType)) throw await htmlAnswerError(body, client.baseUrlOrigin);
     if (head === '') throw new MalformedResponseError('the service sent an empty answer (a success status with no body)');
     for await (const chunk of body) scanner.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     const result = readAnswer(scanner.end(), files);

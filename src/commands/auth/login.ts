@@ -1,7 +1,7 @@
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { canPrompt, readAllText, type IO } from '../../io.js';
-import { API_KEY_ENV, checkKeyShape, envApiKey, maskKey, storeApiKey } from '../../settings/api-key.js';
+import { API_KEY_ENV, checkKeyShape, envApiKey, maskKey, replaceApiKey, storeApiKey } from '../../settings/api-key.js';
 
 /** Ask for the key with a masked prompt on the terminal (stderr, so stdout stays clean). */
 async function promptForKey(io: IO): Promise<string> {
@@ -26,7 +26,15 @@ export async function runLogin(factory: Factory, withKey: boolean): Promise<void
   const problem = checkKeyShape(key);
   if (problem) throw new UsageError(`${problem}; nothing was stored`);
   const credentials = await factory.credentialsStore();
-  await storeApiKey(credentials, key);
+  // The key file holds nothing but the key being replaced: one that cannot be read is replaced,
+  // and the user is told (a folder or an unreadable file is refused by replace()).
+  const broken = credentials.problem();
+  if (broken) {
+    await replaceApiKey(credentials, key);
+    io.stderr.write(`svc: note: ${broken.message}; replaced it\n`);
+  } else {
+    await storeApiKey(credentials, key);
+  }
   io.stderr.write(`svc: stored the key ${maskKey(key)} in ${credentials.path}\n`);
   if (envApiKey(io.env)) {
     io.stderr.write(`svc: note: ${API_KEY_ENV} is set and takes precedence over the stored key\n`);

@@ -4,8 +4,17 @@ import { API_KEY_ENV, envApiKey, maskKey, missingKeyError, removeApiKey } from '
 export async function runLogout(factory: Factory): Promise<void> {
   const { io } = factory;
   const credentials = await factory.credentialsStore();
-  const removed = await removeApiKey(credentials);
-  io.stderr.write(removed ? `svc: removed the stored key from ${credentials.path}\n` : 'svc: no key was stored\n');
+  const broken = credentials.problem();
+  if (broken?.replaceable) {
+    // Whatever key the unreadable file holds is what logout is asked to remove.
+    credentials.remove();
+    io.stderr.write(`svc: ${broken.message}; removed it, and with it any key it held\n`);
+  } else if (broken) {
+    throw broken.refusingChange();
+  } else {
+    const removed = await removeApiKey(credentials);
+    io.stderr.write(removed ? `svc: removed the stored key from ${credentials.path}\n` : 'svc: no key was stored\n');
+  }
   if (envApiKey(io.env)) io.stderr.write(`svc: note: ${API_KEY_ENV} is still set in this environment\n`);
 }
 

@@ -30,7 +30,7 @@ export function chatCommand(context: CommandContext): Command {
     .option('--max-tokens <n>', 'most tokens in the reply (whole number, 1 or more)')
     .option('-t, --temperature <0..2>', 'randomness from 0 to 2 (service default 1)')
     .option('--top-p <0..1>', 'nucleus sampling from 0 to 1 (service default 1)')
-    .option('--stop <text>', 'stop the reply at this text (repeatable)', collect)
+    .option('--stop <text>', 'stop the reply at this text (repeatable, up to 4 times)', collect)
     .option('--presence-penalty <-2..2>', 'penalise tokens already present, -2 to 2')
     .option('--frequency-penalty <-2..2>', 'penalise frequent tokens, -2 to 2')
     .option('--user <id>', 'end-user id passed to the service for tracking')

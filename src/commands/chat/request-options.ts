@@ -17,6 +17,12 @@ export interface RawRequestOptions {
   user?: string | undefined;
 }
 
+/**
+ * OpenAI's limit on stop sequences, which the service and the emulator (src/emulator/chat/request.ts,
+ * kept apart on purpose so it can catch the client's mistakes) enforce too: more is a 400.
+ */
+export const MAX_STOP_SEQUENCES = 4;
+
 export type RequestFields = Pick<ChatRequest, 'max_tokens' | 'temperature' | 'top_p' | 'stop' | 'presence_penalty' | 'frequency_penalty' | 'user'>;
 
 /** Validate and convert; fields not given are left out so the service's defaults apply. */
@@ -29,6 +35,9 @@ export function parseRequestOptions(raw: RawRequestOptions): RequestFields {
   if (raw.frequencyPenalty !== undefined) fields.frequency_penalty = parseNumberInRange(raw.frequencyPenalty, '--frequency-penalty', -2, 2);
   if (raw.stop !== undefined && raw.stop.length > 0) {
     if (raw.stop.some((text) => text === '')) throw new UsageError('--stop must not be empty');
+    if (raw.stop.length > MAX_STOP_SEQUENCES) {
+      throw new UsageError(`--stop was given ${raw.stop.length} times; the service accepts at most ${MAX_STOP_SEQUENCES} stop sequences`);
+    }
     // cli.md: one --stop gives a string, several give an array.
     fields.stop = raw.stop.length === 1 ? raw.stop[0] : [...raw.stop];
   }

@@ -31,7 +31,8 @@ function describe(command: Command): string {
 export function completionModel(program: Command): CompletionCommand[] {
   const commands: CompletionCommand[] = [];
   const visit = (command: Command, path: string[]): void => {
-    const flags: CompletionFlag[] = command.options.map((option) => ({
+    // Hidden spellings (-V beside -v) work but are not offered.
+    const flags: CompletionFlag[] = command.options.filter((option) => !option.hidden).map((option) => ({
       names: [option.short, option.long].filter((name): name is string => Boolean(name)),
       description: option.description,
       takesValue: option.required || option.optional,

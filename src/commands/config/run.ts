@@ -1,6 +1,7 @@
 import { SilentExit, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { isSettingName, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
+import { parseStored } from '../../settings/resolve.js';
 
 function settingName(key: string): SettingName {
   if (isSettingName(key)) return key;
@@ -9,9 +10,11 @@ function settingName(key: string): SettingName {
 
 export async function runGet(factory: Factory, key: string): Promise<void> {
   const name = settingName(key);
-  const value = (await factory.configStore()).get(name);
-  if (value === undefined) throw new SilentExit(1);
-  factory.io.stdout.write(`${String(value)}\n`);
+  const store = await factory.configStore();
+  const value = store.get(name);
+  if (value === undefined || value === null) throw new SilentExit(1);
+  // Checked as when it is used: a hand-edited ["a","b"] is refused, not printed as "a,b".
+  factory.io.stdout.write(`${String(parseStored(name, value, store.path))}\n`);
 }
 
 export async function runSet(factory: Factory, key: string, text: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { SvcError, UsageError } from '../../errors.js';
 import { writeAndWait, type IO } from '../../io.js';
+import { isLoopbackHost } from '../../loopback.js';
 import { parseIntegerInRange } from '../../parse-values.js';
 import { checkKeyShape } from '../../settings/api-key.js';
 import { describeSystemError } from '../../system-errors.js';
@@ -30,13 +31,20 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${options.host}: not an address of this machine`);
     throw error;
   }
+  // Anyone who can reach a non-loopback address can use the emulator, and the key is printed
+  // below for whoever sees this terminal or its log: say so before the key.
+  const exposed = isLoopbackHost(options.host)
+    ? ''
+    : `svc emulator: warning: listening on ${options.host}, so other machines can reach it, and its API key is printed below\n` +
+      '  keep it on this machine with --host 127.0.0.1\n';
   // The lines a user (or a script: `grep SVC_`) needs to point svc at it. Without them a
   // random port and key make the emulator unusable, so a stderr that refuses them (2>/dev/full)
   // stops it with exit 1 rather than leaving it running where nobody can find it.
   try {
     await writeAndWait(
       io.stderr,
-      `svc emulator listening on ${emulator.baseUrl}\n` +
+      exposed +
+        `svc emulator listening on ${emulator.baseUrl}\n` +
         `  SVC_BASE_URL=${emulator.baseUrl}\n` +
         emulator.apiKeys.map((key) => `  SVC_API_KEY=${key}\n`).join('') +
         'Press Ctrl-C to stop.\n',

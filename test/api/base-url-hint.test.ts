@@ -1,0 +1,59 @@
+/**
+ * A failure that points at the base URL names where that URL came from: the flag, the variable or
+ * the stored setting. A user who typed --base-url must not be sent to `svc config get baseUrl`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { networkError } from '../../src/api/transport-errors.js';
+import { runSvc } from '../helpers/in-process.js';
+import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
+import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+
+let server: ScriptedServer;
+let sandbox: Sandbox;
+beforeAll(async () => {
+  // A 404 with no error object from the service: the URL is wrong, so the hint is about it.
+  server = await startScriptedServer(reply.text(404, 'no such page'));
+  sandbox = makeSandbox({ SVC_API_KEY: 'env-key-0123456789' });
+  mkdirSync(join(sandbox.env.XDG_CONFIG_HOME!, 'svc'), { recursive: true });
+  writeFileSync(join(sandbox.env.XDG_CONFIG_HOME!, 'svc', 'config.json'), JSON.stringify({ baseUrl: `${server.baseUrl}/stored` }));
+});
+afterAll(async () => {
+  await server.close();
+  sandbox.cleanup();
+});
+
+describe('the base-URL hint of a 404', () => {
+  it.each([
+    ['--base-url', 'flag', 'set by --base-url'],
+    ['SVC_BASE_URL', 'env', 'set by SVC_BASE_URL'],
+    ['the stored setting', 'stored', 'set by the stored setting (svc config get baseUrl)'],
+  ] as const)('names %s', async (_name, origin, words) => {
+    const args = origin === 'flag' ? ['--base-url', `${server.baseUrl}/flag`] : [];
+    const env = origin === 'env' ? { SVC_BASE_URL: `${server.baseUrl}/env` } : {};
+    const result = await runSvc(['chat', '--no-save', '--no-stream', '--max-retries', '0', ...args, 'hi'], sandbox, { env });
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain(`check the base URL, ${words}: svc appends /v1/... to it`);
+    if (origin !== 'stored') expect(result.stderr).not.toContain('svc config get');
+  });
+});
+
+describe('the base-URL hint of a refused connection', () => {
+  it('names where the base URL came from', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    const error = networkError(refused, { url: 'http://127.0.0.1:9/v1/chat/completions', timeoutMs: 1000, midResponse: false, baseUrlOrigin: '--base-url' });
+    expect(error.hint).toBe('is the service running there? check the base URL, set by --base-url');
+  });
+});
+
+describe('the base-URL hint of an HTML page in place of the answer', () => {
+  it('names --base-url, not the stored setting, when the flag set it', async () => {
+    server.script(reply.text(200, '<html><head><title>Hotel Wi-Fi login</title></head></html>', 'text/html'));
+    const result = await runSvc(['chat', '--no-save', '--max-retries', '0', '--base-url', `${server.baseUrl}/flag`, 'hi'], sandbox);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('an HTML page ("Hotel Wi-Fi login") came back');
+    expect(result.stderr).toContain('check HTTPS_PROXY/NO_PROXY and the base URL, set by --base-url');
+    expect(result.stderr).not.toContain('svc config get');
+  });
+});
