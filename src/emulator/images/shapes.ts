@@ -158,6 +158,23 @@ export function fillPrimitive(pixels: Pixels, primitive: Primitive, at: Placemen
     const [a, b] = mirror > 0 ? [cx + lo * scale, cx + hi * scale] : [cx - hi * scale, cx - lo * scale];
     return inside ? [Math.max(x0, Math.ceil(a - 0.5)), Math.min(x1, Math.floor(b - 0.5))] : [Math.max(x0, Math.floor(a - 0.5)), Math.min(x1, Math.ceil(b - 0.5))];
   };
+  /** Pixels `from`..`to` of row `y`, wholly inside: one colour at the primitive's alpha. */
+  const fillRow = (y: number, from: number, to: number): void => {
+    const end = (y * width + to) * 4;
+    if (alpha >= 1) {
+      for (let i = (y * width + from) * 4; i <= end; i += 4) {
+        data[i] = r;
+        data[i + 1] = g;
+        data[i + 2] = b;
+      }
+      return;
+    }
+    for (let i = (y * width + from) * 4; i <= end; i += 4) {
+      data[i] = data[i]! + (r - data[i]!) * alpha;
+      data[i + 1] = data[i + 1]! + (g - data[i + 1]!) * alpha;
+      data[i + 2] = data[i + 2]! + (b - data[i + 2]!) * alpha;
+    }
+  };
   const put = (x: number, y: number, d: number): void => {
     const cover = 0.5 - d * scale;
     if (cover <= 0) return;
@@ -181,9 +198,10 @@ export function fillPrimitive(pixels: Pixels, primitive: Primitive, at: Placemen
         const [innerLo, innerHi] = rowSpan(edges, ly, -soft);
         const [from, to] = columns(outerLo, outerHi);
         const [fullFrom, fullTo] = innerLo <= innerHi ? columns(innerLo, innerHi, true) : [1, 0];
+        if (fullFrom <= fullTo) fillRow(y, fullFrom, fullTo);
         for (let x = from; x <= to; x += 1) {
-          if (x >= fullFrom && x <= fullTo) {
-            put(x, y, -1);
+          if (x === fullFrom && fullFrom <= fullTo) {
+            x = fullTo;
             continue;
           }
           const lx = (mirror * (x + 0.5 - cx)) / scale;
