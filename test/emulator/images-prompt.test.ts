@@ -44,8 +44,9 @@ describe('revisePrompt', () => {
     expect(revised).toMatch(/night/);
     expect(revised).toMatch(/(full|crescent) moon/);
     expect(revised).toMatch(/stars/);
-    expect(revised).toMatch(/(reflected in calm|mirrored in still) water/);
-    expect(revise('dunes in the Sahara desert', 2)).toMatch(/dunes (fading|rolling)/);
+    expect(revised).toMatch(/(reflected in calm water|mirrored in still water|doubled on a glassy surface)/);
+    // The prompt's own `dunes` is not repeated: the backdrop names them another way.
+    expect(revise('dunes in the Sahara desert', 2)).toMatch(/set against (wind-carved sand ridges|sweeping sand dunes|layered dunes)/);
   });
 
   it('adds no style when the prompt names one', () => {
@@ -57,7 +58,7 @@ describe('revisePrompt', () => {
 
   it.each([
     ['people', /, (with no|free of) people\.$/],
-    ['people, cars', /, (with no|free of) people and cars\.$/],
+    ['people, cars', /, (with no people or cars|free of people and cars)\.$/],
     ['blurry text', /, avoiding blurry text\.$/],
     ['no people; blurry text, watermark', /, avoiding people, blurry text and watermark\.$/],
     ['without clouds.', /, (with no|free of) clouds\.$/],

@@ -8,13 +8,19 @@
  * `user`) are left out of the hash on purpose: as with a real model at temperature 0, a cut reply
  * is a prefix of the uncut one, and streamed deltas add up to the non-streamed content.
  *
- * Words a test can rely on (see the invariants in templates.ts): every sentence ends with `.`, and
- * every reply contains ` the` and at least three sentences.
+ * A message that asks for code, steps, a list, a table or a comparison gets a Markdown reply of
+ * that shape (structured.ts); every other message gets prose.
+ *
+ * Words a test can rely on (see the invariants in templates.ts and structured.ts): every reply
+ * contains ` the` and a full stop; in a prose reply every sentence ends with `.` and there are at
+ * least three sentences.
  */
 import { createRng, randomSeed, seedFromText, type Rng } from '../random.js';
 import { countTokens } from '../tokenizer.js';
+import { intentOf, isShapeWord } from './intent.js';
 import { keywords } from './keywords.js';
 import type { ChatRequest } from './request.js';
+import { structuredReply } from './structured.js';
 import {
   BODY_SENTENCES, CLOSERS, EARLIER_REFERENCES, FALLBACK_WORDS, QUESTION_OPENERS, STATEMENT_OPENERS,
 } from './templates.js';
@@ -90,6 +96,12 @@ export function generateReply(request: ChatRequest, seed = replySeed(request)): 
   const openers = lastUser.endsWith('?') ? QUESTION_OPENERS : STATEMENT_OPENERS;
   const { min, max } = LENGTHS[request.model] ?? DEFAULT_LENGTH;
   const target = rng.int(min, max);
+
+  // The key words of the ask without those that only name its shape (`python`, `table`, `three`).
+  const intent = intentOf(lastUser);
+  const words = keywords(lastUser, 8).filter((word) => !isShapeWord(word, intent));
+  const shaped = structuredReply(intent, { rng, ask: lastUser, words, fallback: rng.shuffle(FALLBACK_WORDS), target, max });
+  if (shaped !== undefined) return shaped;
 
   const opener = fill(rng.pick(openers), slots);
   const reference = slots.earlier ? fill(rng.pick(EARLIER_REFERENCES), slots) : '';

@@ -1,6 +1,7 @@
 /**
  * Draws a {@link ScenePlan} into RGBA pixels: a sky gradient, stars, the sun or moon with its glow,
- * layered ridge silhouettes from back to front, and water that mirrors everything above it.
+ * layered ridge silhouettes from back to front, the subjects the prompt names (draw-subjects.ts),
+ * and water that mirrors everything above it.
  *
  * Speed matters (about a megapixel per request), so the drawing works on one typed array with
  * plain loops and allocates nothing per pixel. It yields to the event loop between layers so a
@@ -8,6 +9,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createRng } from '../random.js';
+import { drawBackdropSubjects, drawFrontSubjects, drawSkySubjects } from './draw-subjects.js';
 import type { ScenePlan, Terrain } from './plan.js';
 
 /** Drawn pixels: RGBA, 4 bytes per pixel, rows top to bottom. */
@@ -197,12 +199,17 @@ export async function drawScene(plan: ScenePlan, width: number, height: number):
   drawSky(pixels, plan);
   drawStars(pixels, plan);
   drawDisc(pixels, plan);
+  drawSkySubjects(pixels, plan);
+  drawBackdropSubjects(pixels, plan);
   await nextTurn();
   const line = new Float64Array(width);
   for (let index = 0; index < plan.ridges.length; index += 1) {
     drawRidge(pixels, plan, index, line);
     await nextTurn();
   }
+  // `line` now holds the nearest ridge, which the subjects in front stand on.
+  drawFrontSubjects(pixels, plan, line);
+  // Last, so the water mirrors the subjects too.
   drawWater(pixels, plan);
   return pixels;
 }

@@ -13,6 +13,7 @@
  * aspect ratio frames the same scene, only wider or narrower.
  */
 import { createRng, seedFromText, type Rng } from '../random.js';
+import { planSubjects, type Subject } from './subjects.js';
 
 /** A colour as red, green, blue, 0 to 255. */
 export type Rgb = readonly [number, number, number];
@@ -64,6 +65,8 @@ export interface ScenePlan {
   ridges: readonly Ridge[];
   /** The waterline (from the top) and the water's tint, when the scene has water. */
   water: { level: number; tint: Rgb } | undefined;
+  /** The things the prompt names (subjects.ts), main subject first. */
+  subjects: readonly Subject[];
 }
 
 interface Palette {
@@ -112,6 +115,11 @@ const TERRAIN_WORDS: Record<Terrain, readonly string[]> = {
 };
 
 const WATER_WORDS = ['ocean', 'sea', 'lake', 'river', 'beach', 'coast', 'harbor', 'harbour', 'water', 'bay', 'shore', 'pond', 'island', 'reflection', 'boat', 'ship', 'sailing'];
+
+/** A disc the prompt names (`the moon over a lake`) is its subject, drawn larger. */
+const NAMED_DISC_SCALE = 1.6;
+const SUN_WORDS = ['sun', 'suns'];
+const MOON_WORDS = ['moon', 'moons'];
 
 /** Negative-prompt words that take an element out of the scene. */
 const NO_SUN = ['sun', 'sunlight', 'sunshine'];
@@ -196,7 +204,9 @@ export function planScene(prompt: string, seed: number, negativePrompt = ''): Sc
   const bans = (list: readonly string[]): boolean => list.some((word) => banned.has(word));
 
   const randomTime = rng.pick<TimeOfDay>(['day', 'day', 'sunset', 'sunset', 'dawn', 'night']);
-  const time = firstMatch(words, TIME_WORDS) ?? randomTime;
+  // `a sun over the sea` with no time word: a night would have no sun to show.
+  const namesSun = words.some((word) => SUN_WORDS.includes(word));
+  const time = firstMatch(words, TIME_WORDS) ?? (namesSun && randomTime === 'night' ? 'day' : randomTime);
   const randomTerrain = rng.pick<Terrain>(['mountains', 'mountains', 'hills', 'hills', 'dunes']);
   let terrain = firstMatch(words, TERRAIN_WORDS) ?? randomTerrain;
   if (terrain === 'mountains' && bans(NO_MOUNTAINS)) terrain = 'hills';
@@ -228,6 +238,7 @@ export function planScene(prompt: string, seed: number, negativePrompt = ''): Sc
   // Drawn for the sun too, so the draws after it are the same whatever the time of day.
   const phase = rng.next() < 0.4 ? 0 : between(rng, 0.35, 0.7) * (rng.next() < 0.5 ? -1 : 1);
   if (kind === 'moon') disc.shadow = phase;
+  if (words.some((word) => (kind === 'moon' ? MOON_WORDS : SUN_WORDS).includes(word))) disc.radius *= NAMED_DISC_SCALE;
   const discBanned = bans(kind === 'moon' ? NO_MOON : NO_SUN);
   const starDensity = rng.int(300, 700);
   const detailSeed = rng.int(0, 0xffffffff);
@@ -244,5 +255,6 @@ export function planScene(prompt: string, seed: number, negativePrompt = ''): Sc
     detailSeed,
     ridges,
     water,
+    subjects: planSubjects(prompt, seed, words, banned),
   };
 }
