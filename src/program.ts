@@ -11,6 +11,7 @@ import { configCommand } from './commands/config/command.js';
 import type { CommandContext } from './commands/context.js';
 import { emulatorCommand } from './commands/emulator/command.js';
 import { imageCommand } from './commands/image/command.js';
+import { renderCommand } from './commands/render/command.js';
 import { sessionsCommand } from './commands/sessions/command.js';
 import { version } from './version.js';
 
@@ -48,7 +49,7 @@ export function buildProgram(context: CommandContext): Command {
       writeErr: (text) => io.stderr.write(text),
     })
     .exitOverride();
-  for (const command of [chatCommand(context), imageCommand(context), sessionsCommand(context), authCommand(context), configCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
+  for (const command of [chatCommand(context), imageCommand(context), sessionsCommand(context), renderCommand(context), authCommand(context), configCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
     program.addCommand(command);
   }
   // Subcommands inherit output and exit handling so their usage errors reach main as well.
