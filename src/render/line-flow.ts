@@ -97,8 +97,8 @@ export class LineFlow {
   #contentStart: number;
   /** Spaces after the last word, placed only when another word follows on the same row. */
   #gap: Cell[] = [];
-  /** Where the last word on the row starts, and the state before it: it moves whole to a new row. */
-  #word: { index: number; state: State } | undefined;
+  /** Where the last word on the row (and the spaces before it) start, and the state before it: it moves whole to a new row. */
+  #word: { index: number; gapStart: number; state: State } | undefined;
   /** The state before the current token, and before the first token after a space. */
   #tokenState: State;
   #afterGap = false;
@@ -431,8 +431,9 @@ export class LineFlow {
         this.#commit(this.#row);
         this.#newRow(wordState);
       } else {
+        const gapStart = this.#row.length;
         this.#place(this.#gap);
-        if (this.#row.length > this.#contentStart) this.#word = { index: this.#row.length, state: wordState };
+        if (this.#row.length > this.#contentStart) this.#word = { index: this.#row.length, gapStart, state: wordState };
       }
       this.#gap = [];
     } else if (this.#row.length > this.#contentStart && this.#rowWidth + next.width > width) {
@@ -440,6 +441,7 @@ export class LineFlow {
       if (word !== undefined && word.index > this.#contentStart) {
         // The word no longer fits: it moves whole to the next row.
         const moved = this.#row.splice(word.index);
+        this.#row.length = word.gapStart;
         this.#commit(this.#row);
         this.#newRow(word.state);
         this.#place(moved);

@@ -74,6 +74,8 @@ class Renderer implements StreamingRenderer {
   #line = '';
   #mode: Mode = { kind: 'start' };
   #width: number;
+  /** No piece of the current line has arrived yet: its width is read with its first piece. */
+  #fresh = true;
   #fence: Fence | undefined;
   #table: TableLayout | undefined;
   /** A line that looks like a table header, shown as a preview until the next line tells. */
@@ -148,6 +150,10 @@ class Renderer implements StreamingRenderer {
         if (complete) this.#finishRow(mode.header);
         return;
       case 'start':
+        if (this.#fresh) {
+          this.#width = this.#readColumns();
+          this.#fresh = false;
+        }
         this.#line += piece;
         this.#decide(complete);
     }
@@ -156,7 +162,7 @@ class Renderer implements StreamingRenderer {
   #nextLine(): void {
     this.#mode = { kind: 'start' };
     this.#line = '';
-    this.#width = this.#readColumns();
+    this.#fresh = true;
   }
 
   /** Decide what the current line is, if its first characters allow it yet. */
@@ -325,9 +331,7 @@ class Renderer implements StreamingRenderer {
     if (header) {
       // Maybe a table header: it stays a preview until the next line shows a delimiter row.
       this.#header = line;
-      this.#mode = { kind: 'start' };
-      this.#line = '';
-      this.#width = this.#readColumns();
+      this.#nextLine();
       return;
     }
     const table = this.#table as TableLayout;
