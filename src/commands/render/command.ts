@@ -6,9 +6,10 @@ export function renderCommand(context: CommandContext): Command {
   return new Command('render')
     .summary('render Markdown from stdin for the terminal, as it arrives')
     .description(
-      'Read Markdown from standard input and show it rendered as it arrives: headings, emphasis,\n' +
-        'lists, quotes, links, aligned tables and highlighted code, words wrapped to the terminal.\n' +
-        'When stdout is not a terminal the input is copied to it unchanged, byte for byte.',
+      'Show Markdown from standard input rendered as it arrives: headings, emphasis,\n' +
+        'lists, quotes, links, aligned tables and highlighted code, with words wrapped\n' +
+        'to the terminal. When stdout is not a terminal, the input is copied to it\n' +
+        'unchanged, byte for byte.',
     )
     .addHelpText(
       'after',
