@@ -36,19 +36,23 @@ export function widthOf(cells: readonly Cell[]): number {
 /** The bytes of a row, and what they leave active: a style, a link (closed when the row ends). */
 export interface Drawn {
   bytes: string;
-  styled: boolean;
-  linked: boolean;
+  style: Style;
+  link: string | undefined;
 }
 
+export const NOTHING_DRAWN: Drawn = { bytes: '', style: PLAIN, link: undefined };
+
 /**
- * The bytes that draw `cells` from the default state. No reset at the end: text appended to the
- * same row later continues in the same state (the caller closes it when the row is committed).
+ * The bytes that draw `cells` from index `from` on, continuing from `after` (by default the
+ * default state). No reset at the end: text appended to the same row later continues in the
+ * same state (the caller closes it when the row is committed).
  */
-export function draw(cells: readonly Cell[], color: boolean, hyperlinks: boolean): Drawn {
+export function draw(cells: readonly Cell[], color: boolean, hyperlinks: boolean, from = 0, after: Drawn = NOTHING_DRAWN): Drawn {
   let bytes = '';
-  let style: Style = PLAIN;
-  let link: string | undefined;
-  for (const c of cells) {
+  let style = after.style;
+  let link = after.link;
+  for (let i = from; i < cells.length; i++) {
+    const c = cells[i] as Cell;
     const target = hyperlinks ? c.link : undefined;
     if (target !== link) {
       bytes += target === undefined ? CLOSE_LINK : openLink(target);
@@ -61,10 +65,10 @@ export function draw(cells: readonly Cell[], color: boolean, hyperlinks: boolean
     }
     bytes += c.text;
   }
-  return { bytes, styled: style !== PLAIN, linked: link !== undefined };
+  return { bytes: after.bytes + bytes, style, link };
 }
 
 /** The bytes that return the terminal to the default state after `drawn`. */
-export function closing(drawn: Pick<Drawn, 'styled' | 'linked'>): string {
-  return `${drawn.linked ? CLOSE_LINK : ''}${drawn.styled ? RESET : ''}`;
+export function closing(drawn: Drawn): string {
+  return `${drawn.link === undefined ? '' : CLOSE_LINK}${drawn.style === PLAIN ? '' : RESET}`;
 }

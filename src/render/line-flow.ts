@@ -56,15 +56,19 @@ interface UrlPart {
   readonly text: string;
 }
 
-/** Everything the interpretation of the rest of the line depends on. Copied, never mutated. */
+/**
+ * Everything the interpretation of the rest of the line depends on. The live state advances in
+ * place (one allocation per character would be most of the renderer's time); the states kept
+ * for later (row and word starts) are copies. `spans` arrays are never mutated, only replaced.
+ */
 interface State {
-  readonly pos: number;
-  readonly spans: readonly Span[];
+  pos: number;
+  spans: readonly Span[];
   /** The source character before `pos`; '' at the start of the line. */
-  readonly prev: string;
-  readonly url: UrlPart | undefined;
+  prev: string;
+  url: UrlPart | undefined;
   /** `[`...`]` pairs open inside a link's text. */
-  readonly brackets: number;
+  brackets: number;
 }
 
 const isSpace = (char: string): boolean => char === '' || char === ' ' || char === '\t' || /^\s$/u.test(char);
@@ -99,8 +103,13 @@ export class LineFlow {
   #gap: Cell[] = [];
   /** Where the last word on the row (and the spaces before it) start, and the state before it: it moves whole to a new row. */
   #word: { index: number; gapStart: number; state: State } | undefined;
-  /** The state before the current token, and before the first token after a space. */
-  #tokenState: State;
+  /** The state before the current token (kept as fields: it is needed only when a row breaks). */
+  #tokenPos = 0;
+  #tokenPrev = '';
+  #tokenSpans: readonly Span[] = [];
+  #tokenUrl: UrlPart | undefined;
+  #tokenBrackets = 0;
+  /** The state before the first token after a space. */
   #afterGap = false;
   #gapState: State | undefined;
 
@@ -109,8 +118,7 @@ export class LineFlow {
     this.#row = [...options.firstPrefix];
     this.#rowWidth = widthOf(options.firstPrefix);
     this.#contentStart = this.#row.length;
-    this.#rowStart = this.#state;
-    this.#tokenState = this.#state;
+    this.#rowStart = { ...this.#state };
   }
 
   /** More text of the line (no newline). */
@@ -147,7 +155,7 @@ export class LineFlow {
 
   /** Re-interpret the current row from its start up to `target`, with what is known now. */
   #rerun(target: number): void {
-    this.#state = this.#rowStart;
+    this.#state = { ...this.#rowStart };
     this.#row = [...(this.#rowIsFirst ? this.#o.firstPrefix : this.#o.restPrefix)];
     this.#rowWidth = widthOf(this.#row);
     this.#contentStart = this.#row.length;
@@ -164,8 +172,12 @@ export class LineFlow {
     const i = s.pos - this.#base;
     const text = this.#buf;
     if (i >= text.length) return false;
-    this.#tokenState = s;
-    if (this.#afterGap && this.#gapState === undefined) this.#gapState = s;
+    this.#tokenPos = s.pos;
+    this.#tokenPrev = s.prev;
+    this.#tokenSpans = s.spans;
+    this.#tokenUrl = s.url;
+    this.#tokenBrackets = s.brackets;
+    if (this.#afterGap && this.#gapState === undefined) this.#gapState = { ...s };
     const char = text[i] as string;
     const code = s.spans.at(-1);
     if (code?.kind === 'code') return this.#inCode(code, i);
@@ -386,8 +398,12 @@ export class LineFlow {
   }
 
   #advance(length: number, last: string): void {
-    const s = this.#state;
-    this.#state = { ...s, pos: s.pos + length, prev: last };
+    this.#state.pos += length;
+    this.#state.prev = last;
+  }
+
+  #tokenState(): State {
+    return { pos: this.#tokenPos, prev: this.#tokenPrev, spans: this.#tokenSpans, url: this.#tokenUrl, brackets: this.#tokenBrackets };
   }
 
   // ---- cells and wrapping -------------------------------------------------------------------
@@ -423,7 +439,7 @@ export class LineFlow {
     }
     const width = this.#o.width;
     if (this.#afterGap) {
-      const wordState = this.#gapState ?? this.#tokenState;
+      const wordState = this.#gapState ?? this.#tokenState();
       this.#afterGap = false;
       this.#gapState = undefined;
       const gapWidth = widthOf(this.#gap);
@@ -447,12 +463,12 @@ export class LineFlow {
         this.#place(moved);
         if (this.#rowWidth + next.width > width) {
           this.#commit(this.#row);
-          this.#newRow(this.#tokenState);
+          this.#newRow(this.#tokenState());
         }
       } else {
         // A word longer than the row is the one thing broken.
         this.#commit(this.#row);
-        this.#newRow(this.#tokenState);
+        this.#newRow(this.#tokenState());
       }
     }
     this.#place([next]);
@@ -479,7 +495,7 @@ export class LineFlow {
     this.#gap = [];
     // Text before the row's start is never read again.
     const drop = start.pos - this.#base;
-    if (drop > 4096) {
+    if (drop > 64) {
       this.#buf = this.#buf.slice(drop);
       this.#base = start.pos;
     }

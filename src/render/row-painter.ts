@@ -7,7 +7,7 @@
  * touched again, so scrollback only ever holds finished rows. The bytes are collected and taken
  * once per piece of input, for one write.
  */
-import { type Cell, closing, draw, type Drawn } from './cells.js';
+import { type Cell, closing, draw, type Drawn, NOTHING_DRAWN } from './cells.js';
 
 const CLEAR_ROW = '\r\u001b[K';
 
@@ -16,7 +16,10 @@ export class RowPainter {
   readonly #hyperlinks: boolean;
   #out = '';
   /** What the current row shows, as the bytes that drew it from the default state. */
-  #shown: Drawn = { bytes: '', styled: false, linked: false };
+  #shown: Drawn = NOTHING_DRAWN;
+  /** The cells last shown (the row being filled grows in place): only new ones need drawing. */
+  #cells: readonly Cell[] | undefined;
+  #count = 0;
 
   constructor(color: boolean, hyperlinks: boolean) {
     this.#color = color;
@@ -25,7 +28,16 @@ export class RowPainter {
 
   /** Make the current row show `cells`. */
   show(cells: readonly Cell[]): void {
-    this.#showDrawn(draw(cells, this.#color, this.#hyperlinks));
+    if (cells === this.#cells && cells.length >= this.#count) {
+      // The same row, only longer: draw the new cells after the old ones.
+      const added = draw(cells, this.#color, this.#hyperlinks, this.#count, { ...this.#shown, bytes: '' });
+      this.#out += added.bytes;
+      this.#shown = { ...added, bytes: this.#shown.bytes + added.bytes };
+    } else {
+      this.#showDrawn(draw(cells, this.#color, this.#hyperlinks));
+    }
+    this.#cells = cells;
+    this.#count = cells.length;
   }
 
   /** Show `cells` and finish the row: the cursor goes to the start of the next one. */
@@ -40,24 +52,22 @@ export class RowPainter {
     // A code line starts in the default style even after a styled prefix (quote bars).
     const bytes = `${closing(this.#shown)}${text}`;
     this.#out += bytes;
-    this.#shown = { bytes: this.#shown.bytes + bytes, styled: false, linked: false };
+    this.#shown = { bytes: this.#shown.bytes + bytes, style: 0, link: undefined };
+    this.#cells = undefined;
   }
 
   /** Finish the current row as it is shown. */
   finish(): void {
     this.#out += `${closing(this.#shown)}\n`;
-    this.#shown = { bytes: '', styled: false, linked: false };
-  }
-
-  /** Whether anything is shown on the current row. */
-  get rowStarted(): boolean {
-    return this.#shown.bytes !== '';
+    this.#shown = NOTHING_DRAWN;
+    this.#cells = undefined;
   }
 
   /** Put the terminal back in its default state (end of output). */
   settle(): void {
     this.#out += closing(this.#shown);
-    this.#shown = { ...this.#shown, styled: false, linked: false };
+    this.#shown = { ...this.#shown, style: 0, link: undefined };
+    this.#cells = undefined;
   }
 
   /** The bytes drawn since the last call. */

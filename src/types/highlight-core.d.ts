@@ -2,7 +2,6 @@
 // for why svc declares it itself).
 declare const hljs: {
   registerLanguage(name: string, language: (hljs: unknown) => unknown): void;
-  registerAliases(aliases: string[], options: { languageName: string }): void;
   getLanguage(name: string): object | undefined;
   highlight(code: string, options: { language: string; ignoreIllegals?: boolean }): { value: string };
 };
