@@ -8,6 +8,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { renderCases } from './render/cases.mjs';
 import { imageAnswer, startFirstTokenServer, startImageServer, startStreamServer } from './servers.mjs';
 
 const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, runs: { type: 'string' }, out: { type: 'string' } } });
@@ -231,6 +232,9 @@ for (const sizeMiB of imageSizes) {
   table('added latency', samples, 'ms', 'ms', 'curl -sN');
   budget('first token: svc added latency (ms)', stat(samples['svc chat'], 'ms').median, 5);
 }
+
+// 6. Rendering on a terminal (bench/render/).
+await renderCases({ say, table, budget, compare, stat, quick, runs, work });
 
 // How cost grows.
 say('## How cost grows');

@@ -20,7 +20,7 @@ _svc() {
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
-    case "|chat|image|sessions|sessions list|sessions show|sessions delete|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|emulator|completion|help|" in
+    case "|chat|image|sessions|sessions list|sessions show|sessions delete|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|emulator|completion|help|" in
       *"|${path:+$path }$word|"*) path="${path:+$path }$word" ;;
     esac
   done
@@ -37,7 +37,7 @@ _svc_complete_path() {
   case "$path" in
     '')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-v --version -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'chat image sessions auth config emulator completion help' -- "$cur"))
+      COMPREPLY=($(compgen -W 'chat image sessions render auth config emulator completion help' -- "$cur"))
       ;;
     'chat')
       case "$prev" in
@@ -88,6 +88,10 @@ _svc_complete_path() {
     'sessions delete')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
+      ;;
+    'render')
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      :
       ;;
     'auth')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
@@ -146,7 +150,7 @@ _svc_complete_path() {
       ;;
     'help')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'chat image sessions auth config emulator completion' -- "$cur"))
+      COMPREPLY=($(compgen -W 'chat image sessions render auth config emulator completion' -- "$cur"))
       ;;
   esac
 }

@@ -19,7 +19,7 @@ function __svc_path
         end
         string match -q -- '-*' $word; and continue
         set -l candidate (string join ' ' $path $word)
-        if contains -- "$candidate" 'chat' 'image' 'sessions' 'sessions list' 'sessions show' 'sessions delete' 'auth' 'auth login' 'auth logout' 'auth status' 'config' 'config get' 'config set' 'config unset' 'config list' 'config path' 'emulator' 'completion' 'help'
+        if contains -- "$candidate" 'chat' 'image' 'sessions' 'sessions list' 'sessions show' 'sessions delete' 'render' 'auth' 'auth login' 'auth logout' 'auth status' 'config' 'config get' 'config set' 'config unset' 'config list' 'config path' 'emulator' 'completion' 'help'
             set path $path $word
         end
     end
@@ -36,6 +36,7 @@ complete -c svc -f
 complete -c svc -n '__svc_at' -f -a 'chat' -d 'ask a question (one-shot) or chat'
 complete -c svc -n '__svc_at' -f -a 'image' -d 'generate an image from a prompt'
 complete -c svc -n '__svc_at' -f -a 'sessions' -d 'list, show or delete saved conversations'
+complete -c svc -n '__svc_at' -f -a 'render' -d 'render Markdown from stdin for the terminal, as it arrives'
 complete -c svc -n '__svc_at' -f -a 'auth' -d 'store, remove or check the API key'
 complete -c svc -n '__svc_at' -f -a 'config' -d 'read and change stored settings'
 complete -c svc -n '__svc_at' -f -a 'emulator' -d 'run a local stand-in for the service'
@@ -88,6 +89,7 @@ complete -c svc -n '__svc_at sessions show' -l json -d 'the messages array, as t
 complete -c svc -n '__svc_at sessions show' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at sessions delete' -f -a '(svc sessions list 2>/dev/null | cut -f1)'
 complete -c svc -n '__svc_at sessions delete' -s h -l help -d 'show help'
+complete -c svc -n '__svc_at render' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at auth' -f -a 'login' -d 'Store the API key (owner-only file in the config folder).'
 complete -c svc -n '__svc_at auth' -f -a 'logout' -d 'Remove the stored API key.'
 complete -c svc -n '__svc_at auth' -f -a 'status' -d 'Show whether a key is set, where it comes from (masked), and the base URL in use. Exit 3 when no key is set.'
@@ -118,5 +120,5 @@ complete -c svc -n '__svc_at emulator' -l delay -x -d 'pause between streamed to
 complete -c svc -n '__svc_at emulator' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at completion' -f -a 'bash zsh fish'
 complete -c svc -n '__svc_at completion' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at help' -f -a 'chat image sessions auth config emulator completion'
+complete -c svc -n '__svc_at help' -f -a 'chat image sessions render auth config emulator completion'
 complete -c svc -n '__svc_at help' -s h -l help -d 'show help'

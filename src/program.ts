@@ -12,6 +12,7 @@ import type { CommandContext } from './commands/context.js';
 import { emulatorCommand } from './commands/emulator/command.js';
 import { helpCommand } from './commands/help/command.js';
 import { imageCommand } from './commands/image/command.js';
+import { renderCommand } from './commands/render/command.js';
 import { sessionsCommand } from './commands/sessions/command.js';
 import { version } from './version.js';
 
@@ -55,7 +56,7 @@ export function buildProgram(context: CommandContext): Command {
     io.stdout.write(`${version}\n`);
     throw new CommanderError(0, 'commander.version', version);
   });
-  for (const command of [chatCommand(context), imageCommand(context), sessionsCommand(context), authCommand(context), configCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
+  for (const command of [chatCommand(context), imageCommand(context), sessionsCommand(context), renderCommand(context), authCommand(context), configCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
     program.addCommand(command);
   }
   program.addCommand(helpCommand(() => program, program.commands.map((command) => command.name())));

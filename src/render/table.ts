@@ -1,0 +1,140 @@
+/**
+ * GFM tables, laid out row by row as they stream.
+ *
+ * A table's natural column widths are known only once it has ended, and waiting for the end
+ * would hold text back. So the widths are fixed when the header and its delimiter line have
+ * arrived: each column gets at least its header's width, and the rest of the terminal width
+ * (at most 120 columns for the whole table) is shared equally. A cell
+ * longer than its column wraps inside it, so every row can be drawn, aligned, as soon as its
+ * source line is complete. While a row's line is still arriving its raw text is shown dimmed on
+ * the current row (only its end, if it is longer than the row), then replaced by the laid-out
+ * row: that preview never leaves the current row, so it never reaches the scrollback.
+ */
+import { type Cell, cellsOf, widthOf } from './cells.js';
+import { LineFlow } from './line-flow.js';
+import { palette, PLAIN, type Style } from './style.js';
+import { textWidth } from './width.js';
+
+export type Align = 'left' | 'center' | 'right';
+
+export interface TableLayout {
+  indent: number;
+  widths: number[];
+  aligns: Align[];
+}
+
+const SEPARATOR = ' │ ';
+const MAX_TABLE_WIDTH = 120;
+
+/** The cells of a row: outer pipes dropped, split on pipes that are not escaped. */
+export function splitRow(line: string): string[] {
+  let text = line.trim();
+  if (text.startsWith('|')) text = text.slice(1);
+  if (text.endsWith('|') && !text.endsWith('\\|')) text = text.slice(0, -1);
+  const cells: string[] = [];
+  let current = '';
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === '\\' && text[i + 1] === '|') {
+      current += '|';
+      i++;
+    } else if (char === '|') {
+      cells.push(current.trim());
+      current = '';
+    } else {
+      current += char;
+    }
+  }
+  cells.push(current.trim());
+  return cells;
+}
+
+const DELIMITER = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+const DELIMITER_SO_FAR = /^[ \t]*\|?[-:| \t]*$/;
+
+/** Whether the line so far may still be a delimiter line (`|---|:--:|`). */
+export function mayBeDelimiter(line: string): boolean {
+  return DELIMITER_SO_FAR.test(line);
+}
+
+/** The column alignments of a complete delimiter line, or undefined when it is not one. */
+export function parseDelimiter(line: string): Align[] | undefined {
+  if (!DELIMITER.test(line)) return undefined;
+  return splitRow(line).map((cell) => {
+    const left = cell.startsWith(':');
+    const right = cell.endsWith(':');
+    return left && right ? 'center' : right ? 'right' : 'left';
+  });
+}
+
+/** Column widths for the terminal width, from the header cells (the only ones known yet). */
+export function layoutTable(header: string[], aligns: Align[], columns: number, indent: number): TableLayout {
+  const count = header.length;
+  const room = Math.max(count, Math.min(columns, MAX_TABLE_WIDTH) - indent - SEPARATOR.length * (count - 1));
+  const natural = header.map((text) => Math.max(3, textWidth(text)));
+  const total = natural.reduce((sum, width) => sum + width, 0);
+  let widths: number[];
+  if (total >= room) {
+    widths = natural.map((width) => Math.max(1, Math.floor((width * room) / total)));
+  } else {
+    // Which column will need the room is unknown yet: each gets an equal share of it.
+    const extra = room - total;
+    widths = natural.map((width, i) => width + Math.floor(extra / count) + (i < extra % count ? 1 : 0));
+  }
+  return { indent, widths, aligns: header.map((_, i) => aligns[i] ?? 'left') };
+}
+
+interface Options {
+  color: boolean;
+  hyperlinks: boolean;
+}
+
+/** One cell's text, styled and wrapped to its column: one array of cells per row. */
+function cellRows(text: string, width: number, base: Style, options: Options): Cell[][] {
+  const rows: Cell[][] = [];
+  const flow = new LineFlow({ width, firstPrefix: [], restPrefix: [], base, heading: false, ...options, onRow: (cells) => rows.push(cells) });
+  flow.push(text);
+  rows.push(flow.end());
+  return rows;
+}
+
+function pad(cells: Cell[], width: number, align: Align, last: boolean): Cell[] {
+  const free = Math.max(0, width - widthOf(cells));
+  const before = align === 'right' ? free : align === 'center' ? Math.floor(free / 2) : 0;
+  const after = last ? 0 : free - before;
+  return [...cellsOf(' '.repeat(before), PLAIN), ...cells, ...cellsOf(' '.repeat(after), PLAIN)];
+}
+
+/** The terminal rows of one table row (a cell that wraps makes the row taller). */
+export function tableRowCells(texts: string[], layout: TableLayout, header: boolean, options: Options): Cell[][] {
+  const base = header ? palette.tableHeader : PLAIN;
+  const columns = layout.widths.map((width, i) => cellRows(texts[i] ?? '', width, base, options));
+  const height = Math.max(...columns.map((rows) => rows.length));
+  const rows: Cell[][] = [];
+  for (let r = 0; r < height; r++) {
+    const row: Cell[] = cellsOf(' '.repeat(layout.indent), PLAIN);
+    layout.widths.forEach((width, i) => {
+      if (i > 0) row.push(...cellsOf(SEPARATOR, palette.tableBorder));
+      row.push(...pad(columns[i]?.[r] ?? [], width, layout.aligns[i] ?? 'left', i === layout.widths.length - 1));
+    });
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The line under the header. */
+export function tableRuleCells(layout: TableLayout): Cell[] {
+  const line = layout.widths.map((width) => '─'.repeat(width)).join('─┼─');
+  return [...cellsOf(' '.repeat(layout.indent), PLAIN), ...cellsOf(line, palette.tableBorder)];
+}
+
+/** A row's raw text while it arrives: dimmed, only its end if it is longer than the row. */
+export function previewCells(line: string, columns: number): Cell[] {
+  const room = Math.max(1, columns - 1);
+  const cells = cellsOf(line, palette.preview);
+  let width = widthOf(cells);
+  if (width <= room) return cells;
+  let start = 0;
+  while (width > room - 1 && start < cells.length) width -= (cells[start++] as Cell).width;
+  return [...cellsOf('…', palette.preview), ...cells.slice(start)];
+}

@@ -1,0 +1,27 @@
+/**
+ * Display width of text in terminal columns, one code point at a time: the renderer wraps words
+ * itself, so it must know how many columns each character takes (CJK and most emoji take two,
+ * combining marks none).
+ */
+import { eastAsianWidth } from 'get-east-asian-width';
+
+// Combining marks draw nothing of their own; nor do zero-width spaces and joiners (U+200B..U+200F,
+// U+2060) and variation selectors (U+FE00..U+FE0F, U+E0100..U+E01EF).
+const COMBINING = /^\p{M}$/u;
+const isZeroWidth = (code: number): boolean =>
+  (code >= 0x200b && code <= 0x200f) || code === 0x2060 || (code >= 0xfe00 && code <= 0xfe0f) || (code >= 0xe0100 && code <= 0xe01ef);
+
+/** Columns taken by one code point (already neutralised: no control characters reach here). */
+export function codePointWidth(char: string): number {
+  const code = char.codePointAt(0) ?? 0;
+  if (code >= 0x20 && code < 0x7f) return 1;
+  if (isZeroWidth(code) || COMBINING.test(char)) return 0;
+  return eastAsianWidth(code);
+}
+
+/** Columns taken by a string. */
+export function textWidth(text: string): number {
+  let width = 0;
+  for (const char of text) width += codePointWidth(char);
+  return width;
+}
