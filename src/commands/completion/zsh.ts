@@ -12,6 +12,8 @@ function action(source: ValueSource | undefined): string {
       return `(${source.values.map((value) => value.replace(/([:\\ ()])/g, '\\$1')).join(' ')})`;
     case 'sessions':
       return '_svc_sessions';
+    case 'profiles':
+      return '_svc_profiles';
     case 'files':
       return '_files';
   }
@@ -66,6 +68,12 @@ _svc_sessions() {
   local -a names
   names=(\${(f)"$(svc sessions list 2>/dev/null | cut -f1)"})
   _describe -t sessions 'saved conversation' names
+}
+
+_svc_profiles() {
+  local -a names
+  names=(\${(f)"$(svc profiles list 2>/dev/null | cut -f1)"})
+  _describe -t profiles 'profile' names
 }
 
 ${commands.map(renderCommand).join('\n\n')}
