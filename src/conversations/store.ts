@@ -6,7 +6,7 @@
  * not svc's (`my notes.jsonl`, a folder named `x.jsonl`, someone else's log) is left out of the
  * listing and of --continue, and one file that cannot be read never hides the others.
  */
-import { accessSync, constants, lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
@@ -19,6 +19,8 @@ import { replay, type Conversation, type ConversationRecord } from './model.js';
 import { recordOf } from './records.js';
 
 const EXTENSION = '.jsonl';
+/** Files up to this size are read whole for a quick look (listWhere); larger ones in pieces. */
+const MAX_RAW_BYTES = 16 * 1024 * 1024;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function isConversationName(name: string): boolean {
@@ -233,14 +235,36 @@ export class ConversationStore {
 
   /** Every saved conversation, most recently changed first. */
   list(): ConversationSummary[] {
+    return this.listWhere(undefined);
+  }
+
+  /**
+   * The saved conversations whose file text passes `mayHold` (most recently changed first), read
+   * as `list` reads them. A cheap look at the raw text spares parsing the files a search cannot
+   * match (sessions search on thousands of conversations); a file too large to read whole is
+   * always parsed, in pieces.
+   */
+  listWhere(mayHold: ((raw: string) => boolean) | undefined): ConversationSummary[] {
     const summaries: ConversationSummary[] = [];
     for (const { name, mtimeMs } of this.#files()) {
+      if (mayHold && !this.#rawMayHold(name, mayHold)) continue;
       const conversation = this.#probe(name, true)?.conversation;
       if (!conversation) continue;
       const updated = conversation.updated || new Date(mtimeMs).toISOString();
       summaries.push({ name, updated, turns: conversation.turns.length, conversation });
     }
     return summaries.sort((a, b) => b.updated.localeCompare(a.updated) || b.name.localeCompare(a.name));
+  }
+
+  /** False only when the whole file was read and `mayHold` says no; reading problems go to #probe. */
+  #rawMayHold(name: string, mayHold: (raw: string) => boolean): boolean {
+    const path = this.pathOf(name);
+    try {
+      if (statSync(path).size > MAX_RAW_BYTES) return true;
+      return mayHold(readFileSync(path, 'utf8'));
+    } catch {
+      return true; // #probe reads it again and says what is wrong
+    }
   }
 
   /**
