@@ -2,7 +2,7 @@
  * Finding saved conversations by what was said in them: every line of a system, user or
  * assistant message that contains the text, compared case-insensitively (Unicode case folding).
  */
-import type { ConversationStore } from './store.js';
+import { newestFirst, type ConversationStore } from './store.js';
 
 export type Role = 'system' | 'user' | 'assistant';
 
@@ -53,7 +53,7 @@ function matchesIn(content: string, turn: number, role: Role, pattern: RegExp, i
 export function searchConversations(store: ConversationStore, text: string): SearchHit[] {
   const pattern = patternOf(text);
   const hits: SearchHit[] = [];
-  for (const summary of store.listWhere(rawFilter(text, pattern))) {
+  for (const summary of store.each(rawFilter(text, pattern))) {
     const { conversation } = summary;
     const matches: SearchMatch[] = [];
     if (conversation.system) matchesIn(conversation.system, 0, 'system', pattern, matches);
@@ -63,7 +63,7 @@ export function searchConversations(store: ConversationStore, text: string): Sea
     });
     if (matches.length > 0) hits.push({ name: summary.name, updated: summary.updated, turns: summary.turns, matches });
   }
-  return hits;
+  return hits.sort(newestFirst);
 }
 
 /**
