@@ -51,7 +51,7 @@ export function buildProgram(context: CommandContext): Command {
     .helpCommand(false)
     // --profile, given after a command too (`svc chat --profile work`): commander reads root
     // options anywhere on the line, and each command's help lists it under "Global Options".
-    .addOption(global(completes(new Option('--profile <name>', 'use the named profile\'s base URL, key and settings (env SVC_PROFILE)'), { kind: 'profiles' })))
+    .addOption(global(completes(new Option('--profile <name>', 'use the base URL, key and settings of this profile (env SVC_PROFILE)'), { kind: 'profiles' })))
     .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')

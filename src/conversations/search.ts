@@ -24,7 +24,6 @@ export interface SearchHit {
 }
 
 /** JSON writes these escaped (`\"`, `\\`, `\n`, `\u001b`): text holding one is not in a file as typed. */
-// eslint-disable-next-line no-control-regex
 const ESCAPED_IN_JSON = /["\\\u0000-\u001f]/;
 
 function patternOf(text: string): RegExp {
