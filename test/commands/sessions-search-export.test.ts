@@ -107,6 +107,17 @@ describe('svc sessions search', () => {
     expect((await run(['sessions', 'search', 'pwned'])).stdout).toContain('title \u001b]0;pwned\u0007 here');
   });
 
+  it('keeps a line with bytes that are not UTF-8 (as �) and says so, as reading the conversation does', async () => {
+    const path = join(conversationsDir(), 'latin1.jsonl');
+    const turn = Buffer.concat([Buffer.from('{"type":"turn","user":"caf'), Buffer.from([0xe9]), Buffer.from(' rate limit","assistant":"ok","at":"2025-09-02T00:00:00.000Z"}\n')]);
+    writeFileSync(path, Buffer.concat([Buffer.from('{"type":"start","v":1,"name":"latin1","created":"2025-09-02T00:00:00.000Z"}\n'), turn]));
+    const result = await run(['sessions', 'search', 'café']);
+    expect(result.exitCode).toBe(1);
+    const found = await run(['sessions', 'search', 'caf\uFFFD rate']);
+    expect(found.stdout).toBe('latin1\t2025-09-02 00:00\t1 matching line\n  user: caf\uFFFD rate limit\n');
+    expect(found.stderr).toBe(`svc: ${path}: line 2 has bytes that are not UTF-8, kept as �; the rest is kept\n`);
+  });
+
   it('skips a damaged line of a matching conversation and says so once, without losing the others', async () => {
     const path = save('damaged', [{ user: 'rate limit again', assistant: 'ok', at: '2025-09-01T00:00:00.000Z' }], { lines: ['{"type":"turn","user":"rate limit cut'] });
     const result = await run(['sessions', 'search', 'rate limit']);
