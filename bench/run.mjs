@@ -3,7 +3,7 @@
 // bench/RESULTS.md. `--quick` (the CI smoke) runs everything once on small sizes and writes to
 // --out instead; it asserts nothing about time.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,6 +99,32 @@ function table(title, samples, key, unit, reference) {
 
 function budget(what, value, limit) {
   budgets.push(`| ${what} | ${fmt(value, 2)} | ${limit} | ${value <= limit ? 'met' : '**not met**'} |`);
+}
+
+/**
+ * `count` conversation files as svc writes them: 2 to 8 turns of a few hundred characters each,
+ * the word "kubernetes" in one conversation of a hundred, "answer" in every one.
+ */
+function writeConversations(dir, count) {
+  mkdirSync(dir, { recursive: true });
+  const words = 'the service replied with a long and careful explanation of streaming tokens retries timeouts and models'.split(' ');
+  const sentence = (seed, length) => Array.from({ length }, (_, i) => words[(seed * 7 + i * 13) % words.length]).join(' ');
+  let bytes = 0;
+  let turns = 0;
+  for (let n = 0; n < count; n++) {
+    const name = `c${String(n).padStart(5, '0')}`;
+    const created = new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString();
+    const records = [{ type: 'start', v: 1, name, created }];
+    for (let t = 0; t < 2 + (n % 7); t++) {
+      const user = `${sentence(n + t, 12)}${n % 100 === 0 && t === 1 ? ' on kubernetes' : ''}?`;
+      records.push({ type: 'turn', user, assistant: `An answer: ${sentence(n * 3 + t, 60)}.\n\n${sentence(n + 5 * t, 40)}.`, model: 'svc-pro', usage: { prompt_tokens: 20, completion_tokens: 100, total_tokens: 120 }, at: created });
+      turns += 1;
+    }
+    const text = `${records.map((record) => JSON.stringify(record)).join('\n')}\n`;
+    writeFileSync(join(dir, `${name}.jsonl`), text);
+    bytes += text.length;
+  }
+  return { bytes, turns };
 }
 
 const ratio = (samples, a, b, key = 'ms') => stat(samples[a], key).median / stat(samples[b], key).median;
@@ -235,6 +261,27 @@ for (const sizeMiB of imageSizes) {
 
 // 6. Rendering on a terminal (bench/render/).
 await renderCases({ say, table, budget, compare, stat, quick, runs, work });
+
+// 7. Searching saved conversations: 10,000 of them (issue 15: under a second).
+{
+  const count = quick ? 500 : 10000;
+  const dir = join(work, 'data', 'svc', 'conversations');
+  const made = writeConversations(dir, count);
+  const grepArgs = (text) => ['-rilF', '--', text, dir];
+  const samples = await compare({
+    'svc sessions search (1% match)': svc(['sessions', 'search', 'kubernetes']),
+    'svc sessions search (every one matches)': svc(['sessions', 'search', 'answer']),
+    'grep -rilF (1% match)': () => run('grep', grepArgs('kubernetes')),
+  });
+  rmSync(dir, { recursive: true, force: true });
+  say(`## Searching ${count} saved conversations (${fmt(made.bytes / 1e6)} MB, ${made.turns} turns)`);
+  say();
+  say('`svc sessions search` prints each matching conversation with its lines; grep only names the files (the floor: one pass over the bytes).');
+  say();
+  table('wall time', samples, 'ms', 'ms', 'grep -rilF (1% match)');
+  budget(`search ${count} conversations, 1% match (ms)`, stat(samples['svc sessions search (1% match)'], 'ms').median, 1000);
+  budget(`search ${count} conversations, every one matches (ms)`, stat(samples['svc sessions search (every one matches)'], 'ms').median, 1000);
+}
 
 // How cost grows.
 say('## How cost grows');

@@ -16,11 +16,11 @@ _svc() {
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    case " -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --port --host --api-key --block --delay " in
+    case " --profile -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --port --host --api-key --block --delay " in
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
-    case "|chat|image|sessions|sessions list|sessions show|sessions delete|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|emulator|completion|help|" in
+    case "|chat|image|sessions|sessions list|sessions show|sessions search|sessions export|sessions delete|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|emulator|completion|help|" in
       *"|${path:+$path }$word|"*) path="${path:+$path }$word" ;;
     esac
   done
@@ -36,8 +36,11 @@ _svc() {
 _svc_complete_path() {
   case "$path" in
     '')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-v --version -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'chat image sessions render auth config emulator completion help' -- "$cur"))
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-v --version --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W 'chat image sessions render auth config profiles emulator completion help' -- "$cur"))
       ;;
     'chat')
       case "$prev" in
@@ -54,8 +57,9 @@ _svc_complete_path() {
         --base-url) return ;;
         --timeout) return ;;
         --max-retries) return ;;
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json --usage --no-stdin -i --interactive -c --continue --session --no-save --list --base-url --timeout --max-retries -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json --usage --no-stdin -i --interactive -c --continue --session --no-save --list --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'image')
@@ -69,69 +73,152 @@ _svc_complete_path() {
         --base-url) return ;;
         --timeout) return ;;
         --max-retries) return ;;
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-o --output --aspect --format --seed --negative -m --model --force --json --base-url --timeout --max-retries -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-o --output --aspect --format --seed --negative -m --model --force --json --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'sessions')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'list show delete' -- "$cur"))
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W 'list show search export delete' -- "$cur"))
       ;;
     'sessions list')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json -h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'sessions show')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json -h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
+      ;;
+    'sessions search')
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --profile -h --help' -- "$cur")); return; fi
+      :
+      ;;
+    'sessions export')
+      case "$prev" in
+        --format) COMPREPLY=($(compgen -W 'md json' -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--format -o --output --force --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'sessions delete')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'render')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'auth')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'login logout status' -- "$cur"))
       ;;
     'auth login')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--with-key -h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--with-key --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'auth logout')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'auth status')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'config')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'get set unset list path' -- "$cur"))
       ;;
     'config get')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel' -- "$cur"))
       ;;
     'config set')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel' -- "$cur"))
       ;;
     'config unset')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel' -- "$cur"))
       ;;
     'config list')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'config path')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       :
+      ;;
+    'profiles')
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W 'list use' -- "$cur"))
+      ;;
+    'profiles list')
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --profile -h --help' -- "$cur")); return; fi
+      :
+      ;;
+    'profiles use')
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'emulator')
       case "$prev" in
@@ -140,17 +227,24 @@ _svc_complete_path() {
         --api-key) return ;;
         --block) return ;;
         --delay) return ;;
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --api-key --block --delay -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --api-key --block --delay --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'completion')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur"))
       ;;
     'help')
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'chat image sessions render auth config emulator completion' -- "$cur"))
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W 'chat image sessions render auth config profiles emulator completion' -- "$cur"))
       ;;
   esac
 }

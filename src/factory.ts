@@ -9,9 +9,10 @@ import { UsageError } from './errors.js';
 import type { IO } from './io.js';
 import { envApiKey, missingKeyError, resolveApiKey, type ResolvedKey } from './settings/api-key.js';
 import { sendsKeyInClear } from './settings/plain-http.js';
+import { parseProfileName, profileExists, unknownProfileError, type SelectedProfile } from './settings/profiles.js';
 import { settingNames, type ResolvedValue, type SettingName } from './settings/definitions.js';
 import { resolveSetting, settingOrigin, type Resolved } from './settings/resolve.js';
-import type { BrokenStoreFileError, JsonStoreFile } from './settings/store.js';
+import type { JsonStoreFile } from './settings/store.js';
 import { userAgent } from './version.js';
 
 /** Raw values of the flags that override settings, as commander parsed them. */
@@ -19,10 +20,23 @@ export type SettingFlags = Partial<Record<SettingName, string | undefined>>;
 
 export type ResolvedSettings = { [N in SettingName]: Resolved<ResolvedValue<N>> };
 
+/**
+ * What a command does with a profile's files: `read` needs the profile to exist (a typo in
+ * --profile is exit 2, never another service's settings); `create` stores something and makes
+ * the profile if it is new (`svc auth login`, `svc config set`).
+ */
+export type ProfileUse = 'read' | 'create';
+
 export interface Factory {
   readonly io: IO;
-  configStore(): Promise<JsonStoreFile>;
-  credentialsStore(): Promise<JsonStoreFile>;
+  /** The value of --profile, checked; given before the command runs (program.ts). */
+  selectProfile(flag: string | undefined): void;
+  /** The profile in use: --profile, SVC_PROFILE, `svc profiles use`, or `default`. */
+  profile(): Promise<SelectedProfile>;
+  /** The stored settings of the profile in use. */
+  configStore(use?: ProfileUse): Promise<JsonStoreFile>;
+  /** The stored key of the profile in use. */
+  credentialsStore(use?: ProfileUse): Promise<JsonStoreFile>;
   settings(flags: SettingFlags): Promise<ResolvedSettings>;
   apiKey(): Promise<ResolvedKey | undefined>;
   /** The key if it was already loaded (for redaction): never reads a file. */
@@ -45,17 +59,26 @@ function describeRetry(io: IO, notice: RetryNotice): void {
   io.stderr.write(`svc: ${notice.reason}; retrying in ${seconds} s (${notice.retry} of ${notice.maxRetries})\n`);
 }
 
-/** Say once, on stderr, that a settings file is skipped (the command goes on without it). */
-function warnSkipped(io: IO, error: BrokenStoreFileError, what: string): void {
-  io.stderr.write(`svc: warning: ${error.message}; ${what}\n  ${error.hint ?? ''}\n`);
-}
-
 export function createFactory(io: IO): Factory {
   const closers: Array<() => Promise<void>> = [];
   const storeModule = memo(() => import('./settings/store.js'));
-  const configStore = memo(async () => (await storeModule()).openStore(io.env, 'config'));
-  const credentialsStore = memo(async () => (await storeModule()).openStore(io.env, 'credentials'));
+  const storedKeyModule = memo(() => import('./settings/stored-key.js'));
+  let profileFlag: string | undefined;
+  const profile = memo(async () => (await import('./settings/profile-choice.js')).selectProfile(io, profileFlag));
   let loadedKey: string | undefined;
+
+  /** One store object per file, so its writer (conf) is made once. */
+  const stores = new Map<string, Promise<JsonStoreFile>>();
+  async function profileStore(name: 'config' | 'credentials', use: ProfileUse): Promise<JsonStoreFile> {
+    const selected = await profile();
+    if (use === 'read' && !profileExists(io.env, selected.name)) throw unknownProfileError(io.env, selected.name, selected.source);
+    const key = `${selected.dir}\0${name}`;
+    let store = stores.get(key);
+    if (!store) stores.set(key, (store = storeModule().then((module) => module.openStore(selected.dir, name))));
+    return store;
+  }
+  const configStore = (use: ProfileUse = 'read') => profileStore('config', use);
+  const credentialsStore = (use: ProfileUse = 'read') => profileStore('credentials', use);
 
   /**
    * The stored settings. A config.json that cannot be read is skipped and reported, not a reason
@@ -69,31 +92,16 @@ export function createFactory(io: IO): Factory {
       return { values: store.all(), path: store.path };
     } catch (error) {
       if (!(error instanceof BrokenStoreFileError)) throw error;
-      warnSkipped(io, error, 'its settings are ignored');
+      (await storedKeyModule()).warnSkipped(io, error, 'its settings are ignored');
       return { values: {}, path: store.path };
     }
   });
 
-  /**
-   * The stored key. A key file others can read is made owner-only, and says so; one that cannot
-   * be read is skipped and reported (`svc auth login` replaces it).
-   */
-  async function storedApiKey(): Promise<ResolvedKey | undefined> {
-    const store = await credentialsStore();
-    const { tightenSecretFile } = await import('./settings/private-dir.js');
-    const tightened = tightenSecretFile(store.path);
-    if (tightened) io.stderr.write(`svc: ${tightened.fixed ? 'note' : 'warning'}: ${tightened.message}\n`);
-    const problem = store.problem();
-    if (problem) {
-      warnSkipped(io, problem, 'no stored key can be read from it');
-      return undefined;
-    }
-    return resolveApiKey(io.env, store);
-  }
-
   const apiKey = memo(async () => {
-    // With SVC_API_KEY set, the credentials file is not even read.
-    const resolved = envApiKey(io.env) ? resolveApiKey(io.env, undefined) : await storedApiKey();
+    // With SVC_API_KEY set, the credentials file is not even read; the profile must still exist
+    // (a typo in --profile is said, whatever the environment gives).
+    const credentials = await credentialsStore();
+    const resolved = envApiKey(io.env) ? resolveApiKey(io.env, undefined) : (await storedKeyModule()).readStoredKey(io, credentials);
     loadedKey = resolved?.key;
     return resolved;
   });
@@ -145,6 +153,10 @@ export function createFactory(io: IO): Factory {
 
   return {
     io,
+    selectProfile(flag) {
+      profileFlag = flag === undefined ? undefined : parseProfileName(flag, '--profile');
+    },
+    profile,
     configStore,
     credentialsStore,
     settings,

@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { authCommand } from './commands/auth/command.js';
+import { completes, global } from './commands/completion-hints.js';
 import { chatCommand } from './commands/chat/command.js';
 import { completionCommand } from './commands/completion/command.js';
 import { configCommand } from './commands/config/command.js';
@@ -13,6 +14,7 @@ import { emulatorCommand } from './commands/emulator/command.js';
 import { helpCommand } from './commands/help/command.js';
 import { imageCommand } from './commands/image/command.js';
 import { renderCommand } from './commands/render/command.js';
+import { profilesCommand } from './commands/profiles/command.js';
 import { sessionsCommand } from './commands/sessions/command.js';
 import { version } from './version.js';
 
@@ -22,9 +24,13 @@ Examples:
   $ git diff | svc chat "write a commit message"
   $ svc image "a lighthouse at dusk" --aspect 16:9 -o lighthouse.png
   $ svc emulator            # a local service to try svc offline
+  $ svc chat --profile work "hello"   # another service's base URL, key and settings
+
+Settings: flag > environment > stored in the profile in use > default. The profile in use:
+  --profile, else SVC_PROFILE, else \`svc profiles use\`, else "default".
 
 Environment:
-  SVC_BASE_URL, SVC_API_KEY, SVC_MODEL, SVC_IMAGE_MODEL, SVC_TIMEOUT, SVC_MAX_RETRIES
+  SVC_BASE_URL, SVC_API_KEY, SVC_MODEL, SVC_IMAGE_MODEL, SVC_TIMEOUT, SVC_MAX_RETRIES, SVC_PROFILE
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   proxies;  NODE_EXTRA_CA_CERTS  extra CA certificates
   NO_COLOR, FORCE_COLOR   colour on stderr;  SVC_DEBUG=1   request log and stack traces
   XDG_CONFIG_HOME   where settings and the key are kept (default ~/.config/svc)
@@ -44,6 +50,10 @@ export function buildProgram(context: CommandContext): Command {
     .addOption(new Option('-V', 'print the version').hideHelp())
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
+    // --profile, given after a command too (`svc chat --profile work`): commander reads root
+    // options anywhere on the line, and each command's help lists it under "Global Options".
+    .addOption(global(completes(new Option('--profile <name>', 'use the base URL, key and settings of this profile (env SVC_PROFILE)'), { kind: 'profiles' })))
+    .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', ROOT_HELP)
@@ -52,11 +62,13 @@ export function buildProgram(context: CommandContext): Command {
       writeErr: (text) => io.stderr.write(text),
     })
     .exitOverride();
+  // Before any command runs: a malformed --profile is a usage error whatever the command.
+  program.hook('preAction', () => context.factory.selectProfile(program.opts<{ profile?: string }>().profile));
   program.on('option:V', () => {
     io.stdout.write(`${version}\n`);
     throw new CommanderError(0, 'commander.version', version);
   });
-  for (const command of [chatCommand(context), imageCommand(context), sessionsCommand(context), renderCommand(context), authCommand(context), configCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
+  for (const command of [chatCommand(context), imageCommand(context), sessionsCommand(context), renderCommand(context), authCommand(context), configCommand(context), profilesCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
     program.addCommand(command);
   }
   program.addCommand(helpCommand(() => program, program.commands.map((command) => command.name())));

@@ -7,6 +7,7 @@ import type { Argument, Option } from 'commander';
 export type ValueSource =
   | { kind: 'list'; values: readonly string[] }
   | { kind: 'sessions' }
+  | { kind: 'profiles' }
   | { kind: 'files' };
 
 const hints = new WeakMap<Option | Argument, ValueSource>();
@@ -19,4 +20,19 @@ export function completes<T extends Option | Argument>(target: T, source: ValueS
 
 export function completionOf(target: Option | Argument): ValueSource | undefined {
   return hints.get(target);
+}
+
+const globals = new WeakSet<Option>();
+
+/**
+ * Declare a root option as global: accepted after any command (commander reads root options
+ * anywhere on the line), so every command's completions offer it too.
+ */
+export function global(option: Option): Option {
+  globals.add(option);
+  return option;
+}
+
+export function isGlobal(option: Option): boolean {
+  return globals.has(option);
 }

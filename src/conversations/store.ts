@@ -6,11 +6,11 @@
  * not svc's (`my notes.jsonl`, a folder named `x.jsonl`, someone else's log) is left out of the
  * listing and of --continue, and one file that cannot be read never hides the others.
  */
-import { accessSync, constants, lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError, UsageError } from '../errors.js';
 import type { IO } from '../io.js';
-import { appendJsonLine, describeLineProblems, readJsonLines, type JsonLines, type LineProblem } from '../jsonl-file.js';
+import { appendJsonLine, describeLineProblems, parseJsonLines, readJsonLines, type JsonLines, type LineProblem } from '../jsonl-file.js';
 import { dataDir } from '../settings/paths.js';
 import { ensurePrivateDir } from '../settings/private-dir.js';
 import { describeSystemError, errnoCode } from '../system-errors.js';
@@ -19,6 +19,8 @@ import { replay, type Conversation, type ConversationRecord } from './model.js';
 import { recordOf } from './records.js';
 
 const EXTENSION = '.jsonl';
+/** Files up to this size are read whole for a quick look (each); larger ones in pieces. */
+const MAX_RAW_BYTES = 16 * 1024 * 1024;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function isConversationName(name: string): boolean {
@@ -39,6 +41,20 @@ export function newConversationName(now = new Date()): string {
   return `${stamp}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
+/** The order of listings: most recently changed first (then by name, for a stable order). */
+export function newestFirst(a: { name: string; updated: string }, b: { name: string; updated: string }): number {
+  return b.updated.localeCompare(a.updated) || b.name.localeCompare(a.name);
+}
+
+/** A file's bytes, or undefined when it cannot be read (whoever loads it next says why). */
+function readWhole(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface ConversationSummary {
   name: string;
   updated: string;
@@ -47,12 +63,12 @@ export interface ConversationSummary {
 }
 
 /** What is at a conversation's path: nothing, a file to read, or something svc must not touch. */
-type Entry = { kind: 'missing' } | { kind: 'file'; mtimeMs: number } | { kind: 'other'; what: string };
+type Entry = { kind: 'missing' } | { kind: 'file'; mtimeMs: number; size: number } | { kind: 'other'; what: string };
 
 function entryAt(path: string): Entry {
   try {
     const stat = statSync(path);
-    if (stat.isFile()) return { kind: 'file', mtimeMs: stat.mtimeMs };
+    if (stat.isFile()) return { kind: 'file', mtimeMs: stat.mtimeMs, size: stat.size };
     // A FIFO or a device would block or never end: only regular files are ever opened.
     return { kind: 'other', what: stat.isDirectory() ? 'a folder' : 'not a regular file' };
   } catch (error) {
@@ -176,9 +192,10 @@ export class ConversationStore {
     throw new SvcError(`${path} is ${entry.what}, not a saved conversation`, { hint: 'move it away, or choose another name' });
   }
 
-  #load(name: string, report: boolean): Loaded {
+  /** Load `name`, from its file or from lines already read (`preread`). */
+  #load(name: string, report: boolean, preread?: { lines: JsonLines; mtimeMs: number }): Loaded {
     const path = this.pathOf(name);
-    const { lines, mtimeMs } = this.#readLines(name);
+    const { lines, mtimeMs } = preread ?? this.#readLines(name);
     const records: ConversationRecord[] = [];
     const problems = [...lines.problems];
     for (const { line, value } of lines.values) {
@@ -198,7 +215,7 @@ export class ConversationStore {
    * The conversation files, newest first by file time: names svc could have made, regular files.
    * Anything else in the folder is not svc's and is passed over without a word.
    */
-  #files(): Array<{ name: string; mtimeMs: number }> {
+  #files(): Array<{ name: string; mtimeMs: number; size: number }> {
     let files: string[];
     try {
       files = readdirSync(this.dir);
@@ -206,12 +223,12 @@ export class ConversationStore {
       if (errnoCode(error) === 'ENOENT') return [];
       throw new SvcError(`cannot read the saved conversations in ${this.dir}: ${describeSystemError(error)}`, { cause: error });
     }
-    const found: Array<{ name: string; mtimeMs: number }> = [];
+    const found: Array<{ name: string; mtimeMs: number; size: number }> = [];
     for (const file of files) {
       const name = file.slice(0, -EXTENSION.length);
       if (!file.endsWith(EXTENSION) || !isConversationName(name)) continue;
       const entry = entryAt(join(this.dir, file));
-      if (entry.kind === 'file') found.push({ name, mtimeMs: entry.mtimeMs });
+      if (entry.kind === 'file') found.push({ name, mtimeMs: entry.mtimeMs, size: entry.size });
     }
     return found.sort((a, b) => b.mtimeMs - a.mtimeMs);
   }
@@ -220,9 +237,9 @@ export class ConversationStore {
    * Load `name` for a listing: a file that cannot be read or holds no record is named and passed
    * over; its damaged lines are reported only when `reportLines` (--continue reads it again).
    */
-  #probe(name: string, reportLines: boolean): Loaded | undefined {
+  #probe(name: string, reportLines: boolean, preread?: { lines: JsonLines; mtimeMs: number }): Loaded | undefined {
     try {
-      const loaded = this.#load(name, reportLines);
+      const loaded = this.#load(name, reportLines, preread);
       if (loaded.records > 0) return loaded;
       if (loaded.problems.length > 0) this.#warn(`svc: ${this.pathOf(name)}: no line in it is a conversation record; left out`);
     } catch (error) {
@@ -233,14 +250,31 @@ export class ConversationStore {
 
   /** Every saved conversation, most recently changed first. */
   list(): ConversationSummary[] {
-    const summaries: ConversationSummary[] = [];
-    for (const { name, mtimeMs } of this.#files()) {
-      const conversation = this.#probe(name, true)?.conversation;
+    return [...this.each(undefined)].sort(newestFirst);
+  }
+
+  /**
+   * Each saved conversation whose file text passes `mayHold`, read as `list` reads them, one at a
+   * time and in no set order: a caller that keeps little of each (sessions search on thousands)
+   * never holds them all. The quick look at the raw text spares parsing the files a search cannot
+   * match, and a file that passes is parsed from the bytes already read. A file too large to read
+   * whole, or one that cannot be read (which loading then reports), is always loaded.
+   */
+  *each(mayHold: ((raw: string) => boolean) | undefined): Generator<ConversationSummary> {
+    for (const { name, mtimeMs, size } of this.#files()) {
+      let preread: { lines: JsonLines; mtimeMs: number } | undefined;
+      if (mayHold && size <= MAX_RAW_BYTES) {
+        const bytes = readWhole(this.pathOf(name));
+        if (bytes) {
+          if (!mayHold(bytes.toString('utf8'))) continue;
+          preread = { lines: parseJsonLines(bytes), mtimeMs };
+        }
+      }
+      const conversation = this.#probe(name, true, preread)?.conversation;
       if (!conversation) continue;
       const updated = conversation.updated || new Date(mtimeMs).toISOString();
-      summaries.push({ name, updated, turns: conversation.turns.length, conversation });
+      yield { name, updated, turns: conversation.turns.length, conversation };
     }
-    return summaries.sort((a, b) => b.updated.localeCompare(a.updated) || b.name.localeCompare(a.name));
   }
 
   /**

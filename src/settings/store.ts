@@ -1,7 +1,8 @@
 /**
- * Stored settings and the stored key, written through conf. Two files in the config folder:
- * `config.json` (settings) and `credentials.json` (the key), both 0600 in a 0700 folder, so that
- * `svc config list` never has a reason to read the key and the key file can be removed alone.
+ * Stored settings and the stored key, written through conf. Two files in a profile's folder
+ * (profiles.ts): `config.json` (settings) and `credentials.json` (the key), both 0600 in a 0700
+ * folder, so that `svc config list` never has a reason to read the key and the key file can be
+ * removed alone. `profiles.json` in the config folder says which profile is the default.
  *
  * Reading is a plain JSON read of conf's file (store-file.ts): conf (with ajv and its friends)
  * takes longer to load than the rest of a chat request, and is only needed to write (atomically,
@@ -11,14 +12,13 @@ import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { SvcError } from '../errors.js';
-import { configDir } from './paths.js';
 import { ensurePrivateDir } from './private-dir.js';
 import { importWithoutSignalHooks } from './quiet-signal-hooks.js';
 import { BrokenStoreFileError, readStoreFile } from './store-file.js';
 
 export { BrokenStoreFileError };
 
-export type StoreName = 'config' | 'credentials';
+export type StoreName = 'config' | 'credentials' | 'profiles';
 
 export interface JsonStore {
   /** Absolute path of the file. */
@@ -51,6 +51,7 @@ const OWNER_ONLY = 0o600;
 const FIX_HINTS: Record<StoreName, string> = {
   config: 'fix it by hand, or move it away and store the settings again with `svc config set`',
   credentials: 'fix it by hand, or store the key again with `svc auth login` (which replaces the file)',
+  profiles: 'fix it by hand, or choose the default again with `svc profiles use <name>` (which replaces the file)',
 };
 
 /** A write that failed in the file system, in words: the path and the reason, never a stack. */
@@ -81,9 +82,8 @@ function problemOf(path: string, fix: string): BrokenStoreFileError | undefined 
   }
 }
 
-/** Open one of svc's JSON files in the config folder. */
-export async function openStore(env: Record<string, string | undefined>, name: StoreName): Promise<JsonStoreFile> {
-  const dir = configDir(env);
+/** Open one of svc's JSON files: `<dir>/<name>.json` (the folder is made, owner-only, on the first write). */
+export async function openStore(dir: string, name: StoreName): Promise<JsonStoreFile> {
   const path = join(dir, `${name}.json`);
   const fix = FIX_HINTS[name];
   let writer: Conf<Record<string, unknown>> | undefined;

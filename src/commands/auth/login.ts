@@ -2,6 +2,7 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { canPrompt, readAllText, type IO } from '../../io.js';
 import { API_KEY_ENV, checkKeyShape, envApiKey, maskKey, replaceApiKey, storeApiKey } from '../../settings/api-key.js';
+import { profileExists } from '../../settings/profiles.js';
 
 /** Ask for the key with a masked prompt on the terminal (stderr, so stdout stays clean). */
 async function promptForKey(io: IO): Promise<string> {
@@ -25,7 +26,9 @@ export async function runLogin(factory: Factory, withKey: boolean): Promise<void
   key = key.trim();
   const problem = checkKeyShape(key);
   if (problem) throw new UsageError(`${problem}; nothing was stored`);
-  const credentials = await factory.credentialsStore();
+  const profile = await factory.profile();
+  const isNew = !profileExists(io.env, profile.name);
+  const credentials = await factory.credentialsStore('create');
   // The key file holds nothing but the key being replaced: one that cannot be read is replaced,
   // and the user is told (a folder or an unreadable file is refused by replace()).
   const broken = credentials.problem();
@@ -35,7 +38,10 @@ export async function runLogin(factory: Factory, withKey: boolean): Promise<void
   } else {
     await storeApiKey(credentials, key);
   }
-  io.stderr.write(`svc: stored the key ${maskKey(key)} in ${credentials.path}\n`);
+  io.stderr.write(`svc: stored the key ${maskKey(key)} in ${credentials.path}${isNew ? ` (a new profile, "${profile.name}")` : ''}\n`);
+  if (isNew && !(await factory.settings({})).baseUrl.value) {
+    io.stderr.write(`svc: note: set its base URL with \`svc config set --profile ${profile.name} baseUrl https://…\`\n`);
+  }
   if (envApiKey(io.env)) {
     io.stderr.write(`svc: note: ${API_KEY_ENV} is set and takes precedence over the stored key\n`);
   }

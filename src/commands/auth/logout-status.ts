@@ -1,5 +1,6 @@
 import type { Factory } from '../../factory.js';
 import { API_KEY_ENV, envApiKey, maskKey, missingKeyError, removeApiKey } from '../../settings/api-key.js';
+import { profileOrigin } from '../../settings/profiles.js';
 
 export async function runLogout(factory: Factory): Promise<void> {
   const { io } = factory;
@@ -23,9 +24,11 @@ const SETTING_SOURCES = { flag: 'flag', env: 'environment (SVC_BASE_URL)', store
 
 export async function runStatus(factory: Factory): Promise<void> {
   const { io } = factory;
+  const profile = await factory.profile();
   const key = await factory.apiKey();
   const settings = await factory.settings({});
   const base = settings.baseUrl;
+  io.stdout.write(`profile: ${profile.name}${profile.source === 'default' ? '' : ` from ${profileOrigin(profile.source)}`}\n`);
   io.stdout.write(`key: ${key ? `${maskKey(key.key)} from ${SOURCE_NAMES[key.source]}` : 'none'}\n`);
   io.stdout.write(`base URL: ${base.value ? `${base.value} from ${SETTING_SOURCES[base.source]}` : 'none'}\n`);
   if (!key) throw missingKeyError();

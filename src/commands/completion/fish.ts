@@ -11,6 +11,8 @@ function values(source: ValueSource | undefined): string {
       return ` -a ${quote(source.values.join(' '))}`;
     case 'sessions':
       return ` -a '(svc sessions list 2>/dev/null | cut -f1)'`;
+    case 'profiles':
+      return ` -a '(svc profiles list 2>/dev/null | cut -f1)'`;
     case 'files':
       return ' -F';
   }

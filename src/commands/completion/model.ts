@@ -4,7 +4,7 @@
  * command is in the completions the moment it is declared.
  */
 import type { Command } from 'commander';
-import { completionOf, type ValueSource } from '../completion-hints.js';
+import { completionOf, isGlobal, type ValueSource } from '../completion-hints.js';
 
 export interface CompletionFlag {
   /** The flag's spellings: ['-m', '--model'], or just ['--json']. */
@@ -30,9 +30,12 @@ function describe(command: Command): string {
 
 export function completionModel(program: Command): CompletionCommand[] {
   const commands: CompletionCommand[] = [];
+  // Global options (--profile) are offered after every command, as they are accepted there.
+  const globals = program.options.filter(isGlobal);
   const visit = (command: Command, path: string[]): void => {
     // Hidden spellings (-V beside -v) work but are not offered.
-    const flags: CompletionFlag[] = command.options.filter((option) => !option.hidden).map((option) => ({
+    const options = [...command.options, ...(path.length > 0 ? globals : [])];
+    const flags: CompletionFlag[] = options.filter((option) => !option.hidden).map((option) => ({
       names: [option.short, option.long].filter((name): name is string => Boolean(name)),
       description: option.description,
       takesValue: option.required || option.optional,

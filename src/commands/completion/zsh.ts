@@ -2,6 +2,9 @@
 import type { ValueSource } from '../completion-hints.js';
 import type { CompletionCommand, CompletionFlag } from './model.js';
 
+// The value helpers are named *_names: `_svc_<command>` is the function of that command
+// (functionName), and `_svc_sessions` for both once made `--session` complete subcommands.
+
 /** Text inside a single-quoted _arguments spec: no quote, no unescaped brackets or colons. */
 const spec = (text: string): string => text.replace(/'/g, `'\\''`).replace(/([[\]:\\])/g, '\\$1');
 
@@ -11,7 +14,9 @@ function action(source: ValueSource | undefined): string {
     case 'list':
       return `(${source.values.map((value) => value.replace(/([:\\ ()])/g, '\\$1')).join(' ')})`;
     case 'sessions':
-      return '_svc_sessions';
+      return '_svc_session_names';
+    case 'profiles':
+      return '_svc_profile_names';
     case 'files':
       return '_files';
   }
@@ -62,10 +67,16 @@ export function renderZsh(commands: CompletionCommand[]): string {
 # Install: put this file, named _svc, in a folder on $fpath (e.g. ~/.zfunc, with
 # fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc).
 
-_svc_sessions() {
+_svc_session_names() {
   local -a names
   names=(\${(f)"$(svc sessions list 2>/dev/null | cut -f1)"})
   _describe -t sessions 'saved conversation' names
+}
+
+_svc_profile_names() {
+  local -a names
+  names=(\${(f)"$(svc profiles list 2>/dev/null | cut -f1)"})
+  _describe -t profiles 'profile' names
 }
 
 ${commands.map(renderCommand).join('\n\n')}

@@ -20,7 +20,7 @@ export async function runGet(factory: Factory, key: string): Promise<void> {
 export async function runSet(factory: Factory, key: string, text: string): Promise<void> {
   const name = settingName(key);
   const value = settingDefinitions[name].parse(text, name);
-  await (await factory.configStore()).set(name, value);
+  await (await factory.configStore('create')).set(name, value);
 }
 
 export async function runUnset(factory: Factory, key: string): Promise<void> {

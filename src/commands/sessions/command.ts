@@ -1,14 +1,21 @@
-/** `svc sessions list|show|delete`: the saved conversations. */
-import { Argument, Command } from 'commander';
+/** `svc sessions list|show|search|export|delete`: the saved conversations. */
+import { Argument, Command, Option } from 'commander';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
+
+/** Declared here, not imported from export.ts: that module loads only when the command runs. */
+const EXPORT_FORMATS = ['md', 'json'] as const;
 
 export function sessionsCommand(context: CommandContext): Command {
   const load = () => import('./run.js');
   const sessions = new Command('sessions')
-    .summary('list, show or delete saved conversations')
+    .summary('list, show, search, export or delete saved conversations')
     .description('Saved conversations, kept in $XDG_DATA_HOME/svc/conversations (default ~/.local/share/svc).')
-    .addHelpText('after', '\nExamples:\n  $ svc sessions list\n  $ svc sessions show work --json > work.json\n  $ svc sessions delete work');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ svc sessions list\n  $ svc sessions search "rate limit"\n  $ svc sessions show work --json > work.json\n' +
+        '  $ svc sessions export work -o work.md\n  $ svc sessions delete work',
+    );
   sessions
     .command('list')
     .description('One line each, newest first: name, last change, turns, first line.')
@@ -20,6 +27,26 @@ export function sessionsCommand(context: CommandContext): Command {
     .addArgument(completes(new Argument('<name>', 'conversation name (see `svc sessions list`)'), { kind: 'sessions' }))
     .option('--json', 'the messages array, as the service expects it')
     .action(async (name: string, options: { json?: boolean }) => (await load()).runShow(context.factory, name, options.json === true));
+  sessions
+    .command('search')
+    .description(
+      'Find the conversations whose messages contain the text (case-insensitive), newest first: for each, a line\n' +
+        '"name<TAB>last change<TAB>N matching lines", then up to 3 matching lines, indented, with who said them.\n' +
+        'Exit 1 when nothing is found (as grep).',
+    )
+    .argument('<text...>', 'what to look for (several words are one text, spaces included)')
+    .option('--json', 'print a JSON array instead: [{name, updated, turns, matches: [{turn, role, line, index}]}]')
+    .addHelpText('after', '\nExamples:\n  $ svc sessions search "rate limit"\n  $ svc sessions search docker compose --json | jq -r \'.[].name\'')
+    .action(async (words: string[], options: { json?: boolean }) => (await import('./search.js')).runSearch(context.factory, words, options.json === true));
+  sessions
+    .command('export')
+    .description('Write a conversation as Markdown (a heading per message: who, the model, the time) or as the messages array the service expects.')
+    .addArgument(completes(new Argument('<name>', 'conversation name (see `svc sessions list`)'), { kind: 'sessions' }))
+    .addOption(completes(new Option('--format <format>', 'md or json (default: from the -o extension, else md)').choices(EXPORT_FORMATS), EXPORT_FORMATS))
+    .addOption(completes(new Option('-o, --output <file>', 'write to this file (whole or not at all; - for stdout, the default)'), { kind: 'files' }))
+    .option('--force', 'replace the file if it exists')
+    .addHelpText('after', '\nExamples:\n  $ svc sessions export work -o work.md\n  $ svc sessions export work --format json | jq length')
+    .action(async (name: string, options: { format?: string; output?: string; force?: boolean }) => (await import('./export.js')).runExport(context.factory, name, options));
   sessions
     .command('delete')
     .description('Delete a saved conversation.')

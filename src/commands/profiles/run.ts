@@ -1,0 +1,81 @@
+import { UnusableKeyError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IO } from '../../io.js';
+import { API_KEY_ENV, maskKey } from '../../settings/api-key.js';
+import { settingDefinitions } from '../../settings/definitions.js';
+import { chooseDefault, chosenDefault } from '../../settings/profile-choice.js';
+import { DEFAULT_PROFILE, parseProfileName, PROFILE_ENV, profileDir, profileExists, profileNames, unknownProfileError } from '../../settings/profiles.js';
+import { BrokenStoreFileError, openStore } from '../../settings/store.js';
+import { readStoredKey, warnSkipped } from '../../settings/stored-key.js';
+import { forOutput } from '../../terminal-text.js';
+
+interface ProfileRow {
+  name: string;
+  /** The stored base URL, as stored; null when none (or its file cannot be read: reported). */
+  baseUrl: string | null;
+  /** The stored key, masked; null when none. */
+  key: string | null;
+  default: boolean;
+}
+
+/** A profile's stored base URL, for a listing: what the file holds, if it is text. */
+async function storedBaseUrl(io: IO, dir: string): Promise<string | null> {
+  const store = await openStore(dir, 'config');
+  try {
+    const value = store.get('baseUrl');
+    return typeof value === 'string' && value !== '' ? value : null;
+  } catch (error) {
+    if (!(error instanceof BrokenStoreFileError)) throw error;
+    warnSkipped(io, error, 'its settings are not shown');
+    return null;
+  }
+}
+
+/** A profile's stored key, masked, for a listing; a key that cannot be used is said, not shown. */
+async function storedKey(io: IO, dir: string): Promise<string | null> {
+  try {
+    const key = readStoredKey(io, await openStore(dir, 'credentials'));
+    return key ? maskKey(key.key) : null;
+  } catch (error) {
+    if (!(error instanceof UnusableKeyError)) throw error;
+    io.stderr.write(`svc: warning: ${error.message}\n`);
+    return null;
+  }
+}
+
+/** Tell the user when the environment overrides what the profiles store. */
+function noteOverrides(io: IO): void {
+  const overriding = [settingDefinitions.baseUrl.env, API_KEY_ENV].filter((name) => io.env[name]);
+  if (overriding.length > 0) io.stderr.write(`svc: note: ${overriding.join(' and ')} ${overriding.length > 1 ? 'are' : 'is'} set and override${overriding.length > 1 ? '' : 's'} every profile\n`);
+}
+
+export async function runList(factory: Factory, json: boolean): Promise<void> {
+  const { io } = factory;
+  const chosen = (await chosenDefault(io)) ?? DEFAULT_PROFILE;
+  const names = profileNames(io.env);
+  if (!names.includes(chosen)) io.stderr.write(`svc: warning: the default profile "${chosen}" (svc profiles use) does not exist any more; choose another with \`svc profiles use <name>\`\n`);
+  const rows: ProfileRow[] = [];
+  for (const name of names) {
+    const dir = profileDir(io.env, name);
+    rows.push({ name, baseUrl: await storedBaseUrl(io, dir), key: await storedKey(io, dir), default: name === chosen });
+  }
+  noteOverrides(io);
+  if (json) {
+    io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  // A hand-edited base URL could hold anything: neutralised on a terminal, like all stored text.
+  const clean = (text: string): string => forOutput(text, io.stdoutIsTTY);
+  const lines = rows.map((row) => [row.name, clean(row.baseUrl ?? '-'), row.key ?? 'no key', ...(row.default ? ['default'] : [])].join('\t'));
+  io.stdout.write(`${lines.join('\n')}\n`);
+}
+
+export async function runUse(factory: Factory, text: string): Promise<void> {
+  const { io } = factory;
+  const name = parseProfileName(text, 'svc profiles use');
+  if (!profileExists(io.env, name)) throw unknownProfileError(io.env, name);
+  await chooseDefault(io, name);
+  io.stderr.write(`svc: "${name}" is now the default profile\n`);
+  const fromEnv = io.env[PROFILE_ENV];
+  if (fromEnv && fromEnv !== name) io.stderr.write(`svc: note: ${PROFILE_ENV} is set (to "${forOutput(fromEnv, io.stderrIsTTY)}") and takes precedence in this environment\n`);
+}

@@ -1,0 +1,84 @@
+/**
+ * Finding saved conversations by what was said in them: every line of a system, user or
+ * assistant message that contains the text, compared case-insensitively (Unicode case folding).
+ */
+import { newestFirst, type ConversationStore } from './store.js';
+
+export type Role = 'system' | 'user' | 'assistant';
+
+export interface SearchMatch {
+  /** 1-based turn number; 0 for the system message. */
+  turn: number;
+  role: Role;
+  /** The whole line the text was found in. */
+  line: string;
+  /** Where in `line` the text starts (UTF-16 units, as JavaScript counts). */
+  index: number;
+}
+
+export interface SearchHit {
+  name: string;
+  updated: string;
+  turns: number;
+  matches: SearchMatch[];
+}
+
+/** JSON writes these escaped (`\"`, `\\`, `\n`, `\u001b`): text holding one is not in a file as typed. */
+const ESCAPED_IN_JSON = /["\\\u0000-\u001f]/;
+
+function patternOf(text: string): RegExp {
+  return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu');
+}
+
+/**
+ * A quick test on a file's raw text that is true whenever a message in it could contain `text`:
+ * JSON.stringify keeps every other character as it is, so the text is in the raw file too. A file
+ * with `\u` escapes (control characters, or one written by hand) is always read properly.
+ */
+function rawFilter(text: string, pattern: RegExp): ((raw: string) => boolean) | undefined {
+  if (ESCAPED_IN_JSON.test(text)) return undefined;
+  return (raw) => pattern.test(raw) || raw.includes('\\u');
+}
+
+function matchesIn(content: string, turn: number, role: Role, pattern: RegExp, into: SearchMatch[]): void {
+  if (!pattern.test(content)) return;
+  for (const line of content.split('\n')) {
+    const found = pattern.exec(line);
+    if (found) into.push({ turn, role, line, index: found.index });
+  }
+}
+
+/** The conversations that contain `text`, newest first, each with its matching lines in order. */
+export function searchConversations(store: ConversationStore, text: string): SearchHit[] {
+  const pattern = patternOf(text);
+  const hits: SearchHit[] = [];
+  for (const summary of store.each(rawFilter(text, pattern))) {
+    const { conversation } = summary;
+    const matches: SearchMatch[] = [];
+    if (conversation.system) matchesIn(conversation.system, 0, 'system', pattern, matches);
+    conversation.turns.forEach((turn, index) => {
+      matchesIn(turn.user, index + 1, 'user', pattern, matches);
+      matchesIn(turn.assistant, index + 1, 'assistant', pattern, matches);
+    });
+    if (matches.length > 0) hits.push({ name: summary.name, updated: summary.updated, turns: summary.turns, matches });
+  }
+  return hits.sort(newestFirst);
+}
+
+/**
+ * `line` cut to about `width` characters around the match at `index`, with "…" where it was cut,
+ * and without its leading indentation: what a listing shows of a long line.
+ */
+export function lineInContext(line: string, index: number, width = 160): string {
+  const trimmed = line.trimStart();
+  const at = index - (line.length - trimmed.length);
+  if (trimmed.length <= width) return trimmed.trimEnd();
+  let start = Math.max(0, Math.min(at - Math.floor(width / 3), trimmed.length - width));
+  let end = start + width;
+  // Never half a surrogate pair (an emoji cut in two shows as garbage).
+  if (isLowSurrogate(trimmed.charCodeAt(start))) start += 1;
+  if (isLowSurrogate(trimmed.charCodeAt(end))) end -= 1;
+  return `${start > 0 ? '…' : ''}${trimmed.slice(start, end).trim()}${end < trimmed.length ? '…' : ''}`;
+}
+
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;

@@ -1,0 +1,60 @@
+/**
+ * Which profile a command uses: --profile, else SVC_PROFILE, else the default chosen with
+ * `svc profiles use` (kept in profiles.json in the config folder), else `default`.
+ */
+import type { IO } from '../io.js';
+import { configDir } from './paths.js';
+import { DEFAULT_PROFILE, isProfileName, parseProfileName, PROFILE_ENV, profileDir, type SelectedProfile } from './profiles.js';
+import { openStore, type JsonStoreFile } from './store.js';
+import { warnSkipped } from './stored-key.js';
+
+const CHOICE_KEY = 'default';
+
+/** profiles.json: `{"default": "<name>"}`, written by `svc profiles use`. */
+export function choiceStore(env: IO['env']): Promise<JsonStoreFile> {
+  return openStore(configDir(env), 'profiles');
+}
+
+/**
+ * The default chosen with `svc profiles use`, if any. A choice file that cannot be read, or that
+ * holds something other than a profile name, is skipped and reported: the command goes on with
+ * the `default` profile (its own base URL and key, never a mix of two profiles).
+ */
+export async function chosenDefault(io: IO): Promise<string | undefined> {
+  const store = await choiceStore(io.env);
+  const problem = store.problem();
+  if (problem) {
+    warnSkipped(io, problem, `the ${DEFAULT_PROFILE} profile is used`);
+    return undefined;
+  }
+  const value = store.get(CHOICE_KEY);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string' && isProfileName(value)) return value === DEFAULT_PROFILE ? undefined : value;
+  io.stderr.write(`svc: warning: ${store.path}: "${CHOICE_KEY}" is not a profile name; the ${DEFAULT_PROFILE} profile is used\n  choose again with \`svc profiles use <name>\`\n`);
+  return undefined;
+}
+
+/** Make `name` the default (`default` itself removes the choice). */
+export async function chooseDefault(io: IO, name: string): Promise<void> {
+  const store = await choiceStore(io.env);
+  const broken = store.problem();
+  if (broken) {
+    // The file holds nothing but the choice being made again.
+    await store.replace(CHOICE_KEY, name);
+    io.stderr.write(`svc: note: ${broken.message}; replaced it\n`);
+  } else if (name === DEFAULT_PROFILE) {
+    await store.delete(CHOICE_KEY);
+  } else {
+    await store.set(CHOICE_KEY, name);
+  }
+}
+
+/** The profile in use, from the --profile value (checked already), the environment or the choice. */
+export async function selectProfile(io: IO, flag: string | undefined): Promise<SelectedProfile> {
+  const pick = (name: string, source: SelectedProfile['source']): SelectedProfile => ({ name, source, dir: profileDir(io.env, name) });
+  if (flag !== undefined) return pick(parseProfileName(flag, '--profile'), 'flag');
+  const fromEnv = io.env[PROFILE_ENV];
+  if (fromEnv) return pick(parseProfileName(fromEnv, PROFILE_ENV), 'env');
+  const chosen = await chosenDefault(io);
+  return chosen ? pick(chosen, 'stored') : pick(DEFAULT_PROFILE, 'default');
+}

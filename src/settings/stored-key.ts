@@ -1,0 +1,30 @@
+/**
+ * Reading the stored key of a profile with the care issue 10 asked for: a key file others can
+ * read is made owner-only (and the user told), one that cannot be read is skipped and reported,
+ * never quoted. Shared by the factory (the profile in use) and `svc profiles list` (every one).
+ */
+import type { IO } from '../io.js';
+import { resolveApiKey, type ResolvedKey } from './api-key.js';
+import { tightenSecretFile } from './private-dir.js';
+import type { BrokenStoreFileError, JsonStoreFile } from './store.js';
+
+/** Say once, on stderr, that a settings file is skipped (the command goes on without it). */
+export function warnSkipped(io: IO, error: BrokenStoreFileError, what: string): void {
+  io.stderr.write(`svc: warning: ${error.message}; ${what}\n  ${error.hint ?? ''}\n`);
+}
+
+/**
+ * The key stored in `credentials`, or undefined when none is stored or its file cannot be read
+ * (reported). A stored key that cannot be sent throws UnusableKeyError (see resolveApiKey).
+ */
+export function readStoredKey(io: IO, credentials: JsonStoreFile): ResolvedKey | undefined {
+  const tightened = tightenSecretFile(credentials.path);
+  if (tightened) io.stderr.write(`svc: ${tightened.fixed ? 'note' : 'warning'}: ${tightened.message}\n`);
+  const problem = credentials.problem();
+  if (problem) {
+    warnSkipped(io, problem, 'no stored key can be read from it');
+    return undefined;
+  }
+  // An empty environment: only the stored key is asked for here.
+  return resolveApiKey({}, credentials);
+}

@@ -1,0 +1,58 @@
+/**
+ * Completions know profiles: `--profile` after any command and `svc profiles use` complete the
+ * names of the profiles there are (from `svc profiles list`), in bash for real.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completionModel } from '../../src/commands/completion/model.js';
+import { createFactory } from '../../src/factory.js';
+import { InterruptRouter } from '../../src/interrupts.js';
+import type { IO } from '../../src/io.js';
+import { buildProgram } from '../../src/program.js';
+import { makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
+
+let sandbox: Sandbox;
+beforeAll(() => {
+  sandbox = makeSandbox();
+  for (const name of ['work', 'weekend']) mkdirSync(join(sandbox.env.XDG_CONFIG_HOME!, 'svc', 'profiles', name), { recursive: true });
+});
+afterAll(() => sandbox.cleanup());
+
+/** Complete `line` (the cursor at its end) with the committed bash script. */
+async function bashComplete(line: string): Promise<string[]> {
+  const script = `
+    svc() { node "${SVC_BIN}" "$@"; }
+    source completions/svc.bash
+    COMP_LINE="$1"; COMP_POINT=\${#COMP_LINE}
+    read -ra COMP_WORDS <<< "$COMP_LINE"
+    [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+    COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
+    _svc
+    printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const result = await execa('bash', ['-c', script, 'bash', line], { cwd: fileURLToPath(new URL('../..', import.meta.url)), env: sandbox.env, extendEnv: false });
+  return result.stdout.split('\n').filter(Boolean);
+}
+
+describe('profile completions', () => {
+  it('every command offers --profile (it is accepted after any command)', () => {
+    const program = buildProgram({ factory: createFactory({ env: {} } as IO), signal: new AbortController().signal, interrupts: new InterruptRouter(() => {}) });
+    for (const command of completionModel(program)) {
+      expect(command.flags.flatMap((flag) => flag.names), command.path.join(' ')).toContain('--profile');
+    }
+  });
+
+  it.each([
+    ['svc chat --profile ', ['default', 'weekend', 'work']],
+    ['svc --profile w', ['weekend', 'work']],
+    ['svc profiles use ', ['default', 'weekend', 'work']],
+    ['svc profiles ', ['list', 'use']],
+    ['svc auth status --pro', ['--profile']],
+    // The value of --profile is not taken for a command word.
+    ['svc --profile work se', ['sessions']],
+  ])('bash: %j offers %j', async (line, expected) => {
+    expect((await bashComplete(line)).sort()).toEqual([...expected].sort());
+  });
+});
