@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { authCommand } from './commands/auth/command.js';
+import { batchCommand } from './commands/batch/command.js';
 import { chatCommand } from './commands/chat/command.js';
 import { completionCommand } from './commands/completion/command.js';
 import { configCommand } from './commands/config/command.js';
@@ -55,7 +56,7 @@ export function buildProgram(context: CommandContext): Command {
     io.stdout.write(`${version}\n`);
     throw new CommanderError(0, 'commander.version', version);
   });
-  for (const command of [chatCommand(context), imageCommand(context), sessionsCommand(context), authCommand(context), configCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
+  for (const command of [chatCommand(context), imageCommand(context), batchCommand(context), sessionsCommand(context), authCommand(context), configCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
     program.addCommand(command);
   }
   program.addCommand(helpCommand(() => program, program.commands.map((command) => command.name())));
