@@ -29,8 +29,9 @@ function defaultsFor(plan: BatchPlan, models: { chat: string; image: string }): 
   };
 }
 
-/** The output file's state: missing, or a file that is not the input itself. */
+/** Whether the output file exists; it must be in a folder svc can write, and not be the input. */
 function existingOutput(path: string, shownAs: string, source: InputSource): boolean {
+  checkFolder(dirname(path), `-o ${shownAs}`);
   let stat;
   try {
     stat = statSync(path);
