@@ -10,13 +10,17 @@ import { detectFormat } from '../../src/images/formats.js';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
 import { runSvc } from '../helpers/in-process.js';
 
+
+/** A line of JSON as the test reads it, navigated freely. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Line = Record<string, any>;
 const env = useEmulatorSandbox('batch-emulator-key-0123', { blockTerms: ['forbidden-thing'] });
 const home = (...parts: string[]) => join(env.sandbox.home, ...parts);
 
 const chat = (id: string, content: string, extra: object = {}) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'user', content }], ...extra } });
 const image = (id: string, body: object) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/images/generations', body });
-const records = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
-const byId = (text: string) => Object.fromEntries(records(text).map((record) => [record.custom_id, record]));
+const records = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as Line);
+const byId = (text: string): Line => Object.fromEntries(records(text).map((record) => [record.custom_id, record]));
 
 describe('svc batch against the emulator', () => {
   it('writes one OpenAI Batch output line per request, with exactly the format’s fields', async () => {

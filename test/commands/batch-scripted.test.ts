@@ -11,6 +11,10 @@ import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 
+
+/** A line of JSON as the test reads it, navigated freely. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Line = Record<string, any>;
 let server: ScriptedServer;
 let sandbox: Sandbox;
 const home = (...parts: string[]) => join(sandbox.home, ...parts);
@@ -18,8 +22,8 @@ const home = (...parts: string[]) => join(sandbox.home, ...parts);
 const completion = (content: string) => ({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'svc-pro', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 2, completion_tokens: 3, total_tokens: 5 } });
 const chatLine = (id: string, body: object = {}) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'user', content: id }], ...body } });
 const writeInput = (name: string, count: number) => writeFileSync(home(name), Array.from({ length: count }, (_, index) => chatLine(`q${index}`)).join('\n'));
-const records = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
-const sentBodies = () => server.requests.map((request) => JSON.parse(request.body) as Record<string, any>);
+const records = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as Line);
+const sentBodies = () => server.requests.map((request) => JSON.parse(request.body) as Line);
 /** Which request a body is: its last user message is its custom_id in these tests. */
 const idOf = (body: string) => (JSON.parse(body) as { messages: Array<{ content: string }> }).messages.at(-1)!.content;
 
