@@ -42,8 +42,13 @@ export async function* readLines(stream: AsyncIterable<unknown>, maxBytes = MAX_
     const bytes = asBytes(chunk);
     let start = 0;
     for (let end = bytes.indexOf(NEWLINE, start); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
-      take(bytes.subarray(start, end));
-      yield finish();
+      if (length === 0 && !tooLong && end - start <= maxBytes) {
+        // The whole line is in this piece: decoded from it directly, no copy.
+        yield { number: number++, text: utf8.decode(bytes.subarray(start, end)).replace(/\r$/, '') };
+      } else {
+        take(bytes.subarray(start, end));
+        yield finish();
+      }
       start = end + 1;
     }
     if (start < bytes.length) take(bytes.subarray(start));

@@ -17,11 +17,13 @@ export interface LineSink {
 
 /**
  * JSON text for one line. JSON.stringify escapes C0 controls but leaves C1 controls (U+0080 to
- * U+009F, some terminals' CSI and OSC) and the line separators U+2028/2029 raw: escaped here too,
- * so a model's text cannot drive a terminal showing the output. The value is the same.
+ * U+009F, some terminals' CSI and OSC) and the bidirectional overrides raw: for a terminal they
+ * are escaped too, so a model's text cannot drive the terminal showing the output. The value is
+ * the same JSON either way; files and pipes get JSON.stringify's text exactly.
  */
-export function jsonLine(record: unknown): string {
-  return `${JSON.stringify(record).replace(/[\u0080-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+export function jsonLine(record: unknown, forTerminal = false): string {
+  const text = JSON.stringify(record);
+  return `${forTerminal ? text.replace(/[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : text}\n`;
 }
 
 /** Lines appended to `path` (created if missing). */
@@ -49,11 +51,11 @@ export function fileSink(path: string, shownAs: string): LineSink {
 }
 
 /** Lines written to stdout, waiting when the reader is slower than the service. */
-export function streamSink(stream: Writable): LineSink {
+export function streamSink(stream: Writable, isTerminal: boolean): LineSink {
   return {
     async write(record) {
       if (stream.destroyed) return; // the reader left; main reports how stdout fared
-      if (!stream.write(jsonLine(record))) {
+      if (!stream.write(jsonLine(record, isTerminal))) {
         await new Promise<void>((resolve) => {
           const done = (): void => {
             stream.off('drain', done);

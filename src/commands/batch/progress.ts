@@ -10,7 +10,13 @@ const ERASE_LINE = '\r\u001b[K';
 /** Redraws at most this often: a fast batch would otherwise spend its time on the terminal. */
 const REDRAW_MS = 100;
 
-const count = (n: number): string => n.toLocaleString('en-US');
+/**
+ * 5120 → "5,120". Not toLocaleString: its first call loads ICU's locale data, about 40 ms, a
+ * visible share of a whole batch against a fast server.
+ */
+export function count(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
 
 function duration(ms: number): string {
   const seconds = ms / 1000;

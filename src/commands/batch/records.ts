@@ -16,9 +16,16 @@ export interface OutputRecord {
   error: { code: string; message: string } | null;
 }
 
-/** `batch_req_` and 24 random hex digits, as OpenAI names the lines of a batch. */
+/**
+ * `batch_req_` and 24 hex digits, as OpenAI names the lines of a batch: 16 random for this run,
+ * then a counter, so ids never repeat within a run or (but for a 2^-64 chance) across runs
+ * appending to one file, without a call to the random source for every line.
+ */
+const RUN_PREFIX = randomBytes(8).toString('hex');
+let recordCount = 0;
 function recordId(): string {
-  return `batch_req_${randomBytes(12).toString('hex')}`;
+  recordCount += 1;
+  return `batch_req_${RUN_PREFIX}${(recordCount % 0x100000000).toString(16).padStart(8, '0')}`;
 }
 
 export function answerRecord(customId: string, status: number, requestId: string | undefined, body: unknown): OutputRecord {

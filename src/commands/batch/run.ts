@@ -5,6 +5,7 @@
  * everything at once (exit 3, its line not written, so a rerun with a good key redoes it).
  */
 import { dirname, resolve } from 'node:path';
+import { setMaxListeners } from 'node:events';
 import { statSync } from 'node:fs';
 import { removeStaleTempFiles } from '../../api/images/temp-image-file.js';
 import { ExitCode, InterruptedError, SilentExit, SvcError, UsageError } from '../../errors.js';
@@ -18,7 +19,7 @@ import { fileSink, streamSink } from './output.js';
 import { PoolPause } from './pause.js';
 import { perform, type ImagesFolder } from './perform.js';
 import { runPool } from './pool.js';
-import { Progress } from './progress.js';
+import { count, Progress } from './progress.js';
 import type { BatchRequest, RequestDefaults } from './requests.js';
 import { readPreviousRun } from './resume.js';
 
@@ -84,7 +85,7 @@ export async function runBatch(flags: BatchFlags, context: CommandContext): Prom
     const toGo = checked.total - checked.doneBefore - skippedFailures;
     if (checked.doneBefore + checked.failedBefore > 0) {
       const failedNote = skippedFailures > 0 ? ` (${skippedFailures} of them failed: --retry-failed redoes those)` : '';
-      io.stderr.write(`${(checked.doneBefore + skippedFailures).toLocaleString('en-US')} already done${failedNote}, ${toGo.toLocaleString('en-US')} to go\n`);
+      io.stderr.write(`${count(checked.doneBefore + skippedFailures)} already done${failedNote}, ${count(toGo)} to go\n`);
     }
     if (toGo === 0) {
       if (skippedFailures > 0) throw new SilentExit(ExitCode.failure);
@@ -94,8 +95,10 @@ export async function runBatch(flags: BatchFlags, context: CommandContext): Prom
     const pause = new PoolPause();
     // Retries are not announced one by one: the progress line shows a shared pause.
     const client = (await factory.apiClient(settings)).derive({ pause, onRetry: () => {} });
-    const sink = outputPath === undefined ? streamSink(io.stdout) : fileSink(outputPath, plan.output!);
+    const sink = outputPath === undefined ? streamSink(io.stdout, io.stdoutIsTTY) : fileSink(outputPath, plan.output!);
     const run = new AbortController();
+    // Each request in flight listens for the abort (undici, the pause): more than Node's default 10.
+    setMaxListeners(plan.concurrency * 4 + 10, run.signal);
     const stop = (): void => run.abort();
     context.signal.addEventListener('abort', stop, { once: true });
     if (context.signal.aborted) stop();
