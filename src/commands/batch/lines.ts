@@ -14,7 +14,7 @@ const NEWLINE = 0x0a;
 const utf8 = new TextDecoder('utf-8');
 
 /** The lines of `stream` with their 1-based numbers; a final line without a newline counts. */
-export async function* readLines(stream: AsyncIterable<unknown>, maxBytes = MAX_REQUEST_LINE_BYTES): AsyncGenerator<Line> {
+export async function* readLines(stream: AsyncIterable<unknown> | Iterable<unknown>, maxBytes = MAX_REQUEST_LINE_BYTES): AsyncGenerator<Line> {
   let pieces: Buffer[] = [];
   let length = 0;
   let tooLong = false;
