@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { renderCases } from './render/cases.mjs';
-import { imageAnswer, startFirstTokenServer, startImageServer, startStreamServer } from './servers.mjs';
+import { batchInput, imageAnswer, startChatServer, startFirstTokenServer, startImageServer, startStreamServer } from './servers.mjs';
 
 const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, runs: { type: 'string' }, out: { type: 'string' } } });
 const quick = args.quick;
@@ -281,6 +281,53 @@ await renderCases({ say, table, budget, compare, stat, quick, runs, work });
   table('wall time', samples, 'ms', 'ms', 'grep -rilF (1% match)');
   budget(`search ${count} conversations, 1% match (ms)`, stat(samples['svc sessions search (1% match)'], 'ms').median, 1000);
   budget(`search ${count} conversations, every one matches (ms)`, stat(samples['svc sessions search (every one matches)'], 'ms').median, 1000);
+}
+
+// 8. svc batch: many requests against a server that answers at once, against a minimal Node
+// client (the floor) and a shell loop over `svc chat` (what script authors do today); then peak
+// memory at ten times the requests, which must stay nearly flat (the input is streamed).
+{
+  const server = await startChatServer();
+  const env = { ...baseEnv, SVC_BASE_URL: server.url };
+  const count = quick ? 200 : 2000;
+  const loopCount = quick ? 5 : 40;
+  const input = join(work, 'batch.jsonl');
+  writeFileSync(input, batchInput(count, 200));
+  const prompts = join(work, 'loop-prompts.txt');
+  writeFileSync(prompts, Array.from({ length: loopCount }, (_, i) => `question ${i}`).join('\n') + '\n');
+  let n = 0;
+  // A fresh output file each run: an existing one would make svc batch skip what it holds.
+  const samples = await compare({
+    'svc batch': () => run(node, [svcBin, 'batch', input, '-o', join(work, `batch-out-${n++}.jsonl`), '--concurrency', '16'], { env }),
+    'node:http client': () => run(node, [here('./clients/node-batch.mjs'), input, join(work, `node-out-${n++}.jsonl`), '16'], { env }),
+  });
+  const loop = await compare({
+    [`shell loop, ${loopCount} × svc chat`]: () => run('sh', ['-c', `while IFS= read -r p; do "${node}" "${svcBin}" chat --no-save --no-stream --no-stdin "$p" >> "${join(work, 'loop-out.txt')}" || exit 1; done < "${prompts}"`], { env }),
+  }, quick ? 1 : 3);
+  say(`## Batch of ${count} chat requests, 16 in flight (server answers at once)`);
+  say();
+  table('wall time', samples, 'ms', 'ms', 'node:http client');
+  const perLoop = stat(Object.values(loop)[0], 'ms').median / loopCount;
+  say(`A shell loop over \`svc chat\` (one process and one connection per request) took ${fmt(perLoop)} ms a request (median of ${quick ? 1 : 3} loops of ${loopCount}): ${fmt((perLoop * count) / 1000)} s projected for ${count}, ${fmt((perLoop * count) / stat(samples['svc batch'], 'ms').median, 0)}× svc batch.`);
+  say();
+  budget(`batch ${count}: svc / node:http client`, ratio(samples, 'svc batch', 'node:http client'), 1.5);
+
+  const small = quick ? 120 : 1200;
+  const large = small * 10;
+  const smallInput = join(work, 'batch-small.jsonl');
+  const largeInput = join(work, 'batch-large.jsonl');
+  writeFileSync(smallInput, batchInput(small, 2048));
+  writeFileSync(largeInput, batchInput(large, 2048));
+  const memory = await compare({
+    [`svc batch, ${small} requests`]: () => run(node, [svcBin, 'batch', smallInput, '-o', join(work, `mem-out-${n++}.jsonl`), '--concurrency', '16'], { env, rss: true }),
+    [`svc batch, ${large} requests`]: () => run(node, [svcBin, 'batch', largeInput, '-o', join(work, `mem-out-${n++}.jsonl`), '--concurrency', '16'], { env, rss: true }),
+  });
+  server.close();
+  say(`## Batch memory: ${small} and ${large} requests of 2 KB`);
+  say();
+  table('peak memory (max RSS)', memory, 'rssMiB', 'MiB', `svc batch, ${small} requests`);
+  table('wall time', memory, 'ms', 'ms', `svc batch, ${small} requests`);
+  budget(`batch memory: ${large} / ${small} requests`, ratio(memory, `svc batch, ${large} requests`, `svc batch, ${small} requests`, 'rssMiB'), 1.3);
 }
 
 // How cost grows.

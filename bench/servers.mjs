@@ -80,3 +80,32 @@ export async function startImageServer(sizeMiB) {
   });
   return { url: await listen(server), bytes: body.length, close: () => server.close() };
 }
+
+/**
+ * A chat endpoint that answers every request at once with the same small completion (svc batch's
+ * bench: the cost measured is the client's, not the service's). Counts the requests it answered.
+ */
+export async function startChatServer() {
+  const body = Buffer.from(JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion', created: 1, model: 'svc-pro', choices: [{ index: 0, message: { role: 'assistant', content: 'A short answer from the bench server.' }, finish_reason: 'stop' }], usage: { prompt_tokens: 12, completion_tokens: 8, total_tokens: 20 } }));
+  const state = { answered: 0 };
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      state.answered += 1;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length, 'x-request-id': `req_${state.answered}` });
+      res.end(body);
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  return { url: await listen(server), state, close: () => server.close() };
+}
+
+/** A batch input of `count` chat requests whose bodies are about `bytes` long each. */
+export function batchInput(count, bytes) {
+  const filler = 'lorem ipsum dolor sit amet '.repeat(Math.ceil(bytes / 27)).slice(0, Math.max(0, bytes - 120));
+  const lines = [];
+  for (let i = 0; i < count; i++) {
+    lines.push(JSON.stringify({ custom_id: `r${i}`, method: 'POST', url: '/v1/chat/completions', body: { model: 'svc-pro', messages: [{ role: 'user', content: `question ${i}: ${filler}` }] } }));
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -16,11 +16,11 @@ _svc() {
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    case " --profile -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --port --host --api-key --block --delay " in
+    case " --profile -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --prompts --concurrency --images-dir --port --host --api-key --block --delay " in
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
-    case "|chat|image|sessions|sessions list|sessions show|sessions search|sessions export|sessions delete|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|emulator|completion|help|" in
+    case "|chat|image|batch|sessions|sessions list|sessions show|sessions search|sessions export|sessions delete|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|emulator|completion|help|" in
       *"|${path:+$path }$word|"*) path="${path:+$path }$word" ;;
     esac
   done
@@ -40,7 +40,7 @@ _svc_complete_path() {
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-v --version --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'chat image sessions render auth config profiles emulator completion help' -- "$cur"))
+      COMPREPLY=($(compgen -W 'chat image batch sessions render auth config profiles emulator completion help' -- "$cur"))
       ;;
     'chat')
       case "$prev" in
@@ -77,6 +77,33 @@ _svc_complete_path() {
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-o --output --aspect --format --seed --negative -m --model --force --json --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       :
+      ;;
+    'batch')
+      case "$prev" in
+        --prompts) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --concurrency) return ;;
+        --images-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        -m|--model) return ;;
+        -s|--system) return ;;
+        --max-tokens) return ;;
+        -t|--temperature) return ;;
+        --top-p) return ;;
+        --stop) return ;;
+        --presence-penalty) return ;;
+        --frequency-penalty) return ;;
+        --user) return ;;
+        --aspect) COMPREPLY=($(compgen -W '1:1 16:9 9:16 4:3 3:4 21:9' -- "$cur")); return ;;
+        --format) COMPREPLY=($(compgen -W 'png jpeg webp' -- "$cur")); return ;;
+        --seed) return ;;
+        --negative) return ;;
+        --base-url) return ;;
+        --timeout) return ;;
+        --max-retries) return ;;
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--prompts -o --output --concurrency --retry-failed --images-dir -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --aspect --format --seed --negative --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur"))
       ;;
     'sessions')
       case "$prev" in
@@ -244,7 +271,7 @@ _svc_complete_path() {
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'chat image sessions render auth config profiles emulator completion' -- "$cur"))
+      COMPREPLY=($(compgen -W 'chat image batch sessions render auth config profiles emulator completion' -- "$cur"))
       ;;
   esac
 }

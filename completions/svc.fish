@@ -13,13 +13,13 @@ function __svc_path
             set skip 0
             continue
         end
-        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--port' '--host' '--api-key' '--block' '--delay'
+        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--prompts' '--concurrency' '--images-dir' '--port' '--host' '--api-key' '--block' '--delay'
             set skip 1
             continue
         end
         string match -q -- '-*' $word; and continue
         set -l candidate (string join ' ' $path $word)
-        if contains -- "$candidate" 'chat' 'image' 'sessions' 'sessions list' 'sessions show' 'sessions search' 'sessions export' 'sessions delete' 'render' 'auth' 'auth login' 'auth logout' 'auth status' 'config' 'config get' 'config set' 'config unset' 'config list' 'config path' 'profiles' 'profiles list' 'profiles use' 'emulator' 'completion' 'help'
+        if contains -- "$candidate" 'chat' 'image' 'batch' 'sessions' 'sessions list' 'sessions show' 'sessions search' 'sessions export' 'sessions delete' 'render' 'auth' 'auth login' 'auth logout' 'auth status' 'config' 'config get' 'config set' 'config unset' 'config list' 'config path' 'profiles' 'profiles list' 'profiles use' 'emulator' 'completion' 'help'
             set path $path $word
         end
     end
@@ -35,6 +35,7 @@ end
 complete -c svc -f
 complete -c svc -n '__svc_at' -f -a 'chat' -d 'ask a question (one-shot) or chat'
 complete -c svc -n '__svc_at' -f -a 'image' -d 'generate an image from a prompt'
+complete -c svc -n '__svc_at' -f -a 'batch' -d 'run a file of requests (OpenAI Batch JSONL), concurrent and resumable'
 complete -c svc -n '__svc_at' -f -a 'sessions' -d 'list, show, search, export or delete saved conversations'
 complete -c svc -n '__svc_at' -f -a 'render' -d 'render Markdown from stdin for the terminal, as it arrives'
 complete -c svc -n '__svc_at' -f -a 'auth' -d 'store, remove or check the API key'
@@ -82,6 +83,30 @@ complete -c svc -n '__svc_at image' -l timeout -x -d 'longest silence allowed fr
 complete -c svc -n '__svc_at image' -l max-retries -x -d 'retries for connection failures, 408, 409, 429, 5xx (env SVC_MAX_RETRIES; default 2)'
 complete -c svc -n '__svc_at image' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at image' -s h -l help -d 'show help'
+complete -c svc -n '__svc_at batch' -f -F
+complete -c svc -n '__svc_at batch' -l prompts -r -F -d 'one chat prompt per non-empty line (- for stdin); custom_id is line-<n>'
+complete -c svc -n '__svc_at batch' -s o -l output -r -F -d 'results file (appended to; a rerun skips what it holds); default stdout'
+complete -c svc -n '__svc_at batch' -l concurrency -x -d 'requests in flight at once, 1 to 64 (default 4)'
+complete -c svc -n '__svc_at batch' -l retry-failed -d 'with -o an existing file: send again the requests that failed there'
+complete -c svc -n '__svc_at batch' -l images-dir -r -F -d 'where images are saved (default: beside -o, else the current folder)'
+complete -c svc -n '__svc_at batch' -s m -l model -x -d 'chat model (env SVC_MODEL; default svc-pro); image requests use SVC_IMAGE_MODEL'
+complete -c svc -n '__svc_at batch' -s s -l system -x -d 'system message for chat requests that have none'
+complete -c svc -n '__svc_at batch' -l max-tokens -x -d 'most tokens in each reply (whole number, 1 or more)'
+complete -c svc -n '__svc_at batch' -s t -l temperature -x -d 'randomness from 0 to 2'
+complete -c svc -n '__svc_at batch' -l top-p -x -d 'nucleus sampling from 0 to 1'
+complete -c svc -n '__svc_at batch' -l stop -x -d 'stop each reply at this text (repeatable, up to 4 times)'
+complete -c svc -n '__svc_at batch' -l presence-penalty -x -d 'penalise tokens already present, -2 to 2'
+complete -c svc -n '__svc_at batch' -l frequency-penalty -x -d 'penalise frequent tokens, -2 to 2'
+complete -c svc -n '__svc_at batch' -l user -x -d 'end-user id passed to the service'
+complete -c svc -n '__svc_at batch' -l aspect -x -a '1:1 16:9 9:16 4:3 3:4 21:9' -d 'image aspect ratio: 1:1, 16:9, 9:16, 4:3, 3:4, 21:9'
+complete -c svc -n '__svc_at batch' -l format -x -a 'png jpeg webp' -d 'image format: png, jpeg, webp (default png)'
+complete -c svc -n '__svc_at batch' -l seed -x -d 'image seed (whole number 0 to 4294967295)'
+complete -c svc -n '__svc_at batch' -l negative -x -d 'what must not appear in the images'
+complete -c svc -n '__svc_at batch' -l base-url -x -d 'service base URL; /v1/... is appended (env SVC_BASE_URL)'
+complete -c svc -n '__svc_at batch' -l timeout -x -d 'longest silence allowed from the service (env SVC_TIMEOUT; default 120)'
+complete -c svc -n '__svc_at batch' -l max-retries -x -d 'retries for connection failures, 408, 409, 429, 5xx (env SVC_MAX_RETRIES; default 2)'
+complete -c svc -n '__svc_at batch' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
+complete -c svc -n '__svc_at batch' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at sessions' -f -a 'list' -d 'One line each, newest first: name, last change, turns, first line.'
 complete -c svc -n '__svc_at sessions' -f -a 'show' -d 'Print a conversation as a transcript, or its messages array with --json.'
 complete -c svc -n '__svc_at sessions' -f -a 'search' -d 'Find the conversations whose messages contain the text (case-insensitive), newest first: for each, a line'
@@ -156,12 +181,12 @@ complete -c svc -n '__svc_at emulator' -l port -x -d 'port to listen on; 0 picks
 complete -c svc -n '__svc_at emulator' -l host -x -d 'address to listen on'
 complete -c svc -n '__svc_at emulator' -l api-key -x -d 'accepted API key (repeatable; default: one random key, printed)'
 complete -c svc -n '__svc_at emulator' -l block -x -d 'add a term to the built-in blacklist (repeatable)'
-complete -c svc -n '__svc_at emulator' -l delay -x -d 'pause between streamed tokens, in milliseconds'
+complete -c svc -n '__svc_at emulator' -l delay -x -d 'pause between tokens in milliseconds (an answer not streamed comes when its stream would end)'
 complete -c svc -n '__svc_at emulator' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at emulator' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at completion' -f -a 'bash zsh fish'
 complete -c svc -n '__svc_at completion' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at completion' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at help' -f -a 'chat image sessions render auth config profiles emulator completion'
+complete -c svc -n '__svc_at help' -f -a 'chat image batch sessions render auth config profiles emulator completion'
 complete -c svc -n '__svc_at help' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at help' -s h -l help -d 'show help'

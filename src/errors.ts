@@ -43,6 +43,8 @@ export interface ServiceErrorDetails {
   requestId: string | undefined;
   /** The service's error code (`error.code` or `error.type`), when it gave one. */
   code?: string | undefined;
+  /** The start of the answer's body as text (up to MAX_ERROR_BODY_BYTES), when there was one. */
+  body?: string | undefined;
 }
 
 /** An HTTP error answer from the service. Subclasses pick the exit code by status. */
@@ -51,12 +53,14 @@ export class ApiError extends SvcError {
   readonly serviceMessage: string | undefined;
   readonly requestId: string | undefined;
   readonly code: string | undefined;
+  readonly body: string | undefined;
   constructor(message: string, details: ServiceErrorDetails, options: { hint?: string } = {}) {
     super(message, options);
     this.status = details.status;
     this.serviceMessage = details.serviceMessage;
     this.requestId = details.requestId;
     this.code = details.code;
+    this.body = details.body;
   }
 }
 

@@ -134,6 +134,18 @@ export function parseJsonLines(bytes: Buffer): JsonLines {
 }
 
 /**
+ * True when the file open on `fd` (readable) does not end with a newline: its last write was cut
+ * (a crash, a full disk), so the next record must start on a fresh line.
+ */
+export function endsMidLine(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== NEWLINE;
+}
+
+/**
  * Append `value` as one line, created owner-only if new. When the file does not end with a
  * newline (its last write was cut), the record starts on a fresh line, so the cut line stays the
  * only damage. The line goes out in one write(2) with O_APPEND: two processes appending at once
@@ -142,13 +154,7 @@ export function parseJsonLines(bytes: Buffer): JsonLines {
 export function appendJsonLine(path: string, value: unknown): void {
   const fd = openSync(path, 'a+', 0o600);
   try {
-    const size = fstatSync(fd).size;
-    let freshLine = false;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(fd, last, 0, 1, size - 1);
-      freshLine = last[0] !== NEWLINE;
-    }
+    const freshLine = endsMidLine(fd);
     const bytes = Buffer.from(`${freshLine ? '\n' : ''}${JSON.stringify(value)}\n`);
     for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
   } finally {

@@ -6,6 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { authCommand } from './commands/auth/command.js';
 import { completes, global } from './commands/completion-hints.js';
+import { batchCommand } from './commands/batch/command.js';
 import { chatCommand } from './commands/chat/command.js';
 import { completionCommand } from './commands/completion/command.js';
 import { configCommand } from './commands/config/command.js';
@@ -68,7 +69,7 @@ export function buildProgram(context: CommandContext): Command {
     io.stdout.write(`${version}\n`);
     throw new CommanderError(0, 'commander.version', version);
   });
-  for (const command of [chatCommand(context), imageCommand(context), sessionsCommand(context), renderCommand(context), authCommand(context), configCommand(context), profilesCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
+  for (const command of [chatCommand(context), imageCommand(context), batchCommand(context), sessionsCommand(context), renderCommand(context), authCommand(context), configCommand(context), profilesCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
     program.addCommand(command);
   }
   program.addCommand(helpCommand(() => program, program.commands.map((command) => command.name())));

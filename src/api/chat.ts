@@ -18,6 +18,8 @@ export interface ChatCallbacks {
   signal?: AbortSignal;
   /** Called with each piece of reply text as it arrives; awaited, so it can apply backpressure. */
   onDelta?: (text: string) => void | Promise<void>;
+  /** Called once the service answered with success, before the body is read (svc batch records these). */
+  onResponse?: (answer: { status: number; requestId: string | undefined }) => void;
 }
 
 /**
@@ -125,6 +127,7 @@ async function readStream(response: ApiResponse, body: AsyncIterable<Uint8Array>
 /** Send one chat request and deliver its reply. */
 export async function runChat(client: ApiClient, request: ChatRequest, callbacks: ChatCallbacks = {}): Promise<ChatCompletion> {
   const response = await client.post('chat/completions', request, callbacks.signal);
+  callbacks.onResponse?.({ status: response.status, requestId: response.requestId });
   const assembler = new CompletionAssembler(request.model);
   try {
     const { head, body } = await peekBody(response.body);

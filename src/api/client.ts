@@ -7,7 +7,7 @@ import { InterruptedError } from '../errors.js';
 import { readUpTo } from './answer-body.js';
 import { codingsToUndo, decodeBody } from './content-encoding.js';
 import { MAX_ERROR_BODY_BYTES } from './limits.js';
-import { decideRetry, header, type Headers } from './retry-policy.js';
+import { advisedWaitMs, decideRetry, header, type Headers } from './retry-policy.js';
 import { extractServiceMessage } from './service-message.js';
 import { errorForStatus } from './status-errors.js';
 import { networkError, transportErrorCode } from './transport-errors.js';
@@ -31,6 +31,19 @@ export interface RetryNotice {
   maxRetries: number;
 }
 
+/**
+ * A wait shared by several requests (svc batch's workers). When the service asks for a pause
+ * (a 429, or any retryable answer carrying Retry-After), the client holds the pause instead of
+ * sleeping alone, and every request waits on it before it is sent, so the whole pool backs off
+ * together rather than each worker finding the limit again by itself.
+ */
+export interface SharedPause {
+  /** Make every request wait at least `ms` from now before it is sent. */
+  hold(ms: number): void;
+  /** Resolve once no pause is held (at once when none is); reject with InterruptedError on abort. */
+  wait(signal: AbortSignal | undefined): Promise<void>;
+}
+
 export interface ClientOptions {
   baseUrl: string;
   /** Where the base URL was set ("--base-url", "SVC_BASE_URL", ...), named in hints about it. */
@@ -42,6 +55,8 @@ export interface ClientOptions {
   maxRetries: number;
   dispatcher: Dispatcher;
   onRetry?: (notice: RetryNotice) => void;
+  /** Shared by the requests of one batch; see {@link SharedPause}. */
+  pause?: SharedPause | undefined;
   /** Debug lines (SVC_DEBUG=1); never given the key. */
   debug?: (line: string) => void;
   /** Test seams. */
@@ -132,6 +147,11 @@ export class ApiClient {
     return this.#options.baseUrlOrigin;
   }
 
+  /** The same client (same dispatcher and keep-alive connections) with some options replaced. */
+  derive(options: Partial<Pick<ClientOptions, 'onRetry' | 'pause'>>): ApiClient {
+    return new ApiClient({ ...this.#options, ...options });
+  }
+
   /**
    * POST `body` as JSON to `/v1/<endpoint>` and return the first 2xx response. Retries happen
    * only here, before any byte of a successful body was handed out, so nothing shown is repeated.
@@ -146,6 +166,7 @@ export class ApiClient {
     const transport = { url, timeoutMs: options.timeoutMs, midResponse: false, baseUrlOrigin: options.baseUrlOrigin };
 
     for (let retriesDone = 0; ; retriesDone++) {
+      await options.pause?.wait(signal);
       options.debug?.(`POST ${url} (attempt ${retriesDone + 1}, ${payload.length} bytes, Authorization: Bearer [redacted])`);
       let response: Dispatcher.ResponseData;
       try {
@@ -184,7 +205,11 @@ export class ApiClient {
       const decision = decideRetry({ retriesDone, maxRetries: options.maxRetries, status: response.statusCode, headers, now: now(), random });
       if (decision.retry) {
         options.onRetry?.({ reason: `HTTP ${response.statusCode}`, delayMs: decision.delayMs, retry: retriesDone + 1, maxRetries: options.maxRetries });
-        await sleep(decision.delayMs, signal);
+        // The service asked for a pause (429, or a wait it named): with a shared pause every
+        // request waits it out, at the top of the loop; other failures are this request's own.
+        const serviceAsked = response.statusCode === 429 || advisedWaitMs(headers, now()) !== undefined;
+        if (options.pause && serviceAsked) options.pause.hold(decision.delayMs);
+        else await sleep(decision.delayMs, signal);
         continue;
       }
       throw errorForStatus({
@@ -195,6 +220,7 @@ export class ApiClient {
         retriesDone,
         refusedWaitMs: decision.reason === 'wait-too-long' ? decision.waitMs : undefined,
         baseUrlOrigin: options.baseUrlOrigin,
+        body: text,
       });
     }
   }

@@ -17,6 +17,8 @@ export interface StatusErrorInput {
   refusedWaitMs?: number | undefined;
   /** Where the base URL was set (ClientOptions.baseUrlOrigin), so the hint points there. */
   baseUrlOrigin?: string | undefined;
+  /** The start of the error body as text (kept on the error for svc batch's output). */
+  body?: string | undefined;
 }
 
 const PROXY_HINT = 'an HTML page came back: a proxy, gateway or captive portal answered instead of the service; check the base URL and HTTPS_PROXY/NO_PROXY';
@@ -43,6 +45,7 @@ export function errorForStatus(input: StatusErrorInput): ApiError {
     serviceMessage: service.message,
     requestId: input.requestId,
     code: service.code,
+    body: input.body,
   };
   const said = service.message;
   const htmlHint = service.fromHtml ? PROXY_HINT : undefined;

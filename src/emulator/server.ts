@@ -30,6 +30,8 @@ export interface RunningEmulator {
   baseUrl: string;
   /** The keys it accepts. */
   apiKeys: string[];
+  /** How many requests are being answered right now (tests and rehearsals of concurrency). */
+  inFlight(): number;
   /** Stops listening, ends open streams and connections; resolves when closed. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -83,5 +85,5 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     });
     return closing;
   };
-  return { baseUrl: `http://${urlHost(host)}:${address.port}`, apiKeys: [...apiKeys], close };
+  return { baseUrl: `http://${urlHost(host)}:${address.port}`, apiKeys: [...apiKeys], inFlight: () => active.size, close };
 }

@@ -17,12 +17,14 @@ describe('bench/run.mjs --quick', () => {
       const result = await execa(process.execPath, ['bench/run.mjs', '--quick', '--out', out], { cwd: fileURLToPath(new URL('../..', import.meta.url)), reject: false, timeout: 120_000 });
       expect(result.exitCode, result.stderr).toBe(0);
       const text = readFileSync(out, 'utf8');
-      for (const heading of ['## Startup', '## One-shot chat, not streamed', '## Stream of 2000 chunks', '## Image of 3 MiB', '## Reading a 3 MiB image answer', '## Time to first token', '## Searching 500 saved conversations', '## How cost grows', '## Budgets']) {
+      for (const heading of ['## Startup', '## One-shot chat, not streamed', '## Stream of 2000 chunks', '## Image of 3 MiB', '## Reading a 3 MiB image answer', '## Time to first token', '## Batch of 200 chat requests', '## Batch memory', '## Searching 500 saved conversations', '## How cost grows', '## Budgets']) {
         expect(text).toContain(heading);
       }
       expect(text).toMatch(/\| svc chat \| [\d.]+ ms/);
       expect(text).toMatch(/\| svc image \| [\d.]+ MiB/);
       expect(text).toMatch(/\| stream-json \| [\d.]+ ms/);
+      expect(text).toMatch(/\| svc batch \| [\d.]+ ms/);
+      expect(text).toMatch(/\| svc batch, 1200 requests \| [\d.]+ MiB/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -77,7 +77,7 @@ async function bashComplete(line: string): Promise<string[]> {
 
 describe('bash completion, for real', () => {
   it.each([
-    ['svc ', ['chat', 'image', 'sessions', 'render', 'auth', 'config', 'profiles', 'emulator', 'completion', 'help']],
+    ['svc ', ['chat', 'image', 'batch', 'sessions', 'render', 'auth', 'config', 'profiles', 'emulator', 'completion', 'help']],
     ['svc help a', ['auth']],
     ['svc ch', ['chat']],
     ['svc auth ', ['login', 'logout', 'status']],

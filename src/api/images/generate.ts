@@ -30,9 +30,17 @@ export interface ImageGeneration {
   created: number;
   images: GeneratedImage[];
   usage: Usage | undefined;
+  /** The HTTP status and request id of the answer. */
+  status: number;
+  requestId: string | undefined;
+  /**
+   * The whole answer as the service sent it, each `data[n].b64_json` replaced by the placeholder
+   * of `images[n].file` (svc batch writes this body with the image's path instead).
+   */
+  answer: Record<string, unknown>;
 }
 
-function readAnswer(document: unknown, files: TempImageFile[]): ImageGeneration {
+function readAnswer(document: unknown, files: TempImageFile[]): Omit<ImageGeneration, 'status' | 'requestId'> {
   if (!isObject(document)) throw new MalformedResponseError('the service answered with something that is not an image result');
   if (hasServiceError(document)) {
     const message = messageFromJson(document) ?? 'unknown error';
@@ -52,7 +60,7 @@ function readAnswer(document: unknown, files: TempImageFile[]): ImageGeneration 
   });
   const usage = isObject(document.usage) ? (document.usage as unknown as Usage) : undefined;
   const created = typeof document.created === 'number' ? document.created : Math.floor(Date.now() / 1000);
-  return { created, images, usage };
+  return { created, images, usage, answer: document };
 }
 
 /** Generate; on any failure every temporary file is removed before the error goes on. */
@@ -69,7 +77,7 @@ export async function generateImages(client: ApiClient, request: ImageRequest, o
     if (isHtmlAnswer(head, response.contentType)) throw await htmlAnswerError(body, client.baseUrlOrigin);
     if (head === '') throw new MalformedResponseError('the service sent an empty answer (a success status with no body)');
     for await (const chunk of body) scanner.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    const result = readAnswer(scanner.end(), files);
+    const result = { ...readAnswer(scanner.end(), files), status: response.status, requestId: response.requestId };
     // Images the document does not point to (a stray b64_json elsewhere) are not kept.
     for (const file of files) if (!result.images.some((image) => image.file === file)) file.discard();
     return result;

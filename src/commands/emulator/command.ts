@@ -14,7 +14,7 @@ export function emulatorCommand(context: CommandContext): Command {
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--api-key <key>', 'accepted API key (repeatable; default: one random key, printed)', collect)
     .option('--block <term>', 'add a term to the built-in blacklist (repeatable)', collect)
-    .option('--delay <ms>', 'pause between streamed tokens, in milliseconds', '0')
+    .option('--delay <ms>', 'pause between tokens in milliseconds (an answer not streamed comes when its stream would end)', '0')
     .addHelpText(
       'after',
       '\nExamples:\n  $ svc emulator --port 8080 --api-key test-key --delay 40\n' +

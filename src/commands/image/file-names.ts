@@ -7,8 +7,8 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { EXTENSION, type ImageFormat } from '../../images/formats.js';
 
 const MAX_SLUG = 48;
-// Names Windows reserves for devices, whatever the extension.
-const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
+/** Names Windows reserves for devices, whatever the extension. */
+export const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
 
 /** A short, safe file name from the prompt: ASCII letters, digits and dashes, or "image". */
 export function slugFromPrompt(prompt: string): string {

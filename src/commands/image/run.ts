@@ -7,11 +7,12 @@ import { createReadStream } from 'node:fs';
 import { relative, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { generateImages, type ImageGeneration, type ImageRequest } from '../../api/images/generate.js';
-import { InterruptedError, MalformedResponseError, SvcError } from '../../errors.js';
+import { InterruptedError, SvcError } from '../../errors.js';
 import type { Factory, SettingFlags } from '../../factory.js';
-import { detectFormat, readDimensions } from '../../images/formats.js';
+import { readDimensions } from '../../images/formats.js';
 import { startSpinner, type IO } from '../../io.js';
 import { forOutput } from '../../terminal-text.js';
+import { checkImageFormats } from './check-formats.js';
 import { parseImageOptions, type ImagePlan, type RawImageOptions } from './options.js';
 import { commitAll } from './save.js';
 import { isFolder, prepareTarget } from './target.js';
@@ -37,17 +38,6 @@ function buildRequest(plan: ImagePlan, model: string): ImageRequest {
   if (plan.seed !== undefined) request.seed = plan.seed;
   if (plan.negative) request.negative_prompt = plan.negative;
   return request;
-}
-
-/** Every image must be the format asked for, or nothing is written at all. */
-function checkFormats(result: ImageGeneration, plan: ImagePlan): void {
-  result.images.forEach((image, index) => {
-    const found = detectFormat(image.file.head);
-    if (found !== plan.format) {
-      const which = result.images.length > 1 ? `image ${index + 1}` : 'the image';
-      throw new MalformedResponseError(`${which} the service sent is ${found ?? 'not a known image format'}, not the ${plan.format} asked for; nothing was written`);
-    }
-  });
 }
 
 async function withSpinner<T>(io: IO, work: () => Promise<T>): Promise<T> {
@@ -77,7 +67,7 @@ export async function runImage(options: ImageCommandOptions, factory: Factory, s
     throw signal.aborted ? new InterruptedError() : error;
   }
   try {
-    checkFormats(result, plan);
+    checkImageFormats(result.images, plan.format);
     if (plan.output.kind === 'stdout') {
       if (result.images.length !== 1) throw new SvcError(`-o - writes one image, and the service sent ${result.images.length}`, { hint: 'use -o name.ext to save them all' });
       const [image] = result.images;

@@ -42,7 +42,7 @@ export function isFolder(cwd: string, path: string): boolean {
 }
 
 /** The folder must exist, be a folder, and take new files; `what` names it for the user. */
-function checkFolder(dir: string, what: string): void {
+export function checkFolder(dir: string, what: string): void {
   let isDirectory: boolean;
   try {
     isDirectory = statSync(dir).isDirectory();

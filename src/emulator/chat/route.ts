@@ -1,6 +1,7 @@
 /**
  * The chat completion endpoint, `POST /v1/chat/completions` (service-api.md 4.1).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { assertAllowed } from '../blacklist.js';
 import { modelNotFound } from '../errors.js';
 import { sendJson } from '../http.js';
@@ -23,10 +24,20 @@ export const chatCompletionsRoute: Route = {
     if (!isChatModel(request.model)) throw modelNotFound(request.model);
     assertAllowed(config.blacklist, request.messages.map((m) => m.content));
     const completion = buildCompletion(request, generateReply(request));
+    const chunks = completionChunks(completion, request.includeUsage);
     if (request.stream) {
-      await streamEvents(res, completionChunks(completion, request.includeUsage), config.delayMs, signal);
-    } else {
-      sendJson(res, 200, completionBody(completion));
+      await streamEvents(res, chunks, config.delayMs, signal);
+      return;
     }
+    // --delay paces generation, not only its display: a whole answer comes when its stream would
+    // have ended (a delay before each chunk and [DONE]), so a batch rehearsed here takes as long.
+    if (config.delayMs > 0) {
+      try {
+        await sleep(config.delayMs * chunks.length, undefined, { signal });
+      } catch {
+        return; // the client left, or the emulator is closing: nothing to answer
+      }
+    }
+    sendJson(res, 200, completionBody(completion));
   },
 };

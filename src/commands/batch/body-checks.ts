@@ -1,0 +1,176 @@
+/**
+ * A batch request's body, checked by the same rules as the flags of `svc chat` and `svc image`,
+ * with each rule's message naming the body field instead of the flag ("body.temperature must be a
+ * number from 0 to 2"). Then the flags' values fill the fields the body leaves out.
+ *
+ * This is the one adapter over today's flag parsers (parseRequestOptions, parseImageOptions),
+ * which take flag strings and name flags: each field is type-checked here, handed to the parser
+ * as the text a flag would be, and a refusal has the flag's name replaced by the field's. When
+ * the parsers take the field's name themselves, only this file changes.
+ */
+import type { ChatMessage, ChatRequest } from '../../api/chat-types.js';
+import type { ImageRequest } from '../../api/images/generate.js';
+import { UsageError } from '../../errors.js';
+import type { ImageFormat } from '../../images/formats.js';
+import { isObject, type JsonObject } from '../../json.js';
+import { parseModelId } from '../../parse-values.js';
+import { parseRequestOptions, type RawRequestOptions, type RequestFields } from '../chat/request-options.js';
+import { parseImageOptions, type RawImageOptions } from '../image/options.js';
+
+/** A body that cannot be sent; the message names the field. */
+export class BodyProblem extends Error {}
+
+/** What the flags give every chat request that does not say otherwise. */
+export interface ChatDefaults {
+  model: string;
+  system: string | undefined;
+  fields: RequestFields;
+}
+
+/** What the flags give every image request that does not say otherwise. */
+export interface ImageDefaults {
+  model: string;
+  aspect: string | undefined;
+  format: ImageFormat | undefined;
+  seed: number | undefined;
+  negative: string | undefined;
+}
+
+/** The body fields svc sends to each endpoint (service-api.md 4.1, 4.2). */
+const CHAT_FIELDS = ['messages', 'model', 'max_tokens', 'temperature', 'top_p', 'stream', 'stop', 'presence_penalty', 'frequency_penalty', 'user'];
+const IMAGE_FIELDS = ['prompt', 'model', 'aspect_ratio', 'output_format', 'seed', 'negative_prompt'];
+const ROLES = new Set(['system', 'user', 'assistant']);
+
+/** A short JSON rendering of a bad value, cut so a huge one stays readable. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+/**
+ * Run a flag parser on one field; its refusal is reworded to name the field, and to show the
+ * value as JSON (`got 5`, not the flag's `got "5"`).
+ */
+function asField<T>(field: string, flag: string, value: unknown, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    const named = error.message.split(flag).join(`body.${field}`);
+    throw new BodyProblem(typeof value === 'string' ? named : named.replace(`; got "${String(value)}"`, `; got ${shown(value)}`));
+  }
+}
+
+/** The fields that are set: `null` means "not set", as OpenAI's clients send it. */
+function setFields(body: JsonObject, allowed: readonly string[]): JsonObject {
+  const own: JsonObject = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (!allowed.includes(name)) throw new BodyProblem(`body.${name} is not a field svc sends (it sends ${allowed.join(', ')})`);
+    if (value !== null) own[name] = value;
+  }
+  return own;
+}
+
+function checkMessages(value: unknown): ChatMessage[] {
+  if (!Array.isArray(value) || value.length === 0) throw new BodyProblem(`body.messages must be a non-empty array of {role, content}; got ${shown(value)}`);
+  return value.map((message, index) => {
+    const at = `body.messages[${index}]`;
+    if (!isObject(message)) throw new BodyProblem(`${at} must be an object with role and content; got ${shown(message)}`);
+    const extra = Object.keys(message).find((key) => key !== 'role' && key !== 'content');
+    if (extra !== undefined) throw new BodyProblem(`${at}.${extra} is not a message field (role, content)`);
+    if (typeof message.role !== 'string' || !ROLES.has(message.role)) throw new BodyProblem(`${at}.role must be system, user or assistant; got ${shown(message.role)}`);
+    if (typeof message.content !== 'string') throw new BodyProblem(`${at}.content must be a string; got ${shown(message.content)}`);
+    return { role: message.role as ChatMessage['role'], content: message.content };
+  });
+}
+
+function checkModel(own: JsonObject): string | undefined {
+  if (own.model === undefined) return undefined;
+  if (typeof own.model !== 'string') throw new BodyProblem(`body.model must be a string; got ${shown(own.model)}`);
+  return asField('model', 'body.model', own.model, () => parseModelId(own.model as string, 'body.model'));
+}
+
+/** The chat flag each numeric or text field is checked as. */
+const CHAT_FLAGS: Record<string, { flag: string; raw: keyof RawRequestOptions; kind: 'number' | 'integer' | 'string' }> = {
+  max_tokens: { flag: '--max-tokens', raw: 'maxTokens', kind: 'integer' },
+  temperature: { flag: '--temperature', raw: 'temperature', kind: 'number' },
+  top_p: { flag: '--top-p', raw: 'topP', kind: 'number' },
+  presence_penalty: { flag: '--presence-penalty', raw: 'presencePenalty', kind: 'number' },
+  frequency_penalty: { flag: '--frequency-penalty', raw: 'frequencyPenalty', kind: 'number' },
+  user: { flag: '--user', raw: 'user', kind: 'string' },
+};
+
+function checkChatField(field: string, value: unknown): void {
+  if (field === 'stop') {
+    const list = typeof value === 'string' ? [value] : value;
+    if (!Array.isArray(list) || list.length === 0 || !list.every((item) => typeof item === 'string')) {
+      throw new BodyProblem(`body.stop must be a string or an array of strings; got ${shown(value)}`);
+    }
+    asField('stop', '--stop', value, () => parseRequestOptions({ stop: list as string[] }));
+    return;
+  }
+  const rule = CHAT_FLAGS[field];
+  if (!rule) return;
+  const wanted = rule.kind === 'string' ? 'a string' : rule.kind === 'integer' ? 'a whole number' : 'a number';
+  const typeOk = rule.kind === 'string' ? typeof value === 'string' : typeof value === 'number' && (rule.kind === 'number' || Number.isInteger(value));
+  if (!typeOk) throw new BodyProblem(`body.${field} must be ${wanted}; got ${shown(value)}`);
+  asField(field, rule.flag, value, () => parseRequestOptions({ [rule.raw]: String(value) }));
+}
+
+/**
+ * A chat body → the request to send: the body's own fields as given, the flags' values for the
+ * fields it leaves out, and -s as a leading system message when the body has no system message.
+ */
+export function checkChatBody(body: unknown, defaults: ChatDefaults): ChatRequest {
+  if (!isObject(body)) throw new BodyProblem(`body must be a JSON object; got ${shown(body)}`);
+  const own = setFields(body, CHAT_FIELDS);
+  if (own.stream !== undefined && own.stream !== false) {
+    throw new BodyProblem(`body.stream must be false or absent (svc batch records whole answers); got ${shown(own.stream)}`);
+  }
+  const messages = checkMessages(own.messages);
+  const model = checkModel(own);
+  for (const [field, value] of Object.entries(own)) checkChatField(field, value);
+  const withSystem = defaults.system !== undefined && !messages.some((message) => message.role === 'system') ? [{ role: 'system' as const, content: defaults.system }, ...messages] : messages;
+  return { ...defaults.fields, ...own, model: model ?? defaults.model, messages: withSystem } as ChatRequest;
+}
+
+/** The image flag each field is checked as, and the raw option it goes in. */
+const IMAGE_FLAGS: Record<string, { flag: string; raw: keyof RawImageOptions; kind: 'string' | 'integer' }> = {
+  aspect_ratio: { flag: '--aspect', raw: 'aspect', kind: 'string' },
+  output_format: { flag: '--format', raw: 'format', kind: 'string' },
+  seed: { flag: '--seed', raw: 'seed', kind: 'integer' },
+  negative_prompt: { flag: '--negative', raw: 'negative', kind: 'string' },
+};
+
+/** An image request, and the format its files will have (the body's, else the flag's, else png). */
+export interface CheckedImageRequest {
+  request: ImageRequest;
+  format: ImageFormat;
+}
+
+/** An image body → the request to send, with the flags' values for the fields it leaves out. */
+export function checkImageBody(body: unknown, defaults: ImageDefaults): CheckedImageRequest {
+  if (!isObject(body)) throw new BodyProblem(`body must be a JSON object; got ${shown(body)}`);
+  const own = setFields(body, IMAGE_FIELDS);
+  if (typeof own.prompt !== 'string' || own.prompt.trim() === '') throw new BodyProblem(`body.prompt must be a non-empty string; got ${shown(own.prompt)}`);
+  const model = checkModel(own);
+  const raw: RawImageOptions = { words: [own.prompt], force: false, json: false };
+  for (const [field, rule] of Object.entries(IMAGE_FLAGS)) {
+    const value = own[field];
+    if (value === undefined) continue;
+    const typeOk = rule.kind === 'string' ? typeof value === 'string' : typeof value === 'number' && Number.isInteger(value);
+    if (!typeOk) throw new BodyProblem(`body.${field} must be ${rule.kind === 'string' ? 'a string' : 'a whole number'}; got ${shown(value)}`);
+    (raw as unknown as Record<string, string>)[rule.raw] = String(value);
+    asField(field, rule.flag, value, () => parseImageOptions({ ...raw }));
+  }
+  const plan = parseImageOptions(raw);
+  const format = own.output_format === undefined ? (defaults.format ?? 'png') : plan.format;
+  const request: ImageRequest = { prompt: own.prompt, model: model ?? defaults.model, output_format: format };
+  const aspect = plan.aspect ?? defaults.aspect;
+  if (aspect !== undefined) request.aspect_ratio = aspect;
+  const seed = plan.seed ?? defaults.seed;
+  if (seed !== undefined) request.seed = seed;
+  const negative = plan.negative ?? defaults.negative;
+  if (negative !== undefined) request.negative_prompt = negative;
+  return { request, format };
+}

@@ -1,0 +1,72 @@
+/**
+ * `svc batch` flags → what to run, checked before anything is read or sent (exit 2). The chat
+ * and image flags are checked by the same parsers as on `svc chat` and `svc image`; they become
+ * the defaults of every request that does not set the field itself.
+ */
+import { UsageError } from '../../errors.js';
+import type { SettingFlags } from '../../factory.js';
+import type { AspectRatio, ImageFormat } from '../../images/formats.js';
+import { parseIntegerInRange } from '../../parse-values.js';
+import { parseRequestOptions, type RawRequestOptions, type RequestFields } from '../chat/request-options.js';
+import { parseImageOptions } from '../image/options.js';
+import type { InputFormat } from './input.js';
+
+export interface BatchFlags extends RawRequestOptions {
+  input: string | undefined;
+  prompts: string | undefined;
+  output: string | undefined;
+  concurrency: string | undefined;
+  imagesDir: string | undefined;
+  retryFailed: boolean;
+  system: string | undefined;
+  aspect: string | undefined;
+  format: string | undefined;
+  seed: string | undefined;
+  negative: string | undefined;
+  settings: SettingFlags;
+}
+
+export interface BatchPlan {
+  input: { name: string; format: InputFormat };
+  /** The output file, or undefined for stdout. */
+  output: string | undefined;
+  concurrency: number;
+  imagesDir: string | undefined;
+  retryFailed: boolean;
+  chatFields: RequestFields;
+  system: string | undefined;
+  image: { aspect: AspectRatio | undefined; format: ImageFormat | undefined; seed: number | undefined; negative: string | undefined };
+}
+
+export const DEFAULT_CONCURRENCY = 4;
+/**
+ * More in flight than this rarely helps (a service's rate limit comes first) and opens as many
+ * connections; the bound keeps a typo (--concurrency 4000) from becoming a flood.
+ */
+export const MAX_CONCURRENCY = 64;
+
+export function parseBatchFlags(flags: BatchFlags): BatchPlan {
+  if (flags.input !== undefined && flags.prompts !== undefined) throw new UsageError('give a requests file or --prompts, not both');
+  const name = flags.input ?? flags.prompts;
+  if (name === undefined || name === '') {
+    throw new UsageError('no input: name a JSONL file of requests, or --prompts with a file of prompts (- for stdin)', { hint: 'svc batch requests.jsonl -o results.jsonl' });
+  }
+  const format: InputFormat = flags.prompts !== undefined ? 'prompts' : 'requests';
+  const imageFlag = (['aspect', 'format', 'seed', 'negative'] as const).find((flag) => flags[flag] !== undefined);
+  if (format === 'prompts' && imageFlag !== undefined) throw new UsageError(`--${imageFlag} is for image requests, and --prompts makes chat requests`);
+  if (flags.output === '') throw new UsageError('-o must name a file, or - for stdout');
+  if (flags.imagesDir === '') throw new UsageError('--images-dir must name a folder');
+  const concurrency = flags.concurrency === undefined ? DEFAULT_CONCURRENCY : parseIntegerInRange(flags.concurrency, '--concurrency', 1, MAX_CONCURRENCY);
+  const chatFields = parseRequestOptions(flags);
+  const image = parseImageOptions({ words: ['batch'], aspect: flags.aspect, format: flags.format, seed: flags.seed, negative: flags.negative, force: false, json: false });
+  return {
+    input: { name, format },
+    output: flags.output === '-' ? undefined : flags.output,
+    concurrency,
+    imagesDir: flags.imagesDir,
+    retryFailed: flags.retryFailed,
+    chatFields,
+    system: flags.system,
+    image: { aspect: image.aspect, format: flags.format === undefined ? undefined : image.format, seed: image.seed, negative: image.negative },
+  };
+}

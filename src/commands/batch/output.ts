@@ -1,0 +1,72 @@
+/**
+ * Where the output lines go: a file (appended to, so a rerun continues it) or stdout. Each line
+ * is written whole in one write, so a crash leaves at most the line being written cut short,
+ * and the next run starts a fresh line after it.
+ */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { SvcError } from '../../errors.js';
+import { endsMidLine } from '../../jsonl-file.js';
+import { describeSystemError } from '../../system-errors.js';
+
+export interface LineSink {
+  /** Write one record as one line; resolves once the sink can take more. */
+  write(record: unknown): Promise<void>;
+  close(): void;
+}
+
+/**
+ * JSON text for one line. JSON.stringify escapes C0 controls but leaves C1 controls (U+0080 to
+ * U+009F, some terminals' CSI and OSC) and the bidirectional overrides raw: for a terminal they
+ * are escaped too, so a model's text cannot drive the terminal showing the output. The value is
+ * the same JSON either way; files and pipes get JSON.stringify's text exactly.
+ */
+export function jsonLine(record: unknown, forTerminal = false): string {
+  const text = JSON.stringify(record);
+  return `${forTerminal ? text.replace(/[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : text}\n`;
+}
+
+/** Lines appended to `path` (created if missing). */
+export function fileSink(path: string, shownAs: string): LineSink {
+  let fd: number;
+  try {
+    fd = openSync(path, 'a+');
+  } catch (error) {
+    throw new SvcError(`cannot write ${shownAs}: ${describeSystemError(error)}; nothing was sent`, { cause: error });
+  }
+  // A line cut by a crash stays the only damage: the next record starts on a fresh line.
+  let prefix = endsMidLine(fd) ? '\n' : '';
+  return {
+    async write(record) {
+      const bytes = Buffer.from(prefix + jsonLine(record));
+      prefix = '';
+      try {
+        for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+      } catch (error) {
+        throw new SvcError(`cannot write ${shownAs}: ${describeSystemError(error)}`, { hint: 'the lines written so far are kept; rerun the same command to finish', cause: error });
+      }
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+/** Lines written to stdout, waiting when the reader is slower than the service. */
+export function streamSink(stream: Writable, isTerminal: boolean): LineSink {
+  return {
+    async write(record) {
+      if (stream.destroyed) return; // the reader left; main reports how stdout fared
+      if (!stream.write(jsonLine(record, isTerminal))) {
+        await new Promise<void>((resolve) => {
+          const done = (): void => {
+            stream.off('drain', done);
+            stream.off('close', done);
+            resolve();
+          };
+          stream.on('drain', done);
+          stream.on('close', done);
+        });
+      }
+    },
+    close() {},
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * One request of a batch, sent and turned into its output record. Chat answers are recorded
+ * whole; images are decoded straight to temporary files beside their final names (as svc image
+ * does), checked to be the format asked for, and linked to `<images-dir>/<custom_id>.<ext>`
+ * without ever replacing a file; the record's body then carries `path` instead of `b64_json`.
+ *
+ * Interruption and a refused key are thrown (the batch stops); every other failure is a record.
+ */
+import { basename, join } from 'node:path';
+import { runChat } from '../../api/chat.js';
+import type { ApiClient } from '../../api/client.js';
+import { generateImages, type ImageGeneration } from '../../api/images/generate.js';
+import { AuthError, InterruptedError, SvcError } from '../../errors.js';
+import { EXTENSION } from '../../images/formats.js';
+import { isObject } from '../../json.js';
+import { checkImageFormats } from '../image/check-formats.js';
+import { nameTaken, numbered } from '../image/file-names.js';
+import { commitAll } from '../image/save.js';
+import { answerRecord, errorRecord, failureRecord, type OutputRecord } from './records.js';
+import type { BatchRequest } from './requests.js';
+
+export interface ImagesFolder {
+  /** Absolute, for writing. */
+  dir: string;
+  /** As the user would name it (relative to where svc runs), for the paths in the output. */
+  shown: string;
+}
+
+export interface PerformContext {
+  client: ApiClient;
+  signal: AbortSignal;
+  images: ImagesFolder;
+}
+
+export interface Performed {
+  record: OutputRecord;
+  succeeded: boolean;
+  tokens: number;
+}
+
+function totalTokens(usage: unknown): number {
+  return isObject(usage) && typeof usage.total_tokens === 'number' ? usage.total_tokens : 0;
+}
+
+async function performChat(request: Extract<BatchRequest, { kind: 'chat' }>, context: PerformContext): Promise<Performed> {
+  let answer = { status: 200, requestId: undefined as string | undefined };
+  const completion = await runChat(context.client, request.body, { signal: context.signal, onResponse: (seen) => (answer = seen) });
+  return { record: answerRecord(request.customId, answer.status, answer.requestId, completion), succeeded: true, tokens: totalTokens(completion.usage) };
+}
+
+/** The answer's body with each image's `b64_json` replaced by the path it was saved to. */
+function bodyWithPaths(result: ImageGeneration, shownPaths: string[]): Record<string, unknown> {
+  const data = Array.isArray(result.answer.data) ? result.answer.data : [];
+  return {
+    ...result.answer,
+    data: data.map((item: unknown, index) =>
+      isObject(item) ? Object.fromEntries(Object.entries(item).map(([key, value]) => (key === 'b64_json' ? ['path', shownPaths[index] ?? null] : [key, value]))) : item,
+    ),
+  };
+}
+
+async function performImage(request: Extract<BatchRequest, { kind: 'image' }>, context: PerformContext): Promise<Performed> {
+  const { dir, shown } = context.images;
+  const base = join(dir, `${request.customId}${EXTENSION[request.format]}`);
+  // Checked before sending, so a taken name costs no image; link() still refuses at the end.
+  if (nameTaken(base)) {
+    return { record: errorRecord(request.customId, 'file_exists', `${base} already exists; it was kept, and the request was not sent`), succeeded: false, tokens: 0 };
+  }
+  const result = await generateImages(context.client, request.body, { signal: context.signal, tempDir: dir });
+  try {
+    const paths = numbered(base, result.images.length);
+    try {
+      checkImageFormats(result.images, request.format);
+      commitAll(result.images.map((image, index) => ({ tempPath: image.file.path, path: paths[index]! })), false);
+    } catch (error) {
+      if (!(error instanceof SvcError)) throw error;
+      return { record: errorRecord(request.customId, 'image_not_saved', error.message), succeeded: false, tokens: totalTokens(result.usage) };
+    }
+    const body = bodyWithPaths(result, paths.map((path) => join(shown, basename(path))));
+    return { record: answerRecord(request.customId, result.status, result.requestId, body), succeeded: true, tokens: totalTokens(result.usage) };
+  } finally {
+    for (const image of result.images) image.file.discard();
+  }
+}
+
+/** Send one request; its record, or a thrown InterruptedError / AuthError that stops the batch. */
+export async function perform(request: BatchRequest, context: PerformContext): Promise<Performed> {
+  try {
+    return request.kind === 'chat' ? await performChat(request, context) : await performImage(request, context);
+  } catch (error) {
+    if (context.signal.aborted) throw new InterruptedError();
+    if (error instanceof AuthError || error instanceof InterruptedError || !(error instanceof SvcError)) throw error;
+    return { record: failureRecord(request.customId, error), succeeded: false, tokens: 0 };
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * How the batch is going, on stderr. On a terminal, one live line rewritten in place (carriage
+ * return and "erase line", no spinner library): done/total, failures, requests per second, ETA,
+ * tokens, and a pause the service asked for. In a pipe or a log, nothing until one summary line at
+ * the end ("50 requests: 48 succeeded, 2 failed, 3.2 s, 5,120 tokens").
+ */
+import type { IO } from '../../io.js';
+
+const ERASE_LINE = '\r\u001b[K';
+/** Redraws at most this often: a fast batch would otherwise spend its time on the terminal. */
+const REDRAW_MS = 100;
+
+/**
+ * 5120 → "5,120". Not toLocaleString: its first call loads ICU's locale data, about 40 ms, a
+ * visible share of a whole batch against a fast server.
+ */
+export function count(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+function duration(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+export class Progress {
+  succeeded = 0;
+  failed = 0;
+  tokens = 0;
+  readonly #io: IO;
+  readonly #total: number;
+  readonly #started: number;
+  readonly #now: () => number;
+  readonly #pausedMs: () => number;
+  readonly #live: boolean;
+  #drawnAt = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #shown = false;
+
+  /** `total` is how many requests this run sends; `pausedMs` says how long a shared pause has left. */
+  constructor(io: IO, total: number, pausedMs: () => number, now: () => number = Date.now) {
+    this.#io = io;
+    this.#total = total;
+    this.#now = now;
+    this.#started = now();
+    this.#pausedMs = pausedMs;
+    this.#live = io.stderrIsTTY && io.env.CI !== 'true';
+    if (this.#live) {
+      this.#timer = setInterval(() => this.#draw(), 500);
+      this.#timer.unref();
+      this.#draw();
+    }
+  }
+
+  get done(): number {
+    return this.succeeded + this.failed;
+  }
+
+  /** Count a finished request and redraw the live line (not more often than every 100 ms). */
+  record(succeeded: boolean, tokens: number): void {
+    if (succeeded) this.succeeded += 1;
+    else this.failed += 1;
+    this.tokens += tokens;
+    if (this.#live && this.#now() - this.#drawnAt >= REDRAW_MS) this.#draw();
+  }
+
+  /** The live line's text. */
+  line(): string {
+    const elapsed = this.#now() - this.#started;
+    const parts = [`${count(this.done)}/${count(this.#total)} done`];
+    if (this.failed > 0) parts.push(`${count(this.failed)} failed`);
+    const rate = elapsed > 0 ? (this.done * 1000) / elapsed : 0;
+    if (this.done > 0) {
+      parts.push(`${rate.toFixed(1)}/s`);
+      parts.push(`ETA ${duration(((this.#total - this.done) / rate) * 1000)}`);
+    }
+    parts.push(`${count(this.tokens)} tokens`);
+    const paused = this.#pausedMs();
+    if (paused > 0) parts.push(`rate limited: paused ${Math.ceil(paused / 1000)} s`);
+    return `svc batch: ${parts.join(' · ')}`;
+  }
+
+  #draw(): void {
+    this.#drawnAt = this.#now();
+    // Cut to the terminal's width: a wrapped line cannot be erased with one carriage return.
+    const columns = (this.#io.stderr as { columns?: number }).columns ?? 80;
+    this.#io.stderr.write(`${ERASE_LINE}${this.line().slice(0, Math.max(10, columns - 1))}`);
+    this.#shown = true;
+  }
+
+  /** Erase the live line (so a message can be printed cleanly). */
+  clear(): void {
+    if (this.#shown) this.#io.stderr.write(ERASE_LINE);
+    this.#shown = false;
+  }
+
+  /** Stop the live line and print the summary; `notSent` counts requests an interruption left. */
+  finish(notSent: number): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.clear();
+    const elapsed = duration(this.#now() - this.#started);
+    const left = notSent > 0 ? `, ${count(notSent)} not sent` : '';
+    this.#io.stderr.write(`${count(this.done)} ${this.done === 1 ? 'request' : 'requests'}: ${count(this.succeeded)} succeeded, ${count(this.failed)} failed${left}, ${elapsed}, ${count(this.tokens)} tokens\n`);
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * `svc batch`: check the whole input, skip what an earlier run finished, then send the rest with
+ * at most N requests in flight, writing each record as it finishes. Ctrl-C or SIGTERM stops
+ * sending, aborts what is in flight and keeps every finished line (exit 130); a refused key stops
+ * everything at once (exit 3, its line not written, so a rerun with a good key redoes it).
+ */
+import { dirname, resolve } from 'node:path';
+import { setMaxListeners } from 'node:events';
+import { statSync } from 'node:fs';
+import { removeStaleTempFiles } from '../../api/images/temp-image-file.js';
+import { ExitCode, InterruptedError, SilentExit, SvcError, UsageError } from '../../errors.js';
+import { describeLineProblems } from '../../jsonl-file.js';
+import type { IO } from '../../io.js';
+import type { CommandContext } from '../context.js';
+import { checkFolder } from '../image/target.js';
+import { checkInput, openInput, readEntries, type InputSource } from './input.js';
+import { parseBatchFlags, type BatchFlags, type BatchPlan } from './options.js';
+import { fileSink, streamSink } from './output.js';
+import { PoolPause } from './pause.js';
+import { perform, type ImagesFolder } from './perform.js';
+import { runPool } from './pool.js';
+import { count, Progress } from './progress.js';
+import type { BatchRequest, RequestDefaults } from './requests.js';
+import { readPreviousRun } from './resume.js';
+
+function defaultsFor(plan: BatchPlan, models: { chat: string; image: string }): RequestDefaults {
+  return {
+    chat: { model: models.chat, system: plan.system, fields: plan.chatFields },
+    image: { model: models.image, ...plan.image },
+  };
+}
+
+/** Whether the output file exists; it must be in a folder svc can write, and not be the input. */
+function existingOutput(path: string, shownAs: string, source: InputSource): boolean {
+  checkFolder(dirname(path), `-o ${shownAs}`);
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return false;
+  }
+  if (stat.isDirectory()) throw new UsageError(`-o ${shownAs} is a folder; name a file for the results`);
+  if (source.path !== undefined) {
+    const input = statSync(source.path);
+    if (input.ino === stat.ino && input.dev === stat.dev) throw new UsageError(`-o ${shownAs} is the input file itself; name another file for the results`);
+  }
+  return true;
+}
+
+/** Where images go: --images-dir, else beside the output file, else the current folder. */
+function imagesFolder(io: IO, plan: BatchPlan): ImagesFolder {
+  const shown = plan.imagesDir ?? (plan.output === undefined ? '.' : dirname(plan.output));
+  const dir = resolve(io.cwd, shown);
+  checkFolder(dir, plan.imagesDir === undefined ? `the images folder ${shown}` : `--images-dir ${shown}`);
+  removeStaleTempFiles(dir);
+  return { dir, shown };
+}
+
+/** The requests of the second pass that still need sending. */
+async function* toSend(source: InputSource, defaults: RequestDefaults, previous: ReadonlyMap<string, boolean>, retryFailed: boolean): AsyncGenerator<BatchRequest> {
+  for await (const entry of readEntries(source, defaults)) {
+    if ('problem' in entry) throw new SvcError(`${source.name} changed while the batch ran: line ${entry.line}: ${entry.problem}`, { hint: 'the lines written so far are kept; rerun to finish' });
+    const before = previous.get(entry.request.customId);
+    if (before === true || (before === false && !retryFailed)) continue;
+    yield entry.request;
+  }
+}
+
+export async function runBatch(flags: BatchFlags, context: CommandContext): Promise<void> {
+  const { factory } = context;
+  const { io } = factory;
+  const plan = parseBatchFlags(flags);
+  const source = openInput(io, plan.input.name, plan.input.format);
+  try {
+    const outputPath = plan.output === undefined ? undefined : resolve(io.cwd, plan.output);
+    const previous = outputPath !== undefined && existingOutput(outputPath, plan.output!, source) ? await readPreviousRun(outputPath) : undefined;
+    if (previous && previous.problems.length > 0) io.stderr.write(`${describeLineProblems(plan.output!, previous.problems)}\n`);
+    const outcomes = previous?.outcomes ?? new Map<string, boolean>();
+    const checked = await checkInput(source, defaultsFor(plan, { chat: '', image: '' }), outcomes);
+
+    const settings = await factory.settings(flags.settings);
+    const defaults = defaultsFor(plan, { chat: checked.chat > 0 ? settings.model.value : '', image: checked.image > 0 ? settings.imageModel.value : '' });
+    const images = checked.image > 0 ? imagesFolder(io, plan) : { dir: io.cwd, shown: '.' };
+    const skippedFailures = plan.retryFailed ? 0 : checked.failedBefore;
+    const toGo = checked.total - checked.doneBefore - skippedFailures;
+    if (checked.doneBefore + checked.failedBefore > 0) {
+      const failedNote = skippedFailures > 0 ? ` (${skippedFailures} of them failed: --retry-failed redoes those)` : '';
+      io.stderr.write(`${count(checked.doneBefore + skippedFailures)} already done${failedNote}, ${count(toGo)} to go\n`);
+    }
+    if (toGo === 0) {
+      if (skippedFailures > 0) throw new SilentExit(ExitCode.failure);
+      return;
+    }
+
+    const pause = new PoolPause();
+    // Retries are not announced one by one: the progress line shows a shared pause.
+    const client = (await factory.apiClient(settings)).derive({ pause, onRetry: () => {} });
+    const sink = outputPath === undefined ? streamSink(io.stdout, io.stdoutIsTTY) : fileSink(outputPath, plan.output!);
+    const run = new AbortController();
+    // Each request in flight listens for the abort (undici, the pause): more than Node's default 10.
+    setMaxListeners(plan.concurrency * 4 + 10, run.signal);
+    const stop = (): void => run.abort();
+    context.signal.addEventListener('abort', stop, { once: true });
+    if (context.signal.aborted) stop();
+    const progress = new Progress(io, toGo, () => pause.remaining());
+    try {
+      await runPool(
+        toSend(source, defaults, outcomes, plan.retryFailed),
+        plan.concurrency,
+        async (request) => {
+          try {
+            const done = await perform(request, { client, signal: run.signal, images });
+            await sink.write(done.record);
+            progress.record(done.succeeded, done.tokens);
+          } catch (error) {
+            // Whatever stops one worker stops them all: a refused key, Ctrl-C, an output that fails.
+            run.abort();
+            throw error;
+          }
+        },
+        () => run.signal.aborted,
+      );
+    } catch (error) {
+      progress.finish(toGo - progress.done);
+      throw context.signal.aborted ? new InterruptedError() : error;
+    } finally {
+      context.signal.removeEventListener('abort', stop);
+      sink.close();
+    }
+    if (context.signal.aborted) {
+      progress.finish(toGo - progress.done);
+      throw new InterruptedError();
+    }
+    progress.finish(0);
+    if (progress.failed + skippedFailures > 0) throw new SilentExit(ExitCode.failure);
+  } finally {
+    source.dispose();
+  }
+}

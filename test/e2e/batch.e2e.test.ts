@@ -1,0 +1,90 @@
+/**
+ * `svc batch` as a real process: SIGINT mid-run keeps every finished line and exits 130, and a
+ * rerun finishes the job without asking anything twice; requests and prompts read from stdin.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { hasStackTrace, makeSandbox, svc, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
+import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+
+let server: ScriptedServer;
+let emulator: RunningEmulator;
+let sandbox: Sandbox;
+const home = (...parts: string[]) => join(sandbox.home, ...parts);
+const completion = (content: string) => JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'svc-pro', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+const chatLine = (id: string) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'user', content: id }] } });
+const idOf = (body: string) => (JSON.parse(body) as { messages: Array<{ content: string }> }).messages[0]!.content;
+const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean);
+
+beforeAll(async () => {
+  server = await startScriptedServer();
+  emulator = await startEmulator({ apiKeys: ['e2e-batch-key-0123'] });
+  sandbox = makeSandbox({ SVC_BASE_URL: server.baseUrl, SVC_API_KEY: 'e2e-batch-key-0123' });
+});
+afterAll(async () => {
+  await server.close();
+  await emulator.close();
+  sandbox.cleanup();
+});
+
+describe('svc batch in a real process', () => {
+  it('SIGINT mid-run: exit 130, finished lines kept whole; the rerun sends only what has no line', async () => {
+    const ids = Array.from({ length: 20 }, (_, index) => `q${index}`);
+    writeFileSync(home('sig.jsonl'), ids.map(chatLine).join('\n'));
+    // The first five are answered; after that the server holds every request unanswered.
+    let answered = 0;
+    server.script((_req, res, body) => {
+      if (answered >= 5) return;
+      answered += 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(completion(idOf(body)));
+    });
+    const child = execa(process.execPath, [SVC_BIN, 'batch', 'sig.jsonl', '-o', 'sig.out.jsonl', '--concurrency', '2'], { cwd: sandbox.home, env: sandbox.env, extendEnv: false, reject: false, stdin: 'ignore', timeout: 20_000 });
+    // Wait until both workers hang on held requests, after the five answers.
+    await expect.poll(() => server.requests.length, { timeout: 10_000 }).toBe(7);
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(hasStackTrace(result.stderr)).toBe(false);
+    expect(result.stderr).toContain('5 requests: 5 succeeded, 0 failed, 15 not sent');
+    expect(result.stderr).toContain('svc: interrupted');
+    const kept = lines(home('sig.out.jsonl')).map((line) => JSON.parse(line) as { custom_id: string; response: { status_code: number } });
+    expect(kept).toHaveLength(5);
+    expect(kept.every((line) => line.response.status_code === 200)).toBe(true);
+
+    const done = new Set(kept.map((line) => line.custom_id));
+    server.requests.length = 0;
+    server.script((_req, res, body) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(completion(idOf(body)));
+    });
+    const rerun = await svc(['batch', 'sig.jsonl', '-o', 'sig.out.jsonl', '--concurrency', '2'], sandbox);
+    expect(rerun.exitCode).toBe(0);
+    expect(rerun.stderr).toContain('5 already done, 15 to go');
+    expect(server.requests.map((request) => idOf(request.body)).sort()).toEqual(ids.filter((id) => !done.has(id)).sort());
+    const all = lines(home('sig.out.jsonl')).map((line) => (JSON.parse(line) as { custom_id: string }).custom_id);
+    expect(all.sort()).toEqual([...ids].sort());
+  });
+
+  it('reads requests from stdin (-), and prompts from stdin (--prompts -), against the emulator', async () => {
+    const env = { ...sandbox.env, SVC_BASE_URL: emulator.baseUrl };
+    const input = ['hello', 'what is rust?'].map((text, index) => JSON.stringify({ custom_id: `s${index}`, method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'user', content: text }] } })).join('\n');
+    const fromStdin = await svc(['batch', '-'], sandbox, { env, input });
+    expect(fromStdin.exitCode, fromStdin.stderr).toBe(0);
+    expect(fromStdin.stdout.split('\n').map((line) => (JSON.parse(line) as { custom_id: string }).custom_id).sort()).toEqual(['s0', 's1']);
+    expect(fromStdin.stderr).toMatch(/^2 requests: 2 succeeded, 0 failed/);
+
+    const prompts = await svc(['batch', '--prompts', '-', '-o', 'prompts.out.jsonl'], sandbox, { env, input: 'one\n\ntwo\n' });
+    expect(prompts.exitCode, prompts.stderr).toBe(0);
+    expect(lines(home('prompts.out.jsonl')).map((line) => (JSON.parse(line) as { custom_id: string }).custom_id).sort()).toEqual(['line-1', 'line-3']);
+  });
+
+  it('a bad line on stdin: exit 2, listed, nothing sent', async () => {
+    server.requests.length = 0;
+    const result = await svc(['batch', '-'], sandbox, { input: `${chatLine('ok')}\n{oops\n` });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('stdin: 1 bad line; nothing was sent\n  line 2: not valid JSON');
+    expect(server.requests).toHaveLength(0);
+  });
+});
