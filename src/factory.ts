@@ -45,7 +45,10 @@ function describeRetry(io: IO, notice: RetryNotice): void {
   io.stderr.write(`svc: ${notice.reason}; retrying in ${seconds} s (${notice.retry} of ${notice.maxRetries})\n`);
 }
 
-export function createFactory(io: IO): Factory {
+/** How the API client waits before a retry; by default a real, abortable timer. */
+export type RetryWait = (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+
+export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Factory {
   const closers: Array<() => Promise<void>> = [];
   const configStore = memo(async () => (await import('./settings/store.js')).openStore(io.env, 'config'));
   const credentialsStore = memo(async () => (await import('./settings/store.js')).openStore(io.env, 'credentials'));
@@ -89,6 +92,7 @@ export function createFactory(io: IO): Factory {
       dispatcher,
       onRetry: (notice) => describeRetry(io, notice),
       ...(debug ? { debug } : {}),
+      ...(seams.retryWait ? { sleep: seams.retryWait } : {}),
     });
   }
 
