@@ -1,7 +1,7 @@
 /**
- * Faults not covered elsewhere that need a real process: a stdin pipe that never closes, SIGINT
- * while waiting for it, and a 401 and hostile text in a session on a real terminal. The one-shot
- * faults a process adds nothing to are in-process, in more-faults.test.ts.
+ * Faults not covered elsewhere that need a real process: a stdin pipe that never closes, and a
+ * 401 and hostile text in a session on a real terminal. The one-shot faults a process adds
+ * nothing to (and Ctrl-C while svc waits for a silent pipe) are in-process, in more-faults.test.ts.
  */
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,30 +28,6 @@ describe('more faults, one-shot', () => {
     const result = await child;
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('did not wait');
-  });
-
-  it('without --no-stdin, a silent pipe gets a notice with the way out, and Ctrl-C leaves at once', async () => {
-    const child = execa(process.execPath, [SVC_BIN, 'chat', '--no-save', 'words'], { env: sandbox.env, extendEnv: false, stdin: 'pipe', reject: false, timeout: 15_000 });
-    let stderr = '';
-    // The notice, or the child ending without it (then the assertion below says so).
-    await Promise.race([
-      new Promise<void>((resolve) => {
-        child.stderr?.on('data', (data: Buffer) => {
-          stderr += data.toString();
-          if (stderr.includes('--no-stdin')) resolve();
-        });
-      }),
-      child,
-    ]);
-    expect(stderr).toContain('still waiting for stdin');
-    child.kill('SIGINT');
-    const result = await child;
-    expect(result.exitCode).toBe(130);
-    expect(result.stderr).toContain('svc: interrupted');
-    expect(result.stdout).toBe('');
-    expect(hasStackTrace(result.stderr)).toBe(false);
-    // Nothing was sent: the prompt was never complete.
-    expect(scripted.server.requests).toEqual([]);
   });
 });
 

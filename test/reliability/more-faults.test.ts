@@ -1,5 +1,8 @@
 /** Faults not covered elsewhere, one-shot and in-process: slow drips, huge lines, Retry-After, resets. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { QUIET_STDIN_NOTICE_MS } from '../../src/commands/chat/prompt-input.js';
+import { InterruptRouter } from '../../src/interrupts.js';
 import { runSvc } from '../helpers/in-process.js';
 import { hasStackTrace, makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { chunk, reply, useScriptedServer } from '../helpers/scripted-server.js';
@@ -66,5 +69,31 @@ describe('more faults, one-shot', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('second try\n');
     expect(scripted.server.requests).toHaveLength(2);
+  });
+
+  it('without --no-stdin, a silent pipe gets a notice with the way out, and Ctrl-C leaves at once', async () => {
+    // A pipe that stays open and silent (a `while read` loop, some CI runners); reading it is the
+    // sign that svc is waiting for it. The notice is a timer: fake time makes its wait exact.
+    let startedReading = () => {};
+    const reading = new Promise<void>((resolve) => (startedReading = resolve));
+    const stdin = new Readable({ read: () => startedReading() });
+    // Ctrl-C as the process wires it (src/cli.ts): nobody else takes it, so it stops svc.
+    const controller = new AbortController();
+    const interrupts = new InterruptRouter(() => controller.abort());
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const run = runSvc(['chat', '--no-save', 'words'], sandbox, { stdin, stdinKind: 'pipe', signal: controller.signal, interrupts });
+      await reading;
+      await vi.advanceTimersByTimeAsync(QUIET_STDIN_NOTICE_MS);
+      interrupts.dispatch();
+      const result = await run;
+      expect(result.exitCode).toBe(130);
+      expect(result.stderr).toBe('svc: still waiting for stdin to end (words were given too); if nothing is coming, pass --no-stdin or </dev/null\nsvc: interrupted\n');
+      expect(result.stdout).toBe('');
+      // Nothing was sent: the prompt was never complete (the scripted server has no answer for it).
+      expect(scripted.server.requests).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
