@@ -63,7 +63,8 @@ describe('svc auth', () => {
 
   it('an empty or spaced key is refused and nothing is stored', async () => {
     for (const input of ['', '   \n', 'two words']) {
-      const result = await runSvc(['auth', 'login', '--with-key'], sandbox, { input });
+      const result = await runSvc(['auth', 'login', '--with-key'], sandbox, { stdin: input });
+      expect(result.stderr, JSON.stringify(input)).toContain('nothing was stored');
       expect(result.exitCode).toBe(2);
     }
     const status = await runSvc(['auth', 'status'], sandbox);

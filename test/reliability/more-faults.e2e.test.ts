@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../helpers/fake-images.js';
 import { runSvc } from '../helpers/in-process.js';
-import { hasStackTrace, makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
+import { makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
 import { chunk, reply, useScriptedServer } from '../helpers/scripted-server.js';
 import { startTmux, tmuxAvailable } from '../helpers/tmux.js';
 
