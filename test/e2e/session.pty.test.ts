@@ -128,6 +128,15 @@ describe.skipIf(!hasTmux)('svc chat, interactive, in a terminal', () => {
   });
 
   it('Ctrl-C on an empty prompt once hints, twice leaves; Up recalls earlier inputs across sessions', async () => {
+    // An earlier session whose last input was /exit (this test does not lean on the others).
+    const earlier = await startTmux(svcLine('chat'), setup.sandbox.env, setup.sandbox.home);
+    try {
+      await earlier.waitFor('/help for commands');
+      await earlier.type('/exit', true);
+      await earlier.waitFor('[exit 0]');
+    } finally {
+      await earlier.kill();
+    }
     const term = await startTmux(svcLine('chat'), setup.sandbox.env, setup.sandbox.home);
     try {
       await term.waitFor('/help for commands');

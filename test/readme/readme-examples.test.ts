@@ -89,7 +89,9 @@ async function runInTerminal(line: string, kind: Kind): Promise<void> {
 const markdown = readFileSync(join(root, 'README.md'), 'utf8');
 const blocks = shellBlocks(markdown);
 
-describe('README examples', () => {
+// In README order, on purpose: later lines use what earlier ones made (`svc sessions show work`
+// after `svc chat --session work`), as a reader following the README would.
+describe('README examples', { shuffle: false }, () => {
   it('has examples to run', () => {
     expect(blocks.length).toBeGreaterThan(8);
   });
