@@ -59,7 +59,10 @@ function describeRetry(io: IO, notice: RetryNotice): void {
   io.stderr.write(`svc: ${notice.reason}; retrying in ${seconds} s (${notice.retry} of ${notice.maxRetries})\n`);
 }
 
-export function createFactory(io: IO): Factory {
+/** How the API client waits before a retry; by default a real, abortable timer. */
+export type RetryWait = (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+
+export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Factory {
   const closers: Array<() => Promise<void>> = [];
   const storeModule = memo(() => import('./settings/store.js'));
   const storedKeyModule = memo(() => import('./settings/stored-key.js'));
@@ -148,6 +151,7 @@ export function createFactory(io: IO): Factory {
       dispatcher,
       onRetry: (notice) => describeRetry(io, notice),
       ...(debug ? { debug } : {}),
+      ...(seams.retryWait ? { sleep: seams.retryWait } : {}),
     });
   }
 

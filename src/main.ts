@@ -4,7 +4,7 @@
  */
 import { CommanderError } from 'commander';
 import { ExitCode, exitCodeFor, InterruptedError } from './errors.js';
-import { createFactory } from './factory.js';
+import { createFactory, type RetryWait } from './factory.js';
 import { InterruptRouter } from './interrupts.js';
 import type { IO } from './io.js';
 import { buildProgram } from './program.js';
@@ -16,11 +16,13 @@ export interface MainOptions {
   signal?: AbortSignal;
   /** Where Ctrl-C goes; by default nowhere (tests and embedders send their own). */
   interrupts?: InterruptRouter;
+  /** How the API client waits before a retry (a test seam: record the delay, skip the wait). */
+  retryWait?: RetryWait;
 }
 
 /** Run svc with `argv` (the arguments after the program name). */
 export async function main(argv: string[], io: IO, options: MainOptions = {}): Promise<number> {
-  const factory = createFactory(io);
+  const factory = createFactory(io, options.retryWait ? { retryWait: options.retryWait } : {});
   const signal = options.signal ?? new AbortController().signal;
   const interrupts = options.interrupts ?? new InterruptRouter(() => {});
   const program = buildProgram({ factory, signal, interrupts });

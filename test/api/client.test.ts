@@ -2,8 +2,10 @@ import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, type ClientOptions, type RetryNotice } from '../../src/api/client.js';
 import { AuthError, NetworkError, RateLimitError, RejectedError, ServerError } from '../../src/errors.js';
-import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { refusedBaseUrl } from '../helpers/refused-url.js';
+import { reply, useScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 
+const scripted = useScriptedServer();
 let server: ScriptedServer;
 let agent: Agent;
 const sleeps: number[] = [];
@@ -32,16 +34,14 @@ async function drain(body: AsyncIterable<Uint8Array>): Promise<string> {
   return Buffer.concat(parts).toString();
 }
 
-beforeAll(async () => {
-  server = await startScriptedServer(reply.json(200, {}));
+beforeAll(() => {
+  server = scripted.server;
   agent = new Agent({ connect: { timeout: 2000 } });
 });
 afterAll(async () => {
   await agent.close();
-  await server.close();
 });
 afterEach(() => {
-  server.requests.length = 0;
   sleeps.length = 0;
   notices.length = 0;
 });
@@ -78,7 +78,7 @@ describe('ApiClient retries', () => {
   });
 
   it('gives up on a 429 that never ends after max-retries + 1 attempts (exit 5)', async () => {
-    server.script(reply.json(429, { error: { message: 'slow down' } }));
+    server.script(reply.repeat(reply.json(429, { error: { message: 'slow down' } })));
     const error = await client().post('x', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).exitCode).toBe(5);
@@ -114,10 +114,7 @@ describe('ApiClient retries', () => {
   });
 
   it('retries connection refused, then reports it as a network error (exit 6)', async () => {
-    const closed = await startScriptedServer();
-    const baseUrl = closed.baseUrl;
-    await closed.close();
-    const error = await client({ baseUrl }).post('x', {}).catch((e: unknown) => e);
+    const error = await client({ baseUrl: await refusedBaseUrl() }).post('x', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toContain('connection refused');
     expect(sleeps).toHaveLength(2);
@@ -177,7 +174,7 @@ describe('ApiClient errors', () => {
   });
 
   it('a body that drips slower than the whole timeout but faster than the silence limit is read whole', async () => {
-    server.script(reply.sse(['a', 'b', 'c', 'd', 'e'], { delayMs: 100 }));
+    server.script(reply.sse(['a', 'b', 'c', 'd', 'e'], { gapMs: 100 }));
     const response = await client({ timeoutMs: 300 }).post('x', {});
     expect(await drain(response.body)).toBe('abcde');
   });

@@ -1,6 +1,7 @@
 /**
  * The benchmark harness runs (one iteration, small sizes) so it cannot rot. Nothing here is
- * about time: the budgets are checked by `npm run bench` (bench/RESULTS.md).
+ * about time: the budgets are checked by `npm run bench` (bench/RESULTS.md). What is checked is
+ * that every case ran every contender and measured something: each table row has numbers.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,22 +10,80 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 
+const number = String.raw`\d+(?:\.\d+)?`;
+
+/** The text of the section under `## heading`, up to the next `## `. */
+function section(text: string, heading: string): string {
+  const start = text.indexOf(`\n## ${heading}`);
+  expect(start, `section "${heading}"`).toBeGreaterThanOrEqual(0);
+  const end = text.indexOf('\n## ', start + 1);
+  return text.slice(start, end === -1 ? undefined : end);
+}
+
+/** The contenders of a `### title` table in `text`, each checked to have a median, min, max and ratio. */
+function contenders(text: string, title: string, unit: string): string[] {
+  const start = text.indexOf(`### ${title}`);
+  expect(start, `table "${title}"`).toBeGreaterThanOrEqual(0);
+  const rows = text.slice(start).split('\n\n')[1]!.split('\n').slice(2).filter(Boolean);
+  const row = new RegExp(String.raw`^\| (.+?) \| ${number} ${unit} \| ${number} \| ${number} \| ${number} \|$`);
+  return rows.map((line) => {
+    const match = row.exec(line);
+    expect(match, line).not.toBeNull();
+    return match![1]!;
+  });
+}
+
 describe('bench/run.mjs --quick', () => {
-  it('runs every case and writes every section', async () => {
+  it('runs every case with every contender, and reports every budget with a measurement', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-bench-smoke-'));
     const out = join(dir, 'results.md');
     try {
       const result = await execa(process.execPath, ['bench/run.mjs', '--quick', '--out', out], { cwd: fileURLToPath(new URL('../..', import.meta.url)), reject: false, timeout: 120_000 });
       expect(result.exitCode, result.stderr).toBe(0);
       const text = readFileSync(out, 'utf8');
-      for (const heading of ['## Startup', '## One-shot chat, not streamed', '## Stream of 2000 chunks', '## Image of 3 MiB', '## Reading a 3 MiB image answer', '## Time to first token', '## Batch of 200 chat requests', '## Batch memory', '## Searching 500 saved conversations', '## How cost grows', '## Budgets']) {
-        expect(text).toContain(heading);
-      }
-      expect(text).toMatch(/\| svc chat \| [\d.]+ ms/);
-      expect(text).toMatch(/\| svc image \| [\d.]+ MiB/);
-      expect(text).toMatch(/\| stream-json \| [\d.]+ ms/);
-      expect(text).toMatch(/\| svc batch \| [\d.]+ ms/);
-      expect(text).toMatch(/\| svc batch, 1200 requests \| [\d.]+ MiB/);
+      expect(contenders(section(text, 'Startup'), 'wall time', 'ms')).toEqual(['node -e 0', 'svc --version', 'svc --help']);
+      expect(contenders(section(text, 'One-shot chat, not streamed'), 'wall time', 'ms')).toEqual(['svc chat --no-stream', 'openai package', 'curl']);
+      expect(contenders(section(text, 'Stream of 2000 chunks'), 'wall time', 'ms')).toEqual(['svc chat', 'openai package', 'curl -sN']);
+      const image = section(text, 'Image of 3 MiB');
+      expect(contenders(image, 'wall time', 'ms')).toEqual(['svc image', 'openai package + Buffer.from']);
+      expect(contenders(image, 'peak memory (max RSS)', 'MiB')).toEqual(['svc image', 'openai package + Buffer.from']);
+      const reading = section(text, 'Reading a 3 MiB image answer');
+      expect(contenders(reading, 'wall time', 'ms')).toEqual(["svc's scanner", 'stream-json', 'JSON.parse + Buffer.from']);
+      expect(contenders(reading, 'peak memory (max RSS)', 'MiB')).toEqual(["svc's scanner", 'stream-json', 'JSON.parse + Buffer.from']);
+      expect(contenders(section(text, 'Time to first token'), 'added latency', 'ms')).toEqual(['svc chat', 'curl -sN']);
+      const render = section(text, 'Rendering Markdown on a terminal');
+      expect(render).toMatch(new RegExp(String.raw`\| streaming renderer chunk \| ${number} \|`));
+      expect(contenders(render, 'First token, in-process: push() to write() (ms)', 'ms')).toEqual(['render', 'raw']);
+      expect(contenders(render, 'First token into a pseudo-terminal, after a 300 ms hold (ms)', 'ms')).toEqual(['render', 'raw']);
+      expect(contenders(render, '2000 pieces into a pseudo-terminal: whole process, start to exit (ms)', 'ms')).toEqual(['render', 'raw']);
+      expect(contenders(section(text, 'Searching 500 saved conversations'), 'wall time', 'ms')).toEqual([
+        'svc sessions search (1% match)',
+        'svc sessions search (every one matches)',
+        'grep -rilF (1% match)',
+      ]);
+      expect(contenders(section(text, 'Batch of 200 chat requests'), 'wall time', 'ms')).toEqual(['svc batch', 'node:http client']);
+      expect(contenders(section(text, 'Batch memory'), 'peak memory (max RSS)', 'MiB')).toEqual(['svc batch, 120 requests', 'svc batch, 1200 requests']);
+      expect(contenders(section(text, 'The emulator drawing a megapixel'), 'wall time', 'ms')).toEqual(['drawScene 1024×1024']);
+      expect(section(text, 'How cost grows')).toMatch(new RegExp(String.raw`\| 2000 \| ${number} \| ${number} \| ${number} \|`));
+      const budgets = section(text, 'Budgets').split('\n').filter((line) => /^\| (?!budget|---)/.test(line));
+      const budgetRow = new RegExp(String.raw`^\| (.+?) \| ${number} \| ${number} \| (met|\*\*not met\*\*) \|$`);
+      expect(budgets.map((line) => budgetRow.exec(line)?.[1])).toEqual([
+        'startup: svc --version / node -e 0',
+        'startup: svc --help / node -e 0',
+        'stream 2000: svc / openai package',
+        'stream 2000: svc / curl',
+        'image 3 MiB memory: svc / openai',
+        'image 3 MiB time: svc / openai',
+        'first token: svc added latency (ms)',
+        'render: first token, added over raw (ms, in-process)',
+        'render: first token into a pty, added over raw (ms)',
+        'render: 2000 pieces into a pty, render / raw',
+        'search 500 conversations, 1% match (ms)',
+        'search 500 conversations, every one matches (ms)',
+        'batch 200: svc / node:http client',
+        'batch memory: 1200 / 120 requests',
+        'emulator: draw a 1024×1024 scene (ms)',
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { composePrompt, readPipedPrompt, stdinHasInput } from '../../src/commands/chat/prompt-input.js';
 import { InterruptedError } from '../../src/errors.js';
 import type { IO, StdinKind } from '../../src/io.js';
@@ -34,7 +34,16 @@ describe('stdinHasInput', () => {
 
 describe('readPipedPrompt', () => {
   const NOTICE_MS = 30;
-  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  // The notice is a timer: fake time makes "the pipe stayed silent that long" exact, with no
+  // sleeping (stream events are not timers, so the pipe itself still works).
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  /** Let the pipe's events through, then move the clock on by `ms`. */
+  const wait = (ms: number) => vi.advanceTimersByTimeAsync(ms);
   function pipeIO() {
     const stdin = new PassThrough();
     let stderr = '';
@@ -53,6 +62,10 @@ describe('readPipedPrompt', () => {
   it('says once what it waits for when words were given and the pipe stays silent', async () => {
     const { io, stdin, stderr } = pipeIO();
     const reading = readPipedPrompt(io, ['words'], new AbortController().signal, NOTICE_MS);
+    await wait(NOTICE_MS - 1);
+    expect(stderr()).toBe('');
+    await wait(1);
+    expect(stderr().match(/still waiting for stdin/g)).toHaveLength(1);
     await wait(NOTICE_MS * 4);
     stdin.end('late');
     expect(await reading).toBe('late');

@@ -11,7 +11,8 @@ import { createFactory } from '../../src/factory.js';
 import { InterruptRouter } from '../../src/interrupts.js';
 import type { IO } from '../../src/io.js';
 import { buildProgram } from '../../src/program.js';
-import { makeSandbox, svc, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
+import { runSvc } from '../helpers/in-process.js';
+import { makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
 
 const FILES = { bash: 'svc.bash', zsh: '_svc', fish: 'svc.fish' } as const;
 const committed = (shell: keyof typeof FILES) => readFileSync(fileURLToPath(new URL(`../../completions/${FILES[shell]}`, import.meta.url)), 'utf8');
@@ -33,7 +34,7 @@ afterAll(() => sandbox.cleanup());
 
 describe('completion scripts', () => {
   it.each(Object.keys(FILES) as Array<keyof typeof FILES>)('completions/%s is exactly what `svc completion` prints (run `npm run completions`)', async (shell) => {
-    const result = await svc(['completion', shell], sandbox, { stripFinalNewline: false });
+    const result = await runSvc(['completion', shell], sandbox);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(committed(shell));
   });
@@ -55,8 +56,10 @@ describe('completion scripts', () => {
   });
 
   it('an unknown shell is a usage error', async () => {
-    const result = await svc(['completion', 'tcsh'], sandbox);
+    const result = await runSvc(['completion', 'tcsh'], sandbox);
     expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('tcsh');
   });
 });
 

@@ -1,9 +1,9 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConversationSession } from '../../src/conversations/session.js';
 import { checkConversationName, ConversationStore } from '../../src/conversations/store.js';
 import { UsageError } from '../../src/errors.js';
@@ -81,12 +81,22 @@ describe('ConversationSession and its log', () => {
 });
 
 describe('ConversationStore listing', () => {
-  it('lists newest first with turn counts, finds the latest, deletes', async () => {
-    ConversationSession.fresh(store, 'older').addTurn({ user: 'first question', assistant: 'a' });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const newer = ConversationSession.fresh(store, 'newer');
-    newer.addTurn({ user: 'second\nquestion', assistant: 'a' });
-    newer.addTurn({ user: 'more', assistant: 'b' });
+  it('lists newest first with turn counts, finds the latest, deletes', () => {
+    // Two moments a minute apart, for the records (list) and for the files (latest): the names
+    // sort the other way round, so a tie would show.
+    const [before, after] = [new Date('2026-01-02T10:00:00Z'), new Date('2026-01-02T10:01:00Z')];
+    vi.useFakeTimers({ toFake: ['Date'], now: before });
+    try {
+      ConversationSession.fresh(store, 'older').addTurn({ user: 'first question', assistant: 'a' });
+      vi.setSystemTime(after);
+      const newer = ConversationSession.fresh(store, 'newer');
+      newer.addTurn({ user: 'second\nquestion', assistant: 'a' });
+      newer.addTurn({ user: 'more', assistant: 'b' });
+    } finally {
+      vi.useRealTimers();
+    }
+    utimesSync(store.pathOf('older'), before, before);
+    utimesSync(store.pathOf('newer'), after, after);
     expect(store.list().map((s) => [s.name, s.turns])).toEqual([
       ['newer', 2],
       ['older', 1],

@@ -1,7 +1,11 @@
-/** `svc emulator` as a user starts it: prints where it listens, serves svc chat, stops on SIGTERM. */
+/**
+ * `svc emulator` as a user starts it: prints where it listens, serves svc chat, stops on SIGTERM.
+ * The chats against it run in-process; a bad --port is in test/commands/emulator-command.test.ts.
+ */
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { makeSandbox, SVC_BIN, svc } from '../helpers/run-svc.js';
+import { runSvc } from '../helpers/in-process.js';
+import { makeSandbox, SVC_BIN } from '../helpers/run-svc.js';
 
 describe('svc emulator', () => {
   it('listens on a free port, prints its URL and key, answers svc chat, and stops cleanly', async () => {
@@ -26,12 +30,14 @@ describe('svc emulator', () => {
       const key = /SVC_API_KEY=(\S+)/.exec(stderr)?.[1];
       expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(key).toMatch(/^emu-[0-9a-f]{24}$/);
-      const env = { ...sandbox.env, SVC_BASE_URL: baseUrl!, SVC_API_KEY: key! };
-      const chat = await svc(['chat', 'hello emulator'], { ...sandbox, env });
+      const env = { SVC_BASE_URL: baseUrl!, SVC_API_KEY: key! };
+      const chat = await runSvc(['chat', '--no-save', 'hello emulator'], sandbox, { env });
       expect(chat.exitCode).toBe(0);
-      expect(chat.stdout.length).toBeGreaterThan(10);
-      const blocked = await svc(['chat', 'how to enrich plutonium'], { ...sandbox, env });
+      // The emulator writes about the key words of the prompt.
+      expect(chat.stdout).toMatch(/emulator/);
+      const blocked = await runSvc(['chat', '--no-save', 'how to enrich plutonium'], sandbox, { env });
       expect(blocked.exitCode).toBe(4);
+      expect(blocked.stderr).toContain('disallowed content');
       child.kill('SIGTERM');
       const result = await child;
       expect(result.exitCode).toBe(0);
@@ -40,13 +46,5 @@ describe('svc emulator', () => {
       child.kill('SIGKILL');
       sandbox.cleanup();
     }
-  });
-
-  it('refuses a bad port (exit 2)', async () => {
-    const sandbox = makeSandbox();
-    const result = await svc(['emulator', '--port', '70000'], sandbox);
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('--port');
-    sandbox.cleanup();
   });
 });

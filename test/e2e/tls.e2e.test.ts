@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hasStackTrace, makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
 
 const KEY = 'tls-key-0123456789abcdef';
@@ -31,6 +31,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   sandbox = makeSandbox({ SVC_BASE_URL: `https://127.0.0.1:${port}`, SVC_API_KEY: KEY });
+});
+beforeEach(() => {
+  seen.length = 0;
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));

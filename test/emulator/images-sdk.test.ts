@@ -3,7 +3,7 @@
  * and errors map to the SDK's error classes.
  */
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { countTokens } from '../../src/emulator/tokenizer.js';
 import { readHeader } from './image-files.js';
@@ -21,8 +21,10 @@ const prompt = 'A paper boat on a puddle after the rain';
 describe('the openai SDK and images', () => {
   it('parses a 16:9 WebP generation: b64_json, revised_prompt and usage', async () => {
     // aspect_ratio and output_format are this service's fields, not OpenAI's: hence the cast.
+    // The clock, fixed, so `created` (Unix seconds of the answer) can be checked exactly.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-04T05:06:07.890Z') });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const result = await client.images.generate({ model: 'svc-vision', prompt, aspect_ratio: '16:9', output_format: 'webp', seed: 3 } as any);
+    const result = await client.images.generate({ model: 'svc-vision', prompt, aspect_ratio: '16:9', output_format: 'webp', seed: 3 } as any).finally(() => vi.useRealTimers());
     expect(result.data).toHaveLength(1);
     const image = result.data?.[0];
     expect(readHeader(Buffer.from(image?.b64_json ?? '', 'base64'))).toEqual({ format: 'webp', width: 1344, height: 756 });
@@ -31,7 +33,7 @@ describe('the openai SDK and images', () => {
     // The SDK types OpenAI's own usage names; this service uses the chat names (service-api.md 2.4).
     const tokens = countTokens(prompt);
     expect(result.usage as unknown).toEqual({ prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens });
-    expect(result.created).toBeGreaterThan(1.7e9);
+    expect(result.created).toBe(Date.UTC(2026, 2, 4, 5, 6, 7) / 1000);
   });
 
   it('throws BadRequestError naming the parameter for an unknown aspect ratio', async () => {

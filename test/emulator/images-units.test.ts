@@ -97,7 +97,8 @@ describe('createSerialQueue', () => {
     const job = (n: number, fail = false) => async () => {
       running += 1;
       most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Give the event loop a turn: a queue that did not serialise would start the next job here.
+      await new Promise((resolve) => setImmediate(resolve));
       order.push(n);
       running -= 1;
       if (fail) throw new Error(`job ${n} failed`);

@@ -6,6 +6,7 @@
  */
 import { Readable, Writable } from 'node:stream';
 import { colorWanted, type IO, type StdinKind } from '../../src/io.js';
+import type { RetryWait } from '../../src/factory.js';
 import { InterruptRouter } from '../../src/interrupts.js';
 import { main } from '../../src/main.js';
 import type { Sandbox } from './run-svc.js';
@@ -96,6 +97,8 @@ export interface InProcessResult {
   stdout: string;
   stdoutBytes: Buffer;
   stderr: string;
+  /** The waits before retries, in milliseconds, as svc asked for them (see RunOptions.retryWait). */
+  retryWaits: number[];
 }
 
 export interface RunOptions extends TestIOOptions {
@@ -103,6 +106,12 @@ export interface RunOptions extends TestIOOptions {
   signal?: AbortSignal;
   /** Where the test sends Ctrl-C (dispatch()). */
   interrupts?: InterruptRouter;
+  /**
+   * How retries wait. By default they do not: the delay is recorded in `retryWaits` and the
+   * retry goes at once, so a case about retries costs no wall-clock time and can check the
+   * delays exactly (the delays themselves are computed by src/api/retry-policy.ts).
+   */
+  retryWait?: RetryWait;
 }
 
 /**
@@ -113,9 +122,14 @@ export async function runSvc(args: string[], sandbox?: Sandbox, options: RunOpti
   const env = { ...(sandbox?.env ?? {}), ...(options.env ?? {}) };
   const cwd = options.cwd ?? sandbox?.home ?? process.cwd();
   const { io, stdout, stderr } = testIO({ ...options, env, cwd });
+  const retryWaits: number[] = [];
+  const recordWait: RetryWait = async (ms) => {
+    retryWaits.push(ms);
+  };
   const exitCode = await main(args, io, {
     ...(options.signal ? { signal: options.signal } : {}),
     interrupts: options.interrupts ?? new InterruptRouter(() => {}),
+    retryWait: options.retryWait ?? recordWait,
   });
-  return { exitCode, stdout: stdout.text(), stdoutBytes: stdout.bytes(), stderr: stderr.text() };
+  return { exitCode, stdout: stdout.text(), stdoutBytes: stdout.bytes(), stderr: stderr.text(), retryWaits };
 }

@@ -39,7 +39,9 @@ describe('npm pack', () => {
 
   it('installs globally into a fresh prefix, and svc --version and --help work there', async () => {
     const prefix = join(work, 'prefix');
-    await execa('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', tarball], { cwd: work, timeout: 150_000 });
+    // --prefer-offline: the dependencies come from npm's cache when it has them, without asking
+    // the registry whether they changed; this case is about the tarball, not the registry.
+    await execa('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: work, timeout: 150_000 });
     const bin = join(prefix, 'bin', 'svc');
     const versionResult = await execa(bin, ['--version'], { cwd: work });
     expect(versionResult.stdout).toBe(version);

@@ -5,7 +5,6 @@
  * The npm lines are what CI itself runs (.ci/run) and the demo has its own test below.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
@@ -39,14 +38,6 @@ export function kindOf(line: string): Kind {
   if (/\|\s*svc chat -i\b/.test(command)) return 'repl-piped';
   if (/^svc auth login$/.test(command)) return 'login';
   return 'plain';
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const hasTmux = await tmuxAvailable();
@@ -98,7 +89,9 @@ async function runInTerminal(line: string, kind: Kind): Promise<void> {
 const markdown = readFileSync(join(root, 'README.md'), 'utf8');
 const blocks = shellBlocks(markdown);
 
-describe('README examples', () => {
+// In README order, on purpose: later lines use what earlier ones made (`svc sessions show work`
+// after `svc chat --session work`), as a reader following the README would.
+describe('README examples', { shuffle: false }, () => {
   it('has examples to run', () => {
     expect(blocks.length).toBeGreaterThan(8);
   });
@@ -109,15 +102,18 @@ describe('README examples', () => {
     const needsTerminal = lines.some((line) => ['repl', 'repl-piped', 'login'].includes(kindOf(line)));
     it.skipIf(needsTerminal && !hasTmux)(title, async () => {
       if (compound) return runPlain(lines.join('\n'));
-      const port = String(await freePort());
+      // The emulator example names port 8080, which may be taken: it runs on a port the system
+      // picks (--port 0), and the lines after it use the address it prints.
+      let baseUrl: string | undefined;
       let background: ResultPromise | undefined;
       try {
         for (const original of lines) {
-          // The emulator example names a port; use a free one for it and the lines after it.
-          const line = original.replace(/\b8080\b/g, port);
+          let line = baseUrl ? original.replace(/http:\/\/127\.0\.0\.1:8080\b/g, baseUrl) : original;
           const kind = kindOf(line);
           if (kind === 'npm') continue;
           if (kind === 'emulator') {
+            // --delay paces tokens for a person watching; keep the flag, shorten the wait.
+            line = line.replace(/--port 8080\b/, '--port 0').replace(/--delay \d+/, '--delay 1');
             background = execa('bash', ['-c', `exec ${line}`], { cwd: sandbox.home, env, extendEnv: false, reject: false });
             let stderr = '';
             await new Promise<void>((resolve, reject) => {
@@ -127,6 +123,8 @@ describe('README examples', () => {
               });
               background!.on('exit', () => reject(new Error(`the emulator stopped: ${stderr}`)));
             });
+            baseUrl = /SVC_BASE_URL=(\S+)/.exec(stderr)?.[1];
+            expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
           } else if (kind === 'plain') {
             await runPlain(line);
           } else {

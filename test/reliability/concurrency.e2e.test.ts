@@ -3,13 +3,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../src/conversations/store.js';
-import { detectFormat } from '../../src/images/formats.js';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
+import { png } from '../helpers/fake-images.js';
 import { hasStackTrace, svc } from '../helpers/run-svc.js';
+import { reply, useScriptedServer } from '../helpers/scripted-server.js';
 
 const KEY = 'concurrency-key-0123456789abcdef';
 
 const setup = useEmulatorSandbox(KEY);
+// The image race is about the file, not the picture: a small PNG, the same for every process,
+// instead of twenty megapixel pictures drawn by the emulator.
+const scripted = useScriptedServer();
+const IMAGE = png(64, 36);
 
 describe('20 processes at once', () => {
   it('svc chat --session same: a valid store with every turn', async () => {
@@ -23,7 +28,9 @@ describe('20 processes at once', () => {
   }, 90_000);
 
   it('svc image to the same -o without --force: exactly one file and 19 clear errors', async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, () => svc(['image', 'a race', '-o', 'race.png'], setup.sandbox, { timeout: 60_000 })));
+    scripted.server.script(reply.repeat(reply.json(200, { created: 1, data: [{ b64_json: IMAGE.toString('base64'), revised_prompt: 'a race' }] })));
+    const env = { ...setup.sandbox.env, SVC_BASE_URL: scripted.server.baseUrl };
+    const results = await Promise.all(Array.from({ length: 20 }, () => svc(['image', 'a race', '-o', 'race.png'], { ...setup.sandbox, env }, { timeout: 60_000 })));
     const ok = results.filter((result) => result.exitCode === 0);
     const refused = results.filter((result) => result.exitCode !== 0);
     expect(ok).toHaveLength(1);
@@ -35,6 +42,6 @@ describe('20 processes at once', () => {
     }
     const pngs = readdirSync(setup.sandbox.home).filter((name) => name.includes('race') || name.endsWith('.part'));
     expect(pngs).toEqual(['race.png']);
-    expect(detectFormat(readFileSync(join(setup.sandbox.home, 'race.png')))).toBe('png');
+    expect(readFileSync(join(setup.sandbox.home, 'race.png')).equals(IMAGE)).toBe(true);
   }, 90_000);
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sendsKeyInClear } from '../../src/settings/plain-http.js';
-import { makeSandbox, svc } from '../helpers/run-svc.js';
+import { runSvc } from '../helpers/in-process.js';
+import { makeSandbox } from '../helpers/run-svc.js';
 
 describe('sendsKeyInClear', () => {
   it.each([
@@ -20,7 +21,7 @@ describe('sendsKeyInClear', () => {
   it('svc warns on stderr, without the key, before it tries', async () => {
     const sandbox = makeSandbox({ SVC_BASE_URL: 'http://svc-test.invalid', SVC_API_KEY: 'clear-key-0123456789abcdef' });
     try {
-      const result = await svc(['chat', '--max-retries', '0', 'hi'], sandbox);
+      const result = await runSvc(['chat', '--max-retries', '0', 'hi'], sandbox);
       expect(result.stderr).toContain('the API key travels unencrypted');
       expect(result.stderr).not.toContain('clear-key-0123456789abcdef');
       expect(result.exitCode).toBe(6);

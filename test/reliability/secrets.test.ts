@@ -1,14 +1,18 @@
-/** The key never shows: not in output, debug logs, errors, saved conversations or exports. */
+/**
+ * The key never shows: not in output, debug logs, errors, saved conversations or exports. Run
+ * in-process: every byte svc writes to stdout and stderr is captured all the same.
+ */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
-import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { runSvc, type RunOptions } from '../helpers/in-process.js';
+import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
+import { useScriptedServer } from '../helpers/scripted-server.js';
 
 const KEY = 'sk-SECRET-d41d8cd98f00b204e9800998ecf8427e';
 let emulator: RunningEmulator;
-let echo: ScriptedServer;
+const echo = useScriptedServer();
 let sandbox: Sandbox;
 
 function filesUnder(dir: string): string[] {
@@ -20,39 +24,38 @@ function filesUnder(dir: string): string[] {
 
 beforeAll(async () => {
   emulator = await startEmulator({ apiKeys: [KEY] });
-  // A hostile or careless service that repeats the Authorization header in its error.
-  echo = await startScriptedServer((req, res) => {
-    res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `bad key: ${req.headers.authorization}` } }));
-  });
   sandbox = makeSandbox({ SVC_BASE_URL: emulator.baseUrl });
 });
 afterAll(async () => {
   await emulator.close();
-  await echo.close();
   sandbox.cleanup();
 });
 
 describe('the key', () => {
   it('appears in no output and no file of a full run, except the owner-only credentials file', async () => {
     const outputs: string[] = [];
-    const run = async (args: string[], options = {}) => {
-      const result = await svc(args, sandbox, options);
-      outputs.push(String(result.stdout), String(result.stderr));
+    const run = async (args: string[], options: RunOptions = {}) => {
+      const result = await runSvc(args, sandbox, options);
+      outputs.push(result.stdout, result.stderr);
       return result;
     };
-    expect((await run(['auth', 'login', '--with-key'], { input: KEY })).exitCode).toBe(0);
+    // A hostile or careless service that repeats the Authorization header in its error.
+    echo.server.script((req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `bad key: ${req.headers.authorization}` } }));
+    });
+    expect((await run(['auth', 'login', '--with-key'], { stdin: KEY })).exitCode).toBe(0);
     await run(['auth', 'status']);
     await run(['config', 'list']);
     await run(['chat', '--session', 'talk', 'hello']);
     await run(['chat', '--json', '--usage', 'hello again']);
-    await run(['chat', 'debug me'], { env: { ...sandbox.env, SVC_DEBUG: '1' } });
-    await run(['chat', '-m', 'no-such-model', 'x'], { env: { ...sandbox.env, SVC_DEBUG: '1' } });
+    await run(['chat', 'debug me'], { env: { SVC_DEBUG: '1' } });
+    await run(['chat', '-m', 'no-such-model', 'x'], { env: { SVC_DEBUG: '1' } });
     await run(['image', 'a key', '--json']);
     await run(['sessions', 'show', 'talk', '--json']);
     await run(['sessions', 'list']);
-    const echoed = await run(['chat', '--base-url', echo.baseUrl, 'x'], { env: { ...sandbox.env, SVC_DEBUG: '1' } });
+    const echoed = await run(['chat', '--base-url', echo.server.baseUrl, 'x'], { env: { SVC_DEBUG: '1' } });
     expect(echoed.exitCode).toBe(3);
-    expect(String(echoed.stderr)).toContain('bad key: Bearer [redacted]');
+    expect(echoed.stderr).toContain('bad key: Bearer [redacted]');
 
     for (const text of outputs) expect(text).not.toContain(KEY);
     const credentials = join(sandbox.env.XDG_CONFIG_HOME!, 'svc', 'credentials.json');
@@ -61,11 +64,11 @@ describe('the key', () => {
       expect(readFileSync(file).includes(KEY), file).toBe(false);
     }
     expect(statSync(credentials).mode & 0o777).toBe(0o600);
-  }, 90_000);
+  });
 
   it('a wrong key in the environment is not echoed in the error either', async () => {
     const wrong = 'sk-WRONG-0123456789abcdef0123456789';
-    const result = await svc(['chat', 'x'], { ...sandbox, env: { ...sandbox.env, SVC_API_KEY: wrong, SVC_DEBUG: '1' } });
+    const result = await runSvc(['chat', 'x'], sandbox, { env: { SVC_API_KEY: wrong, SVC_DEBUG: '1' } });
     expect(result.exitCode).toBe(3);
     expect(result.stderr).not.toContain(wrong);
   });

@@ -1,12 +1,13 @@
-/** `svc image` against a scripted server: the body sent, saving rules, and bad answers. */
+/** `svc image` (in-process) against a scripted server: the body sent, saving rules, and bad answers. */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { jpeg, png } from '../helpers/fake-images.js';
-import { hasStackTrace, makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
-import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { runSvc } from '../helpers/in-process.js';
+import { hasStackTrace, makeSandbox, type Sandbox } from '../helpers/run-svc.js';
+import { reply, useScriptedServer } from '../helpers/scripted-server.js';
 
-let server: ScriptedServer;
+const scripted = useScriptedServer();
 let sandbox: Sandbox;
 const PNG = Buffer.concat([png(1344, 756), Buffer.from('rest of the image')]);
 const answer = (...images: Array<{ bytes: Buffer; revised?: string }>) =>
@@ -17,23 +18,19 @@ const answer = (...images: Array<{ bytes: Buffer; revised?: string }>) =>
   });
 const files = () => readdirSync(sandbox.home).filter((name) => !['config', 'data', 'state', 'cache'].includes(name)).sort();
 
-beforeAll(async () => {
-  server = await startScriptedServer(answer({ bytes: PNG }));
-});
-afterAll(async () => server.close());
 beforeEach(() => {
   sandbox?.cleanup();
-  sandbox = makeSandbox({ SVC_BASE_URL: server.baseUrl, SVC_API_KEY: 'image-key-0123456789abcdef' });
-  server.requests.length = 0;
-  server.script(answer({ bytes: PNG }));
+  sandbox = makeSandbox({ SVC_BASE_URL: scripted.server.baseUrl, SVC_API_KEY: 'image-key-0123456789abcdef' });
 });
+afterAll(() => sandbox?.cleanup());
 
 describe('svc image sends', () => {
   it('every option with the right JSON type', async () => {
-    const result = await svc(['image', 'a', 'red', 'fox', '--aspect', '16:9', '--seed', '42', '--negative', 'people', '-m', 'svc-vision-2', '-o', 'fox.png'], sandbox);
+    scripted.server.script(answer({ bytes: PNG }));
+    const result = await runSvc(['image', 'a', 'red', 'fox', '--aspect', '16:9', '--seed', '42', '--negative', 'people', '-m', 'svc-vision-2', '-o', 'fox.png'], sandbox);
     expect(result.exitCode).toBe(0);
-    expect(server.requests[0]?.url).toBe('/v1/images/generations');
-    expect(JSON.parse(server.requests[0]!.body)).toEqual({
+    expect(scripted.server.requests[0]?.url).toBe('/v1/images/generations');
+    expect(JSON.parse(scripted.server.requests[0]!.body)).toEqual({
       prompt: 'a red fox',
       model: 'svc-vision-2',
       aspect_ratio: '16:9',
@@ -44,62 +41,66 @@ describe('svc image sends', () => {
   });
 
   it('the format the -o extension names', async () => {
-    server.script(answer({ bytes: jpeg(10, 10) }));
-    await svc(['image', 'x', '-o', 'x.jpg'], sandbox);
-    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ output_format: 'jpeg', model: 'svc-vision' });
+    scripted.server.script(answer({ bytes: jpeg(10, 10) }));
+    await runSvc(['image', 'x', '-o', 'x.jpg'], sandbox);
+    expect(JSON.parse(scripted.server.requests[0]!.body)).toMatchObject({ output_format: 'jpeg', model: 'svc-vision' });
   });
 });
 
 describe('svc image saves', () => {
   it('the revised prompt on stdout, what was saved on stderr', async () => {
-    server.script(answer({ bytes: PNG, revised: 'A red fox, golden light' }));
-    const result = await svc(['image', 'a red fox'], sandbox);
+    scripted.server.script(answer({ bytes: PNG, revised: 'A red fox, golden light' }));
+    const result = await runSvc(['image', 'a red fox'], sandbox);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toBe('A red fox, golden light');
-    expect(result.stderr).toBe(`saved a-red-fox.png (1344×756, ${PNG.length} B)\n`.trimEnd());
+    expect(result.stdout).toBe('A red fox, golden light\n');
+    expect(result.stderr).toBe(`saved a-red-fox.png (1344×756, ${PNG.length} B)\n`);
     expect(readFileSync(join(sandbox.home, 'a-red-fox.png')).equals(PNG)).toBe(true);
   });
 
   it('never overwrites: a second image from the same prompt gets a new name', async () => {
-    await svc(['image', 'a red fox'], sandbox);
-    await svc(['image', 'a red fox'], sandbox);
+    scripted.server.script(answer({ bytes: PNG }), answer({ bytes: PNG }));
+    await runSvc(['image', 'a red fox'], sandbox);
+    await runSvc(['image', 'a red fox'], sandbox);
     expect(files()).toEqual(['a-red-fox-2.png', 'a-red-fox.png']);
   });
 
   it('an existing -o file is kept (exit 1, nothing sent) unless --force', async () => {
+    scripted.server.script(answer({ bytes: PNG }));
     const target = join(sandbox.home, 'keep.png');
     writeFileSync(target, 'precious');
-    const kept = await svc(['image', 'x', '-o', 'keep.png'], sandbox);
+    const kept = await runSvc(['image', 'x', '-o', 'keep.png'], sandbox);
     expect(kept.exitCode).toBe(1);
     expect(kept.stderr).toContain('already exists');
     expect(readFileSync(target, 'utf8')).toBe('precious');
-    expect(server.requests).toHaveLength(0);
-    const forced = await svc(['image', 'x', '-o', 'keep.png', '--force'], sandbox);
+    expect(scripted.server.requests).toHaveLength(0);
+    const forced = await runSvc(['image', 'x', '-o', 'keep.png', '--force'], sandbox);
     expect(forced.exitCode).toBe(0);
     expect(readFileSync(target).equals(PNG)).toBe(true);
     expect(files()).toEqual(['keep.png']);
   });
 
   it('several images are numbered, with -o and without', async () => {
-    server.script(answer({ bytes: PNG, revised: 'one' }, { bytes: PNG, revised: 'two' }));
-    const named = await svc(['image', 'pair', '-o', 'out.png'], sandbox);
-    expect(named.stdout).toBe('one\ntwo');
-    const auto = await svc(['image', 'pair'], sandbox);
+    const pair = () => answer({ bytes: PNG, revised: 'one' }, { bytes: PNG, revised: 'two' });
+    scripted.server.script(pair(), pair());
+    const named = await runSvc(['image', 'pair', '-o', 'out.png'], sandbox);
+    expect(named.stdout).toBe('one\ntwo\n');
+    const auto = await runSvc(['image', 'pair'], sandbox);
     expect(auto.exitCode).toBe(0);
     expect(files()).toEqual(['out-1.png', 'out-2.png', 'pair-1.png', 'pair-2.png']);
   });
 
   it('-o - writes the bytes to stdout and the revised prompt to stderr', async () => {
-    server.script(answer({ bytes: PNG, revised: 'to stdout' }));
-    const result = await svc(['image', 'x', '-o', '-'], sandbox, { encoding: 'buffer' });
+    scripted.server.script(answer({ bytes: PNG, revised: 'to stdout' }));
+    const result = await runSvc(['image', 'x', '-o', '-'], sandbox);
     expect(result.exitCode).toBe(0);
-    expect(Buffer.from(result.stdout as unknown as Uint8Array).equals(PNG)).toBe(true);
-    expect(Buffer.from(result.stderr as unknown as Uint8Array).toString()).toBe('to stdout');
+    expect(result.stdoutBytes.equals(PNG)).toBe(true);
+    expect(result.stderr).toBe('to stdout\n');
     expect(files()).toEqual([]);
   });
 
   it('--json prints created, images with absolute paths and sizes, and usage', async () => {
-    const result = await svc(['image', 'json please', '--json'], sandbox);
+    scripted.server.script(answer({ bytes: PNG }));
+    const result = await runSvc(['image', 'json please', '--json'], sandbox);
     const parsed = JSON.parse(result.stdout);
     expect(parsed).toEqual({
       created: 1700000000,
@@ -117,8 +118,8 @@ describe('svc image refuses bad answers and leaves nothing behind', () => {
     ['JSON of the wrong shape', reply.json(200, { created: 1 }), 'without `data`'],
     ['a cut answer', reply.text(200, '{"data":[{"b64_json":"iVBORw0KGgo', 'application/json'), 'middle of the image'],
   ])('%s: exit 1, no file, no temporary file', async (_name, handler, message) => {
-    server.script(handler);
-    const result = await svc(['image', 'x', '-o', 'x.png'], sandbox);
+    scripted.server.script(handler);
+    const result = await runSvc(['image', 'x', '-o', 'x.png'], sandbox);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(message);
     expect(hasStackTrace(result.stderr)).toBe(false);
@@ -126,8 +127,8 @@ describe('svc image refuses bad answers and leaves nothing behind', () => {
   });
 
   it('disallowed content: exactly the service message, exit 4', async () => {
-    server.script(reply.json(400, { error: { message: 'Request contains disallowed content', type: 'invalid_request_error', code: 'content_policy_violation' } }));
-    const result = await svc(['image', 'something bad'], sandbox);
+    scripted.server.script(reply.json(400, { error: { message: 'Request contains disallowed content', type: 'invalid_request_error', code: 'content_policy_violation' } }));
+    const result = await runSvc(['image', 'something bad'], sandbox);
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toMatch(/^error: Request contains disallowed content \(HTTP 400/);
     expect(files()).toEqual([]);
@@ -135,10 +136,10 @@ describe('svc image refuses bad answers and leaves nothing behind', () => {
 
   it('bad flags are usage errors and send nothing', async () => {
     for (const args of [['--aspect', '2:1'], ['--format', 'gif'], ['-o', 'x.png', '--format', 'webp'], ['--seed', 'abc'], ['-o', 'no/such/dir/x.png']]) {
-      const result = await svc(['image', 'x', ...args], sandbox);
+      const result = await runSvc(['image', 'x', ...args], sandbox);
       expect(result.exitCode, args.join(' ')).toBe(2);
     }
-    expect(server.requests).toHaveLength(0);
+    expect(scripted.server.requests).toHaveLength(0);
     expect(existsSync(join(sandbox.home, 'x.png'))).toBe(false);
   });
 });
