@@ -2,7 +2,7 @@
  * What a flag's value or a command's argument completes to on Tab, attached where the flag is
  * declared, so the shell completions are generated from the one commander program.
  */
-import type { Argument, Option } from 'commander';
+import type { Argument, Option } from '@commander-js/extra-typings';
 
 export type ValueSource =
   | { kind: 'list'; values: readonly string[] }

@@ -1,5 +1,5 @@
 /** `svc sessions list|show|delete`: the saved conversations. */
-import { Argument, Command } from 'commander';
+import { Argument, Command } from '@commander-js/extra-typings';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 
