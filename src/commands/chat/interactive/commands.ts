@@ -4,7 +4,7 @@
 import { firstLineOf } from '../../../conversations/model.js';
 import { parseModelId } from '../../../parse-values.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
-import { formatUsage } from '../one-shot.js';
+import { formatUsage } from '../usage-line.js';
 import { editInEditor } from './editor.js';
 import type { SessionState } from './repl.js';
 import { saveMessages, savePath } from './save-messages.js';

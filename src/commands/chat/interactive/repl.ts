@@ -11,8 +11,8 @@ import { InterruptedError } from '../../../errors.js';
 import type { IO } from '../../../io.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import type { CommandContext } from '../../context.js';
-import type { ChatOptions } from '../one-shot.js';
 import { applySystemFlag, chatModel, openConversation } from '../open-conversation.js';
+import type { ChatPlan } from '../options.js';
 import { askTurn } from './ask.js';
 import { runSlashCommand } from './commands.js';
 import { MessageComposer } from './composer.js';
@@ -59,21 +59,21 @@ function noticeSaveFailure(io: IO, session: ConversationSession): void {
   };
 }
 
-export async function runInteractive(options: ChatOptions, context: CommandContext, firstMessage?: string): Promise<void> {
+export async function runInteractive(plan: ChatPlan, context: CommandContext, firstMessage?: string): Promise<void> {
   const { factory } = context;
   const { io } = factory;
   const terminal = openTerminalInput(io);
-  const settings = await factory.settings(options.settings);
+  const settings = await factory.settings(plan.settings);
   const client = await factory.apiClient(settings);
   // Before the terminal goes raw: a conversation that cannot be opened or saved ends here.
-  const session = openConversation(io, options);
-  const history = options.save ? InputHistory.load(io.env, (line) => note(io, neutraliseForTerminal(line))) : InputHistory.memory();
+  const session = openConversation(io, plan.conversation);
+  const history = plan.conversation.save ? InputHistory.load(io.env, (line) => note(io, neutraliseForTerminal(line))) : InputHistory.memory();
   const reader = new LineReader(terminal, io.stderr, history);
-  await runSession({ options, context, client, session, model: chatModel(settings, session), reader, terminal }, firstMessage);
+  await runSession({ plan, context, client, session, model: chatModel(settings, session), reader, terminal }, firstMessage);
 }
 
 export interface SessionStart {
-  options: ChatOptions;
+  plan: ChatPlan;
   context: CommandContext;
   client: ApiClient;
   session: ConversationSession;
@@ -84,11 +84,11 @@ export interface SessionStart {
 
 /** The session itself: read, answer, until the user leaves. The reader is closed at the end. */
 export async function runSession(start: SessionStart, firstMessage?: string): Promise<void> {
-  const { options, context, client, reader } = start;
+  const { plan, context, client, reader } = start;
   const { signal } = context;
   const { io } = context.factory;
   const composer = new MessageComposer();
-  const deps = { context, client, options };
+  const deps = { context, client, plan };
 
   const state: SessionState = {
     io,
@@ -102,13 +102,13 @@ export async function runSession(start: SessionStart, firstMessage?: string): Pr
     modelTrial: undefined,
     ask: (text) => askTurn(state, text, deps),
     startNewConversation: () => {
-      state.session = ConversationSession.fresh(options.save ? conversationStoreFor(io) : undefined);
+      state.session = ConversationSession.fresh(plan.conversation.save ? conversationStoreFor(io) : undefined);
       noticeSaveFailure(io, state.session);
-      if (options.system) state.session.setSystem(options.system);
+      if (plan.system) state.session.setSystem(plan.system);
     },
   };
   noticeSaveFailure(io, state.session);
-  applySystemFlag(state.session, options.system);
+  applySystemFlag(state.session, plan.system);
 
   const earlier = state.session.turns.length;
   note(
@@ -156,7 +156,7 @@ export async function runSession(start: SessionStart, firstMessage?: string): Pr
     reader.close();
   }
   if (state.unsent !== undefined) {
-    note(io, `(your last message was not sent: "${neutraliseForTerminal(firstLineOf(state.unsent))}"${options.save ? '; Up recalls it next time' : ''})`);
+    note(io, `(your last message was not sent: "${neutraliseForTerminal(firstLineOf(state.unsent))}"${plan.conversation.save ? '; Up recalls it next time' : ''})`);
   }
   if (state.session.saved && state.session.turns.length > 0) {
     note(io, `saved as "${state.session.name}" · resume with: svc chat --continue   (or --session ${state.session.name})`);
