@@ -4,6 +4,8 @@
  * network stack (gh's cmdutil.Factory, adapted).
  */
 import type { ApiClient, RetryNotice } from './api/client.js';
+import type { InputHistory } from './conversations/input-history.js';
+import type { ConversationStore } from './conversations/store.js';
 import { debugLogger } from './debug.js';
 import { UsageError } from './errors.js';
 import type { IO } from './io.js';
@@ -29,6 +31,10 @@ export interface Factory {
   loadedApiKey(): string | undefined;
   /** A client for the settings a command resolved (base URL, timeout, retries). */
   apiClient(settings: ResolvedSettings): Promise<ApiClient>;
+  /** The saved conversations; damaged files it meets are named on stderr. */
+  conversationStore(): Promise<ConversationStore>;
+  /** Earlier inputs for the session's Up/Down: the saved ones, or (`save` false: --no-save) memory only. */
+  inputHistory(save: boolean): Promise<InputHistory>;
   /** Release sockets so the process can exit at once. */
   dispose(): Promise<void>;
 }
@@ -56,6 +62,9 @@ export function createFactory(io: IO): Factory {
   const configStore = memo(async () => (await storeModule()).openStore(io.env, 'config'));
   const credentialsStore = memo(async () => (await storeModule()).openStore(io.env, 'credentials'));
   let loadedKey: string | undefined;
+  const conversationStore = memo(async () => (await import('./conversations/store.js')).conversationStoreFor(io));
+  const historyModule = memo(() => import('./conversations/input-history.js'));
+  const savedInputHistory = memo(async () => (await historyModule()).inputHistoryFor(io));
 
   /**
    * The stored settings. A config.json that cannot be read is skipped and reported, not a reason
@@ -151,6 +160,8 @@ export function createFactory(io: IO): Factory {
     apiKey,
     loadedApiKey: () => loadedKey ?? envApiKey(io.env),
     apiClient,
+    conversationStore,
+    inputHistory: async (save) => (save ? savedInputHistory() : (await historyModule()).InputHistory.memory()),
     async dispose() {
       await Promise.allSettled(closers.map((close) => close()));
     },

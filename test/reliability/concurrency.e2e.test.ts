@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../src/conversations/store.js';
-import { detectFormat } from '../../src/images/formats.js';
+import { detectFormat } from '../../src/api/images/formats.js';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
 import { hasStackTrace, svc } from '../helpers/run-svc.js';
 

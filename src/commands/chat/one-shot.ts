@@ -27,7 +27,7 @@ export async function runOneShot(plan: ChatPlan, factory: Factory, signal: Abort
     throw new UsageError('no prompt: give it as words or pipe it in', { hint: 'svc chat "why is the sky blue?"   or   git diff | svc chat "write a commit message"' });
   }
   const client = await factory.apiClient(settings);
-  const session = openConversation(io, plan.conversation);
+  const session = openConversation(await factory.conversationStore(), plan.conversation);
   applySystemFlag(session, plan.system);
   const model = chatModel(settings, session);
   const request = buildChatRequest(model, session.messages(text), plan);

@@ -1,9 +1,8 @@
 /** --continue, --session and --no-save → the conversation a chat adds to. */
 import { ConversationSession } from '../../conversations/session.js';
-import { conversationStoreFor, type ConversationStore } from '../../conversations/store.js';
+import type { ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../errors.js';
 import type { ResolvedSettings } from '../../factory.js';
-import type { IO } from '../../io.js';
 import type { ConversationChoice } from './options.js';
 
 /**
@@ -11,8 +10,7 @@ import type { ConversationChoice } from './options.js';
  * before sending is checked here: a name that is not a conversation, a folder where a turn could
  * not be saved (exit 1, nothing sent).
  */
-export function openConversation(io: IO, choice: ConversationChoice): ConversationSession {
-  const store = conversationStoreFor(io);
+export function openConversation(store: ConversationStore, choice: ConversationChoice): ConversationSession {
   const session = chooseConversation(store, choice);
   if (choice.save) store.checkWritable(session.name);
   return session;

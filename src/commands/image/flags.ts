@@ -3,7 +3,7 @@
  * (ImageFlags) are inferred from this declaration (@commander-js/extra-typings).
  */
 import { Command, Option } from '@commander-js/extra-typings';
-import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../images/formats.js';
+import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../api/images/formats.js';
 import { completes } from '../completion-hints.js';
 import { addConnectionOptions } from '../setting-flags.js';
 

@@ -3,8 +3,8 @@
  * Pure, so a table test covers it.
  */
 import { extname } from 'node:path';
+import { ASPECT_RATIOS, formatOfExtension, IMAGE_FORMATS, type AspectRatio, type ImageFormat } from '../../api/images/formats.js';
 import { UsageError } from '../../errors.js';
-import { ASPECT_RATIOS, formatOfExtension, IMAGE_FORMATS, type AspectRatio, type ImageFormat } from '../../images/formats.js';
 import { parseIntegerInRange } from '../../parse-values.js';
 import type { ImageFlags } from './flags.js';
 

@@ -6,10 +6,10 @@
 import { createReadStream } from 'node:fs';
 import { relative, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { detectFormat, readDimensions } from '../../api/images/formats.js';
 import { generateImages, type ImageGeneration, type ImageRequest } from '../../api/images/generate.js';
 import { InterruptedError, MalformedResponseError, SvcError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { detectFormat, readDimensions } from '../../images/formats.js';
 import { startSpinner, type IO } from '../../io.js';
 import { forOutput } from '../../terminal-text.js';
 import { settingFlagsFrom } from '../setting-flags.js';

@@ -11,7 +11,7 @@ import type { CommandContext } from '../../context.js';
 import type { ChatPlan } from '../options.js';
 import { replyText, streamReply, turnFrom } from '../reply.js';
 import { buildChatRequest } from '../request.js';
-import type { SessionState } from './repl.js';
+import type { SessionState } from './session-state.js';
 
 export interface TurnDeps {
   context: CommandContext;
