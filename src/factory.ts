@@ -4,6 +4,8 @@
  * network stack (gh's cmdutil.Factory, adapted).
  */
 import type { ApiClient, RetryNotice } from './api/client.js';
+import type { InputHistory } from './conversations/input-history.js';
+import type { ConversationStore } from './conversations/store.js';
 import { debugLogger } from './debug.js';
 import { UsageError } from './errors.js';
 import type { IO } from './io.js';
@@ -43,6 +45,10 @@ export interface Factory {
   loadedApiKey(): string | undefined;
   /** A client for the settings a command resolved (base URL, timeout, retries). */
   apiClient(settings: ResolvedSettings): Promise<ApiClient>;
+  /** The saved conversations; damaged files it meets are named on stderr. */
+  conversationStore(): Promise<ConversationStore>;
+  /** Earlier inputs for the session's Up/Down: the saved ones, or (`save` false: --no-save) memory only. */
+  inputHistory(save: boolean): Promise<InputHistory>;
   /** Release sockets so the process can exit at once. */
   dispose(): Promise<void>;
 }
@@ -69,6 +75,9 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
   let profileFlag: string | undefined;
   const profile = memo(async () => (await import('./settings/profile-choice.js')).selectProfile(io, profileFlag));
   let loadedKey: string | undefined;
+  const conversationStore = memo(async () => (await import('./conversations/store.js')).conversationStoreFor(io));
+  const historyModule = memo(() => import('./conversations/input-history.js'));
+  const savedInputHistory = memo(async () => (await historyModule()).inputHistoryFor(io));
 
   /** One store object per file, so its writer (conf) is made once. */
   const stores = new Map<string, Promise<JsonStoreFile>>();
@@ -167,6 +176,8 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
     apiKey,
     loadedApiKey: () => loadedKey ?? envApiKey(io.env),
     apiClient,
+    conversationStore,
+    inputHistory: async (save) => (save ? savedInputHistory() : (await historyModule()).InputHistory.memory()),
     async dispose() {
       await Promise.allSettled(closers.map((close) => close()));
     },

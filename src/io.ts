@@ -5,29 +5,6 @@
 import { fstatSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
-/** A piece of a stream as bytes (streams with an encoding set hand out strings). */
-export function asBytes(piece: unknown): Buffer {
-  return typeof piece === 'string' ? Buffer.from(piece) : (piece as Buffer);
-}
-
-/** The whole of a stream, as UTF-8 text. */
-export async function readAllText(stream: AsyncIterable<unknown>): Promise<string> {
-  const pieces: Buffer[] = [];
-  for await (const piece of stream) pieces.push(asBytes(piece));
-  return Buffer.concat(pieces).toString('utf8');
-}
-
-/**
- * Write `text` and wait until the stream has taken it, or reject with why not: for the few lines
- * that are useless if lost (the emulator's address and key). Ordinary output is checked once, at
- * the end of main (stdout-check.ts).
- */
-export function writeAndWait(stream: Writable, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    stream.write(text, (error) => (error ? reject(error) : resolve()));
-  });
-}
-
 /** What stdin is: only a pipe or a regular file is read as prompt text (cli.md "svc chat"). */
 export type StdinKind = 'tty' | 'pipe' | 'file' | 'other';
 

@@ -2,7 +2,7 @@
  * main(argv, io) → exit code. The one place where errors become exit codes; it never calls
  * process.exit, so piped output is flushed before the process ends.
  */
-import { CommanderError } from 'commander';
+import { CommanderError } from '@commander-js/extra-typings';
 import { ExitCode, exitCodeFor, InterruptedError } from './errors.js';
 import { createFactory, type RetryWait } from './factory.js';
 import { InterruptRouter } from './interrupts.js';

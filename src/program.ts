@@ -3,7 +3,7 @@
  * flags here; their work is imported when they run (cli.md: startup must not load the HTTP
  * stack, prompts, spinners or the emulator).
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { authCommand } from './commands/auth/command.js';
 import { completes, global } from './commands/completion-hints.js';
 import { batchCommand } from './commands/batch/command.js';
@@ -42,7 +42,7 @@ Exit codes:
   2 usage error             6 network: cannot connect, TLS, timeout, cut mid-response
   3 authentication          130 interrupted (Ctrl-C)`;
 
-export function buildProgram(context: CommandContext): Command {
+export function buildProgram(context: CommandContext): CommandUnknownOpts {
   const { io } = context.factory;
   const program = new Command('svc')
     .description('Chat with an AI service and generate images, from the terminal and from scripts.')
@@ -64,7 +64,7 @@ export function buildProgram(context: CommandContext): Command {
     })
     .exitOverride();
   // Before any command runs: a malformed --profile is a usage error whatever the command.
-  program.hook('preAction', () => context.factory.selectProfile(program.opts<{ profile?: string }>().profile));
+  program.hook('preAction', () => context.factory.selectProfile(program.opts().profile));
   program.on('option:V', () => {
     io.stdout.write(`${version}\n`);
     throw new CommanderError(0, 'commander.version', version);
@@ -74,7 +74,7 @@ export function buildProgram(context: CommandContext): Command {
   }
   program.addCommand(helpCommand(() => program, program.commands.map((command) => command.name())));
   // Subcommands inherit output and exit handling so their usage errors reach main as well.
-  const inherit = (command: Command): void => {
+  const inherit = (command: CommandUnknownOpts): void => {
     for (const sub of command.commands) {
       sub.copyInheritedSettings(command);
       sub.helpCommand(false); // `svc help auth` or `svc auth --help`; no `svc auth help`

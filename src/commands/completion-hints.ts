@@ -2,7 +2,7 @@
  * What a flag's value or a command's argument completes to on Tab, attached where the flag is
  * declared, so the shell completions are generated from the one commander program.
  */
-import type { Argument, Option } from 'commander';
+import type { Argument, Option } from '@commander-js/extra-typings';
 
 export type ValueSource =
   | { kind: 'list'; values: readonly string[] }
@@ -28,7 +28,7 @@ const globals = new WeakSet<Option>();
  * Declare a root option as global: accepted after any command (commander reads root options
  * anywhere on the line), so every command's completions offer it too.
  */
-export function global(option: Option): Option {
+export function global<T extends Option>(option: T): T {
   globals.add(option);
   return option;
 }

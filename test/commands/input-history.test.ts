@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InputHistory } from '../../src/commands/chat/interactive/input-history.js';
+import { InputHistory } from '../../src/conversations/input-history.js';
 
 let home: string;
 let env: Record<string, string>;

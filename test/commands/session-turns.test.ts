@@ -7,9 +7,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ReadResult } from '../../src/commands/chat/interactive/line-reader.js';
-import { runSession, type SessionReader } from '../../src/commands/chat/interactive/repl.js';
-import type { ChatOptions } from '../../src/commands/chat/one-shot.js';
+import { runSession } from '../../src/commands/chat/interactive/repl.js';
+import type { SessionReader } from '../../src/commands/chat/interactive/session-state.js';
 import { chatModel, openConversation } from '../../src/commands/chat/open-conversation.js';
+import type { ChatPlan } from '../../src/commands/chat/options.js';
 import { ConversationStore } from '../../src/conversations/store.js';
 import { createFactory } from '../../src/factory.js';
 import { InterruptRouter } from '../../src/interrupts.js';
@@ -58,25 +59,26 @@ beforeEach(() => {
 async function session(lines: string[], name = 'talk'): Promise<{ stderr: string; store: ConversationStore }> {
   const { io, stderr } = testIO({ env: sandbox.env, cwd: sandbox.home });
   const factory = createFactory(io);
-  const options: ChatOptions = {
+  const plan: ChatPlan = {
     words: [],
+    fields: {},
+    system: undefined,
     stream: true,
     json: false,
     usage: false,
     stdin: false,
     interactive: true,
-    continueLatest: false,
-    sessionName: name,
-    save: true,
+    conversation: { continueLatest: false, sessionName: name, save: true },
     settings: {},
   };
   try {
     const settings = await factory.settings({});
     const client = await factory.apiClient(settings);
-    const conversation = openConversation(io, options);
+    const store = await factory.conversationStore();
+    const conversation = openConversation(store, plan.conversation);
     const context = { factory, signal: new AbortController().signal, interrupts: new InterruptRouter(() => {}) };
     const reader = new ScriptedReader(lines);
-    await runSession({ options, context, client, session: conversation, model: chatModel(settings, conversation), reader, terminal: { fd: -1 } });
+    await runSession({ plan, context, client, store, session: conversation, model: chatModel(settings, conversation), reader, terminal: { fd: -1 } });
   } finally {
     await factory.dispose();
   }

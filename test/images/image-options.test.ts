@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const raw = (overrides: Partial<RawImageOptions>): RawImageOptions => ({ words: ['a', 'fox'], force: false, json: false, ...overrides });
+const raw = (overrides: Partial<RawImageOptions>): RawImageOptions => ({ words: ['a', 'fox'], ...overrides });
 
 describe('parseImageOptions', () => {
   it('maps the flags', () => {

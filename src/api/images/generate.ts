@@ -9,14 +9,15 @@ import { isObject } from '../../json.js';
 import { htmlAnswerError, isHtmlAnswer, peekBody } from '../answer-body.js';
 import { hasServiceError, messageFromJson } from '../service-message.js';
 import { BlobScanner, placeholder } from './blob-scanner.js';
+import type { AspectRatio, ImageFormat } from './formats.js';
 import { TempImageFile } from './temp-image-file.js';
 
 /** The request body (service-api.md 4.2). Optional fields are left out, never null. */
 export interface ImageRequest {
   prompt: string;
   model: string;
-  aspect_ratio?: string;
-  output_format?: string;
+  aspect_ratio?: AspectRatio;
+  output_format?: ImageFormat;
   seed?: number;
   negative_prompt?: string;
 }

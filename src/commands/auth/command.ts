@@ -1,5 +1,5 @@
 /** `svc auth login|logout|status`: the stored API key. */
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
 
 export function authCommand(context: CommandContext): Command {

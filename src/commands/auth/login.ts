@@ -1,8 +1,9 @@
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { canPrompt, readAllText, type IO } from '../../io.js';
+import { canPrompt, type IO } from '../../io.js';
 import { API_KEY_ENV, checkKeyShape, envApiKey, maskKey, replaceApiKey, storeApiKey } from '../../settings/api-key.js';
 import { profileExists } from '../../settings/profiles.js';
+import { readAllText } from '../../streams.js';
 
 /** Ask for the key with a masked prompt on the terminal (stderr, so stdout stays clean). */
 async function promptForKey(io: IO): Promise<string> {

@@ -3,18 +3,17 @@
  * with each rule's message naming the body field instead of the flag ("body.temperature must be a
  * number from 0 to 2"). Then the flags' values fill the fields the body leaves out.
  *
- * This is the one adapter over today's flag parsers (parseRequestOptions, parseImageOptions),
- * which take flag strings and name flags: each field is type-checked here, handed to the parser
- * as the text a flag would be, and a refusal has the flag's name replaced by the field's. When
- * the parsers take the field's name themselves, only this file changes.
+ * JSON types are checked here (a number field must be a JSON number, not text); the values then
+ * go through the rules `svc chat` applies to its flags (parseRequestFields, naming the body's
+ * fields) and through `svc image`'s parser, whose refusals name a flag: those are reworded here.
  */
 import type { ChatMessage, ChatRequest } from '../../api/chat-types.js';
 import type { ImageRequest } from '../../api/images/generate.js';
 import { UsageError } from '../../errors.js';
-import type { ImageFormat } from '../../images/formats.js';
+import type { AspectRatio, ImageFormat } from '../../api/images/formats.js';
 import { isObject, type JsonObject } from '../../json.js';
 import { parseModelId } from '../../parse-values.js';
-import { parseRequestOptions, type RawRequestOptions, type RequestFields } from '../chat/request-options.js';
+import { parseRequestFields, type FieldNaming, type RawRequestFields, type RequestFieldName, type RequestFields } from '../chat/request-fields.js';
 import { parseImageOptions, type RawImageOptions } from '../image/options.js';
 
 /** A body that cannot be sent; the message names the field. */
@@ -30,7 +29,7 @@ export interface ChatDefaults {
 /** What the flags give every image request that does not say otherwise. */
 export interface ImageDefaults {
   model: string;
-  aspect: string | undefined;
+  aspect: AspectRatio | undefined;
   format: ImageFormat | undefined;
   seed: number | undefined;
   negative: string | undefined;
@@ -90,31 +89,50 @@ function checkModel(own: JsonObject): string | undefined {
   return asField('model', 'body.model', own.model, () => parseModelId(own.model as string, 'body.model'));
 }
 
-/** The chat flag each numeric or text field is checked as. */
-const CHAT_FLAGS: Record<string, { flag: string; raw: keyof RawRequestOptions; kind: 'number' | 'integer' | 'string' }> = {
-  max_tokens: { flag: '--max-tokens', raw: 'maxTokens', kind: 'integer' },
-  temperature: { flag: '--temperature', raw: 'temperature', kind: 'number' },
-  top_p: { flag: '--top-p', raw: 'topP', kind: 'number' },
-  presence_penalty: { flag: '--presence-penalty', raw: 'presencePenalty', kind: 'number' },
-  frequency_penalty: { flag: '--frequency-penalty', raw: 'frequencyPenalty', kind: 'number' },
-  user: { flag: '--user', raw: 'user', kind: 'string' },
+/** A batch line's fields are named as the body's: "body.temperature", "body.stop has 5 entries". */
+const BODY_NAMING: FieldNaming = {
+  name: (field) => `body.${field}`,
+  listOf: (count) => `has ${count} entries`,
 };
 
-function checkChatField(field: string, value: unknown): void {
-  if (field === 'stop') {
-    const list = typeof value === 'string' ? [value] : value;
-    if (!Array.isArray(list) || list.length === 0 || !list.every((item) => typeof item === 'string')) {
-      throw new BodyProblem(`body.stop must be a string or an array of strings; got ${shown(value)}`);
-    }
-    asField('stop', '--stop', value, () => parseRequestOptions({ stop: list as string[] }));
-    return;
+/** The JSON type each optional field must have before its rules are applied. */
+const CHAT_FIELD_KINDS: Record<Exclude<RequestFieldName, 'stop'>, 'number' | 'integer' | 'string'> = {
+  max_tokens: 'integer',
+  temperature: 'number',
+  top_p: 'number',
+  presence_penalty: 'number',
+  frequency_penalty: 'number',
+  user: 'string',
+};
+
+function checkChatFieldTypes(own: JsonObject): RawRequestFields {
+  const raw: Record<string, unknown> = {};
+  for (const [field, kind] of Object.entries(CHAT_FIELD_KINDS)) {
+    const value = own[field];
+    if (value === undefined) continue;
+    const wanted = kind === 'string' ? 'a string' : kind === 'integer' ? 'a whole number' : 'a number';
+    const typeOk = kind === 'string' ? typeof value === 'string' : typeof value === 'number' && (kind === 'number' || Number.isInteger(value));
+    if (!typeOk) throw new BodyProblem(`body.${field} must be ${wanted}; got ${shown(value)}`);
+    raw[field] = value;
   }
-  const rule = CHAT_FLAGS[field];
-  if (!rule) return;
-  const wanted = rule.kind === 'string' ? 'a string' : rule.kind === 'integer' ? 'a whole number' : 'a number';
-  const typeOk = rule.kind === 'string' ? typeof value === 'string' : typeof value === 'number' && (rule.kind === 'number' || Number.isInteger(value));
-  if (!typeOk) throw new BodyProblem(`body.${field} must be ${wanted}; got ${shown(value)}`);
-  asField(field, rule.flag, value, () => parseRequestOptions({ [rule.raw]: String(value) }));
+  if (own.stop !== undefined) {
+    const list = typeof own.stop === 'string' ? [own.stop] : own.stop;
+    if (!Array.isArray(list) || list.length === 0 || !list.every((item) => typeof item === 'string')) {
+      throw new BodyProblem(`body.stop must be a string or an array of strings; got ${shown(own.stop)}`);
+    }
+    raw.stop = list;
+  }
+  return raw as RawRequestFields;
+}
+
+function checkChatFields(own: JsonObject): RequestFields {
+  const raw = checkChatFieldTypes(own);
+  try {
+    return parseRequestFields(raw, BODY_NAMING);
+  } catch (error) {
+    if (error instanceof UsageError) throw new BodyProblem(error.message.replace(/; got "([^"]*)"$/, '; got $1'));
+    throw error;
+  }
 }
 
 /**
@@ -129,9 +147,9 @@ export function checkChatBody(body: unknown, defaults: ChatDefaults): ChatReques
   }
   const messages = checkMessages(own.messages);
   const model = checkModel(own);
-  for (const [field, value] of Object.entries(own)) checkChatField(field, value);
+  const fields = checkChatFields(own);
   const withSystem = defaults.system !== undefined && !messages.some((message) => message.role === 'system') ? [{ role: 'system' as const, content: defaults.system }, ...messages] : messages;
-  return { ...defaults.fields, ...own, model: model ?? defaults.model, messages: withSystem } as ChatRequest;
+  return { ...defaults.fields, ...own, ...fields, model: model ?? defaults.model, messages: withSystem } as ChatRequest;
 }
 
 /** The image flag each field is checked as, and the raw option it goes in. */
@@ -154,7 +172,7 @@ export function checkImageBody(body: unknown, defaults: ImageDefaults): CheckedI
   const own = setFields(body, IMAGE_FIELDS);
   if (typeof own.prompt !== 'string' || own.prompt.trim() === '') throw new BodyProblem(`body.prompt must be a non-empty string; got ${shown(own.prompt)}`);
   const model = checkModel(own);
-  const raw: RawImageOptions = { words: [own.prompt], force: false, json: false };
+  const raw: RawImageOptions = { words: [own.prompt] };
   for (const [field, rule] of Object.entries(IMAGE_FLAGS)) {
     const value = own[field];
     if (value === undefined) continue;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SvcError, UsageError } from '../../errors.js';
 import type { IO } from '../../io.js';
-import { asBytes } from '../../io.js';
+import { asBytes } from '../../streams.js';
 import { describeSystemError, errnoCode } from '../../system-errors.js';
 import { BodyProblem } from './body-checks.js';
 import { readLines } from './lines.js';

@@ -3,7 +3,7 @@
  * longer than the bound is reported (not held): a file that is not JSONL at all may have no
  * newline in gigabytes.
  */
-import { asBytes } from '../../io.js';
+import { asBytes } from '../../streams.js';
 
 export type Line = { number: number; text: string } | { number: number; tooLong: true };
 

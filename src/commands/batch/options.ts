@@ -3,28 +3,15 @@
  * and image flags are checked by the same parsers as on `svc chat` and `svc image`; they become
  * the defaults of every request that does not set the field itself.
  */
+import type { AspectRatio, ImageFormat } from '../../api/images/formats.js';
 import { UsageError } from '../../errors.js';
 import type { SettingFlags } from '../../factory.js';
-import type { AspectRatio, ImageFormat } from '../../images/formats.js';
 import { parseIntegerInRange } from '../../parse-values.js';
-import { parseRequestOptions, type RawRequestOptions, type RequestFields } from '../chat/request-options.js';
+import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from '../chat/request-fields.js';
 import { parseImageOptions } from '../image/options.js';
+import { settingFlagsFrom } from '../setting-flags.js';
+import type { BatchFlags } from './flags.js';
 import type { InputFormat } from './input.js';
-
-export interface BatchFlags extends RawRequestOptions {
-  input: string | undefined;
-  prompts: string | undefined;
-  output: string | undefined;
-  concurrency: string | undefined;
-  imagesDir: string | undefined;
-  retryFailed: boolean;
-  system: string | undefined;
-  aspect: string | undefined;
-  format: string | undefined;
-  seed: string | undefined;
-  negative: string | undefined;
-  settings: SettingFlags;
-}
 
 export interface BatchPlan {
   input: { name: string; format: InputFormat };
@@ -34,6 +21,8 @@ export interface BatchPlan {
   imagesDir: string | undefined;
   retryFailed: boolean;
   chatFields: RequestFields;
+  /** -m (the chat model), --base-url, --timeout, --max-retries. */
+  settings: SettingFlags;
   system: string | undefined;
   image: { aspect: AspectRatio | undefined; format: ImageFormat | undefined; seed: number | undefined; negative: string | undefined };
 }
@@ -45,9 +34,9 @@ export const DEFAULT_CONCURRENCY = 4;
  */
 export const MAX_CONCURRENCY = 64;
 
-export function parseBatchFlags(flags: BatchFlags): BatchPlan {
-  if (flags.input !== undefined && flags.prompts !== undefined) throw new UsageError('give a requests file or --prompts, not both');
-  const name = flags.input ?? flags.prompts;
+export function parseBatchFlags(input: string | undefined, flags: BatchFlags): BatchPlan {
+  if (input !== undefined && flags.prompts !== undefined) throw new UsageError('give a requests file or --prompts, not both');
+  const name = input ?? flags.prompts;
   if (name === undefined || name === '') {
     throw new UsageError('no input: name a JSONL file of requests, or --prompts with a file of prompts (- for stdin)', { hint: 'svc batch requests.jsonl -o results.jsonl' });
   }
@@ -57,15 +46,16 @@ export function parseBatchFlags(flags: BatchFlags): BatchPlan {
   if (flags.output === '') throw new UsageError('-o must name a file, or - for stdout');
   if (flags.imagesDir === '') throw new UsageError('--images-dir must name a folder');
   const concurrency = flags.concurrency === undefined ? DEFAULT_CONCURRENCY : parseIntegerInRange(flags.concurrency, '--concurrency', 1, MAX_CONCURRENCY);
-  const chatFields = parseRequestOptions(flags);
-  const image = parseImageOptions({ words: ['batch'], aspect: flags.aspect, format: flags.format, seed: flags.seed, negative: flags.negative, force: false, json: false });
+  const chatFields = parseRequestFields(rawFieldsOfFlags(flags));
+  const image = parseImageOptions({ words: ['batch'], aspect: flags.aspect, format: flags.format, seed: flags.seed, negative: flags.negative });
   return {
     input: { name, format },
     output: flags.output === '-' ? undefined : flags.output,
     concurrency,
     imagesDir: flags.imagesDir,
-    retryFailed: flags.retryFailed,
+    retryFailed: flags.retryFailed === true,
     chatFields,
+    settings: settingFlagsFrom(flags, 'model'),
     system: flags.system,
     image: { aspect: image.aspect, format: flags.format === undefined ? undefined : image.format, seed: image.seed, negative: image.negative },
   };

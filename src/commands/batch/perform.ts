@@ -11,7 +11,7 @@ import { runChat } from '../../api/chat.js';
 import type { ApiClient } from '../../api/client.js';
 import { generateImages, type ImageGeneration } from '../../api/images/generate.js';
 import { AuthError, InterruptedError, SvcError } from '../../errors.js';
-import { EXTENSION } from '../../images/formats.js';
+import { EXTENSION } from '../../api/images/formats.js';
 import { isObject } from '../../json.js';
 import { checkImageFormats } from '../image/check-formats.js';
 import { nameTaken, numbered } from '../image/file-names.js';

@@ -14,7 +14,8 @@ import type { IO } from '../../io.js';
 import type { CommandContext } from '../context.js';
 import { checkFolder } from '../image/target.js';
 import { checkInput, openInput, readEntries, type InputSource } from './input.js';
-import { parseBatchFlags, type BatchFlags, type BatchPlan } from './options.js';
+import type { BatchFlags } from './flags.js';
+import { parseBatchFlags, type BatchPlan } from './options.js';
 import { fileSink, streamSink } from './output.js';
 import { PoolPause } from './pause.js';
 import { perform, type ImagesFolder } from './perform.js';
@@ -66,10 +67,10 @@ async function* toSend(source: InputSource, defaults: RequestDefaults, previous:
   }
 }
 
-export async function runBatch(flags: BatchFlags, context: CommandContext): Promise<void> {
+export async function runBatch(input: string | undefined, flags: BatchFlags, context: CommandContext): Promise<void> {
   const { factory } = context;
   const { io } = factory;
-  const plan = parseBatchFlags(flags);
+  const plan = parseBatchFlags(input, flags);
   const source = openInput(io, plan.input.name, plan.input.format);
   try {
     const outputPath = plan.output === undefined ? undefined : resolve(io.cwd, plan.output);
@@ -78,7 +79,7 @@ export async function runBatch(flags: BatchFlags, context: CommandContext): Prom
     const outcomes = previous?.outcomes ?? new Map<string, boolean>();
     const checked = await checkInput(source, defaultsFor(plan, { chat: '', image: '' }), outcomes);
 
-    const settings = await factory.settings(flags.settings);
+    const settings = await factory.settings(plan.settings);
     const defaults = defaultsFor(plan, { chat: checked.chat > 0 ? settings.model.value : '', image: checked.image > 0 ? settings.imageModel.value : '' });
     const images = checked.image > 0 ? imagesFolder(io, plan) : { dir: io.cwd, shown: '.' };
     const skippedFailures = plan.retryFailed ? 0 : checked.failedBefore;

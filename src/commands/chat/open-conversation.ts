@@ -1,33 +1,16 @@
 /** --continue, --session and --no-save → the conversation a chat adds to. */
 import { ConversationSession } from '../../conversations/session.js';
-import { checkConversationName, conversationStoreFor, type ConversationStore } from '../../conversations/store.js';
+import type { ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../errors.js';
 import type { ResolvedSettings } from '../../factory.js';
-import type { IO } from '../../io.js';
-
-export interface ConversationChoice {
-  /** `--continue`: the conversation changed last. */
-  continueLatest: boolean;
-  /** `--session <name>`: that one, created if new. */
-  sessionName?: string | undefined;
-  /** `--no-save` sets this to false. */
-  save: boolean;
-}
-
-export function checkConversationChoice(choice: ConversationChoice): void {
-  if (choice.continueLatest && choice.sessionName !== undefined) {
-    throw new UsageError('--continue and --session cannot be used together');
-  }
-  if (choice.sessionName !== undefined) checkConversationName(choice.sessionName);
-}
+import type { ConversationChoice } from './options.js';
 
 /**
- * The conversation to add to. Everything that can be known before sending is checked here: a
- * name that is not a conversation, a folder where a turn could not be saved (exit 1, nothing sent).
+ * The conversation to add to, for a choice parseChatOptions checked. Everything that can be known
+ * before sending is checked here: a name that is not a conversation, a folder where a turn could
+ * not be saved (exit 1, nothing sent).
  */
-export function openConversation(io: IO, choice: ConversationChoice): ConversationSession {
-  checkConversationChoice(choice);
-  const store = conversationStoreFor(io);
+export function openConversation(store: ConversationStore, choice: ConversationChoice): ConversationSession {
   const session = chooseConversation(store, choice);
   if (choice.save) store.checkWritable(session.name);
   return session;

@@ -3,7 +3,8 @@
  * (cli.md "svc chat", the convention of mods and llm).
  */
 import { InterruptedError } from '../../errors.js';
-import { asBytes, type IO } from '../../io.js';
+import type { IO } from '../../io.js';
+import { asBytes } from '../../streams.js';
 
 /** Only a pipe or a file is read: a terminal would wait for typing, /dev/null gives nothing. */
 export function stdinHasInput(io: IO, readStdin: boolean): boolean {

@@ -1,11 +1,11 @@
 /** `svc completion <bash|zsh|fish>`: print the completion script for a shell. */
-import { Argument, Command } from 'commander';
+import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
-export function completionCommand(_context: CommandContext, root: () => Command): Command {
+export function completionCommand(_context: CommandContext, root: () => CommandUnknownOpts): CommandUnknownOpts {
   return new Command('completion')
     .summary('print the shell completion script')
     .description('Print the Tab-completion script for bash, zsh or fish (the same as the files in completions/).')

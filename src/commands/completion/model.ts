@@ -3,7 +3,7 @@
  * flags with descriptions, and what values complete where. Generated, so a flag added to a
  * command is in the completions the moment it is declared.
  */
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { completionOf, isGlobal, type ValueSource } from '../completion-hints.js';
 
 export interface CompletionFlag {

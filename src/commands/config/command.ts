@@ -1,5 +1,5 @@
 /** `svc config get|set|unset|list|path`: the stored settings (not the key: see `svc auth`). */
-import { Argument, Command } from 'commander';
+import { Argument, Command } from '@commander-js/extra-typings';
 import { completes } from '../completion-hints.js';
 import { settingNames } from '../../settings/definitions.js';
 import type { CommandContext } from '../context.js';

@@ -1,9 +1,9 @@
 /** `svc emulator`: the local stand-in for the service (src/emulator). */
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
 import { collect } from '../setting-flags.js';
 
-export function emulatorCommand(context: CommandContext): Command {
+export function emulatorCommand(context: CommandContext) {
   return new Command('emulator')
     .summary('run a local stand-in for the service')
     .description(
@@ -20,14 +20,14 @@ export function emulatorCommand(context: CommandContext): Command {
       '\nExamples:\n  $ svc emulator --port 8080 --api-key test-key --delay 40\n' +
         '  $ SVC_BASE_URL=http://127.0.0.1:8080 SVC_API_KEY=test-key svc chat "hello"',
     )
-    .action(async (options: Record<string, unknown>) => {
+    .action(async (flags) => {
       const { runEmulator } = await import('./run.js');
       await runEmulator(context.factory.io, context.signal, {
-        port: options.port as string,
-        host: options.host as string,
-        apiKeys: (options.apiKey as string[] | undefined) ?? [],
-        blockTerms: (options.block as string[] | undefined) ?? [],
-        delay: options.delay as string,
+        port: flags.port,
+        host: flags.host,
+        apiKeys: flags.apiKey ?? [],
+        blockTerms: flags.block ?? [],
+        delay: flags.delay,
       });
     });
 }

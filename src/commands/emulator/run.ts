@@ -1,9 +1,10 @@
 import { once } from 'node:events';
 import { SvcError, UsageError } from '../../errors.js';
-import { writeAndWait, type IO } from '../../io.js';
+import type { IO } from '../../io.js';
 import { isLoopbackHost } from '../../loopback.js';
 import { parseIntegerInRange } from '../../parse-values.js';
 import { checkKeyShape } from '../../settings/api-key.js';
+import { writeAndWait } from '../../streams.js';
 import { describeSystemError } from '../../system-errors.js';
 
 export interface EmulatorCommandOptions {

@@ -3,12 +3,12 @@
  * `npm help install` give it; the same page as `svc <command...> --help` (bin/svc.js answers
  * both from the pages rendered at build time).
  */
-import { Argument, Command } from 'commander';
+import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import { completes } from '../completion-hints.js';
 
 /** The command `words` names below `root`, or a usage error naming the first unknown word. */
-export function findCommand(root: Command, words: string[]): Command {
+export function findCommand(root: CommandUnknownOpts, words: string[]): CommandUnknownOpts {
   let command = root;
   for (const [index, word] of words.entries()) {
     const next = command.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
@@ -23,7 +23,7 @@ export function findCommand(root: Command, words: string[]): Command {
 }
 
 /** `commandNames`: what the first word completes to on Tab (the root's commands). */
-export function helpCommand(root: () => Command, commandNames: readonly string[]): Command {
+export function helpCommand(root: () => CommandUnknownOpts, commandNames: readonly string[]): CommandUnknownOpts {
   return new Command('help')
     .summary('show help for a command')
     .description('Show the help page of svc or of one of its commands: `svc help auth login` is `svc auth login --help`.')

@@ -4,7 +4,7 @@
  */
 import type { GeneratedImage } from '../../api/images/generate.js';
 import { MalformedResponseError } from '../../errors.js';
-import { detectFormat, type ImageFormat } from '../../images/formats.js';
+import { detectFormat, type ImageFormat } from '../../api/images/formats.js';
 
 export function checkImageFormats(images: readonly GeneratedImage[], format: ImageFormat): void {
   images.forEach((image, index) => {

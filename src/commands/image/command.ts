@@ -1,9 +1,6 @@
 /** `svc image`: declared here (cheap, for --help); the work is loaded only when it runs. */
-import { Command, Option } from 'commander';
-import { completes } from '../completion-hints.js';
-import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../images/formats.js';
 import type { CommandContext } from '../context.js';
-import { addConnectionOptions, settingFlagsFrom } from '../setting-flags.js';
+import { declareImageCommand } from './flags.js';
 
 const EXAMPLES = `
 Examples:
@@ -17,37 +14,11 @@ The revised prompt goes to stdout (one line per image); what was saved where goe
 Without -o (or with -o a folder) the file is named from the prompt, never overwriting.
 -o - refuses to write image bytes to a terminal unless --force.`;
 
-export function imageCommand(context: CommandContext): Command {
-  const command = new Command('image')
-    .summary('generate an image from a prompt')
-    .description('Generate an image, save it, and print the revised prompt the service used.')
-    .argument('<prompt...>', 'what the image should show')
-    .addOption(completes(new Option('-o, --output <path>', 'file to write (.png, .jpg, .jpeg, .webp), a folder to save in, or - for stdout; default: named from the prompt'), { kind: 'files' }))
-    .addOption(completes(new Option('--aspect <ratio>', `aspect ratio: ${ASPECT_RATIOS.join(', ')} (service default 1:1)`), ASPECT_RATIOS))
-    .addOption(completes(new Option('--format <format>', `image format: ${IMAGE_FORMATS.join(', ')} (default: from -o, else png)`), IMAGE_FORMATS))
-    .option('--seed <n>', 'seed for a reproducible image (whole number 0 to 4294967295)')
-    .option('--negative <text>', 'what must not appear in the image')
-    .option('-m, --model <id>', 'image model (env SVC_IMAGE_MODEL; default svc-vision)')
-    .option('--force', 'replace an existing file')
-    .option('--json', 'print {created, images: [{path, revised_prompt, bytes}], usage} instead');
-  addConnectionOptions(command).addHelpText('after', EXAMPLES);
-  command.action(async (words: string[], options: Record<string, unknown>) => {
+export function imageCommand(context: CommandContext) {
+  const command = declareImageCommand().addHelpText('after', EXAMPLES);
+  command.action(async (words, flags) => {
     const { runImage } = await import('./run.js');
-    await runImage(
-      {
-        words,
-        aspect: options.aspect as string | undefined,
-        format: options.format as string | undefined,
-        seed: options.seed as string | undefined,
-        negative: options.negative as string | undefined,
-        output: options.output as string | undefined,
-        force: options.force === true,
-        json: options.json === true,
-        settings: settingFlagsFrom(options, 'imageModel'),
-      },
-      context.factory,
-      context.signal,
-    );
+    await runImage(words, flags, context.factory, context.signal);
   });
   return command;
 }

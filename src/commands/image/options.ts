@@ -3,20 +3,13 @@
  * Pure, so a table test covers it.
  */
 import { extname } from 'node:path';
+import { ASPECT_RATIOS, formatOfExtension, IMAGE_FORMATS, type AspectRatio, type ImageFormat } from '../../api/images/formats.js';
 import { UsageError } from '../../errors.js';
-import { ASPECT_RATIOS, formatOfExtension, IMAGE_FORMATS, type AspectRatio, type ImageFormat } from '../../images/formats.js';
 import { parseIntegerInRange } from '../../parse-values.js';
+import type { ImageFlags } from './flags.js';
 
-export interface RawImageOptions {
-  words: string[];
-  aspect?: string | undefined;
-  format?: string | undefined;
-  seed?: string | undefined;
-  negative?: string | undefined;
-  output?: string | undefined;
-  force: boolean;
-  json: boolean;
-}
+/** The prompt words and the flags, as commander collected them. */
+export type RawImageOptions = ImageFlags & { words: string[] };
 
 /** `folder`: -o names a folder, so the file is named from the prompt inside it (as `cp` does). */
 export type OutputTarget = { kind: 'stdout' } | { kind: 'path'; path: string } | { kind: 'folder'; path: string } | { kind: 'auto' };
@@ -84,7 +77,7 @@ export function parseImageOptions(raw: RawImageOptions, isFolder: (path: string)
     seed,
     negative: raw.negative?.trim(),
     output,
-    force: raw.force,
-    json: raw.json,
+    force: raw.force === true,
+    json: raw.json === true,
   };
 }

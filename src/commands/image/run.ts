@@ -6,20 +6,18 @@
 import { createReadStream } from 'node:fs';
 import { relative, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { readDimensions } from '../../api/images/formats.js';
 import { generateImages, type ImageGeneration, type ImageRequest } from '../../api/images/generate.js';
 import { InterruptedError, SvcError } from '../../errors.js';
-import type { Factory, SettingFlags } from '../../factory.js';
-import { readDimensions } from '../../images/formats.js';
+import type { Factory } from '../../factory.js';
 import { startSpinner, type IO } from '../../io.js';
 import { forOutput } from '../../terminal-text.js';
+import { settingFlagsFrom } from '../setting-flags.js';
+import type { ImageFlags } from './flags.js';
+import { parseImageOptions, type ImagePlan } from './options.js';
 import { checkImageFormats } from './check-formats.js';
-import { parseImageOptions, type ImagePlan, type RawImageOptions } from './options.js';
 import { commitAll } from './save.js';
 import { isFolder, prepareTarget } from './target.js';
-
-export interface ImageCommandOptions extends RawImageOptions {
-  settings: SettingFlags;
-}
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -52,10 +50,10 @@ async function withSpinner<T>(io: IO, work: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function runImage(options: ImageCommandOptions, factory: Factory, signal: AbortSignal): Promise<void> {
+export async function runImage(words: string[], flags: ImageFlags, factory: Factory, signal: AbortSignal): Promise<void> {
   const { io } = factory;
-  const plan = parseImageOptions(options, (path) => isFolder(io.cwd, path));
-  const settings = await factory.settings(options.settings);
+  const plan = parseImageOptions({ words, ...flags }, (path) => isFolder(io.cwd, path));
+  const settings = await factory.settings(settingFlagsFrom(flags, 'imageModel'));
   const target = prepareTarget(io, plan);
   const client = await factory.apiClient(settings);
   const request = buildRequest(plan, settings.imageModel.value);

@@ -1,9 +1,9 @@
 /** `svc profiles list|use`: the named sets of base URL, key and settings. */
-import { Argument, Command } from 'commander';
+import { Argument, Command } from '@commander-js/extra-typings';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 
-export function profilesCommand(context: CommandContext): Command {
+export function profilesCommand(context: CommandContext) {
   const load = () => import('./run.js');
   const profiles = new Command('profiles')
     .summary('list profiles, or choose the default one')
@@ -22,11 +22,11 @@ export function profilesCommand(context: CommandContext): Command {
     .command('list')
     .description('One line each: name, stored base URL (- when none), the key masked (or "no key"), and "default" on the default one.')
     .option('--json', 'print a JSON array instead')
-    .action(async (options: { json?: boolean }) => (await load()).runList(context.factory, options.json === true));
+    .action(async (options) => (await load()).runList(context.factory, options.json === true));
   profiles
     .command('use')
     .description('Make a profile the default (what commands use without --profile or SVC_PROFILE).')
     .addArgument(completes(new Argument('<name>', 'profile name (see `svc profiles list`)'), { kind: 'profiles' }))
-    .action(async (name: string) => (await load()).runUse(context.factory, name));
+    .action(async (name) => (await load()).runUse(context.factory, name));
   return profiles;
 }

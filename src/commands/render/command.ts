@@ -1,8 +1,8 @@
 /** `svc render`: Markdown on stdin rendered for the terminal as it arrives (src/render). */
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
 
-export function renderCommand(context: CommandContext): Command {
+export function renderCommand(context: CommandContext) {
   return new Command('render')
     .summary('render Markdown from stdin for the terminal, as it arrives')
     .description(

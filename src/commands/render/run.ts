@@ -5,7 +5,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { asBytes, colorWanted, type IO } from '../../io.js';
+import { colorWanted, type IO } from '../../io.js';
+import { asBytes } from '../../streams.js';
 import { StdoutBytes } from './stdout-bytes.js';
 
 export async function runRender(io: IO, signal: AbortSignal): Promise<void> {

@@ -1,5 +1,5 @@
 /** `svc sessions list|show|search|export|delete`: the saved conversations. */
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 

@@ -1,11 +1,10 @@
 import { firstLine, toMessages } from '../../conversations/model.js';
-import { conversationStoreFor } from '../../conversations/store.js';
 import type { Factory } from '../../factory.js';
 import { forOutput } from '../../terminal-text.js';
 
 export async function runList(factory: Factory, json: boolean): Promise<void> {
   const { io } = factory;
-  const summaries = conversationStoreFor(io).list();
+  const summaries = (await factory.conversationStore()).list();
   if (json) {
     const rows = summaries.map((s) => ({ name: s.name, updated: s.updated, turns: s.turns, first: firstLine(s.conversation, 200) }));
     io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -22,7 +21,7 @@ export async function runList(factory: Factory, json: boolean): Promise<void> {
 
 export async function runShow(factory: Factory, name: string, json: boolean): Promise<void> {
   const { io } = factory;
-  const store = conversationStoreFor(io);
+  const store = await factory.conversationStore();
   const conversation = store.read(name);
   if (json) {
     io.stdout.write(`${JSON.stringify(toMessages(conversation), null, 2)}\n`);
@@ -39,7 +38,7 @@ export async function runShow(factory: Factory, name: string, json: boolean): Pr
 }
 
 export async function runDelete(factory: Factory, names: string[]): Promise<void> {
-  const store = conversationStoreFor(factory.io);
+  const store = await factory.conversationStore();
   for (const name of names) {
     store.delete(name);
     factory.io.stderr.write(`deleted ${name}\n`);

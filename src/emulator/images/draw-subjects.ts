@@ -8,8 +8,8 @@
  * darkens towards the nearest ridge's colour, a silhouette against the sky, while its windows
  * and lamps glow.
  */
-import type { Pixels } from './draw.js';
-import { mix, type Rgb, type ScenePlan, type TimeOfDay } from './plan.js';
+import type { ScenePlan, TimeOfDay } from './plan.js';
+import { mix, type Pixels, type Rgb } from './pixels.js';
 import { fillPrimitive, type Paint, type Placement } from './shapes.js';
 import type { Silhouette } from './silhouettes-built.js';
 import { summitOffset } from './silhouettes-nature.js';

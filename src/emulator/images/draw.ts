@@ -10,15 +10,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createRng } from '../random.js';
 import { drawBackdropSubjects, drawFrontSubjects, drawSkySubjects } from './draw-subjects.js';
+import type { Pixels } from './pixels.js';
 import type { ScenePlan, Terrain } from './plan.js';
-
-/** Drawn pixels: RGBA, 4 bytes per pixel, rows top to bottom. */
-export interface Pixels {
-  width: number;
-  height: number;
-  /** Clamped, so rounding a colour a little past 255 cannot wrap round to black. */
-  data: Uint8ClampedArray;
-}
 
 /** A triangle wave of period 2π from 0 to 1: straight slopes, like scree. */
 function triangle(s: number): number {

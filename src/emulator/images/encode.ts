@@ -2,7 +2,7 @@
  * Turns drawn pixels into a file in the requested format. Each encoder is its own module, imported
  * on first use: the chat endpoint, and svc's startup, never load zlib, jpeg-js or the WebP wasm.
  */
-import type { Pixels } from './draw.js';
+import type { Pixels } from './pixels.js';
 import type { OutputFormat } from './sizes.js';
 
 /** Encodes `pixels` as a PNG, JPEG or WebP file. Same pixels and format, same bytes. */

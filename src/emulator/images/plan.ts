@@ -13,10 +13,8 @@
  * aspect ratio frames the same scene, only wider or narrower.
  */
 import { createRng, seedFromText, type Rng } from '../random.js';
+import { mix, type Rgb } from './pixels.js';
 import { planSubjects, type Subject } from './subjects.js';
-
-/** A colour as red, green, blue, 0 to 255. */
-export type Rgb = readonly [number, number, number];
 
 /** The light of the scene. */
 export type TimeOfDay = 'day' | 'sunset' | 'night' | 'dawn';
@@ -158,11 +156,6 @@ function firstMatch<K extends string>(words: readonly string[], table: Record<K,
     if (key !== undefined) return key;
   }
   return undefined;
-}
-
-/** `a` to `b` by `t` (0 gives `a`), per channel. */
-export function mix(a: Rgb, b: Rgb, t: number): Rgb {
-  return [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t];
 }
 
 /** A colour nudged by up to ±12 per channel, so two prompts with the same palette still differ. */

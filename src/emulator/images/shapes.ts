@@ -7,8 +7,7 @@
  * Local units: the subject is 1 tall, x runs from the centre (positive to the right), y from the
  * base upwards.
  */
-import type { Rgb } from './plan.js';
-import type { Pixels } from './draw.js';
+import type { Pixels, Rgb } from './pixels.js';
 
 /** What a primitive is painted with; each silhouette gives the colours of the paints it uses. */
 export type Paint = 'body' | 'accent' | 'trim' | 'dark' | 'glass' | 'light' | 'beam' | 'snow' | 'eye';

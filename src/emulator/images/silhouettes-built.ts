@@ -4,7 +4,7 @@
  * has in daylight; draw-subjects.ts darkens them towards a silhouette as the light goes.
  */
 import { capsule, circle, poly, rect, turned, type Paint, type Primitive } from './shapes.js';
-import type { Rgb } from './plan.js';
+import type { Rgb } from './pixels.js';
 
 /** A subject's drawing: its width (in heights) for fitting, its parts and its daylight colours. */
 export interface Silhouette {

@@ -5,7 +5,7 @@
  */
 import type { Silhouette, ShapeOptions } from './silhouettes-built.js';
 import { capsule, circle, ellipse, poly, turned, type Primitive } from './shapes.js';
-import type { Rgb } from './plan.js';
+import type { Rgb } from './pixels.js';
 
 export function tree(): Silhouette {
   return {

@@ -3,7 +3,7 @@
  * each aspect ratio. The README quotes {@link IMAGE_SIZES}; keep the two in step.
  */
 
-import { ASPECT_RATIOS, IMAGE_FORMATS, type AspectRatio, type ImageFormat } from '../../images/formats.js';
+import { ASPECT_RATIOS, IMAGE_FORMATS, type AspectRatio, type ImageFormat } from '../../api/images/formats.js';
 
 // The same lists as the client's (service-api.md 4.2), the default first: one copy for both.
 export { ASPECT_RATIOS, IMAGE_FORMATS as OUTPUT_FORMATS, type AspectRatio, type ImageFormat as OutputFormat };

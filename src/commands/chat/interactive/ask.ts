@@ -8,14 +8,15 @@ import { addUsage } from '../../../conversations/model.js';
 import { ApiError } from '../../../errors.js';
 import { reportError } from '../../../report-error.js';
 import type { CommandContext } from '../../context.js';
-import { buildChatRequest, type ChatOptions } from '../one-shot.js';
+import type { ChatPlan } from '../options.js';
 import { replyText, streamReply, turnFrom } from '../reply.js';
-import type { SessionState } from './repl.js';
+import { buildChatRequest } from '../request.js';
+import type { SessionState } from './session-state.js';
 
 export interface TurnDeps {
   context: CommandContext;
   client: ApiClient;
-  options: ChatOptions;
+  plan: ChatPlan;
 }
 
 function note(state: SessionState, text: string): void {
@@ -33,7 +34,7 @@ export function refusesModel(error: unknown): boolean {
 }
 
 export async function askTurn(state: SessionState, text: string, deps: TurnDeps): Promise<void> {
-  const { context, client, options } = deps;
+  const { context, client, plan } = deps;
   const { io } = state;
   const stop = new AbortController();
   // Ctrl-C from the keyboard (raw mode: the reader sees it) or as a signal (kill -INT).
@@ -42,7 +43,7 @@ export async function askTurn(state: SessionState, text: string, deps: TurnDeps)
   const onLeave = (): void => stop.abort();
   context.signal.addEventListener('abort', onLeave, { once: true });
   state.unsent = undefined;
-  const request = buildChatRequest(state.model, state.session, text, options);
+  const request = buildChatRequest(state.model, state.session.messages(text), plan);
   let outcome;
   try {
     outcome = await streamReply(io, client, request, { signal: stop.signal });

@@ -4,9 +4,9 @@
 import { firstLineOf } from '../../../conversations/model.js';
 import { parseModelId } from '../../../parse-values.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
-import { formatUsage } from '../one-shot.js';
+import { formatUsage } from '../usage-line.js';
 import { editInEditor } from './editor.js';
-import type { SessionState } from './repl.js';
+import type { SessionState } from './session-state.js';
 import { saveMessages, savePath } from './save-messages.js';
 import { helpText, type SlashCommandName } from './slash-commands.js';
 

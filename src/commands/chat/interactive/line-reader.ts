@@ -9,7 +9,7 @@
  */
 import { createInterface, type Interface } from 'node:readline';
 import type { Writable } from 'node:stream';
-import { KEEP, type InputHistory } from './input-history.js';
+import { KEEP, type InputHistory } from '../../../conversations/input-history.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, PasteFilter } from './paste-filter.js';
 import type { TerminalInput } from './terminal-input.js';
 

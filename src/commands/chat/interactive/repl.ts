@@ -2,50 +2,26 @@
  * The interactive session: read a message, stream the reply, keep the whole conversation and
  * send it each turn, until the user leaves. Every turn is saved as it happens.
  */
-import type { Usage } from '../../../api/chat-types.js';
 import type { ApiClient } from '../../../api/client.js';
 import { firstLineOf, noUsage } from '../../../conversations/model.js';
 import { ConversationSession, type SaveFailure } from '../../../conversations/session.js';
-import { conversationStoreFor } from '../../../conversations/store.js';
+import type { ConversationStore } from '../../../conversations/store.js';
 import { InterruptedError } from '../../../errors.js';
 import type { IO } from '../../../io.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import type { CommandContext } from '../../context.js';
-import type { ChatOptions } from '../one-shot.js';
 import { applySystemFlag, chatModel, openConversation } from '../open-conversation.js';
+import type { ChatPlan } from '../options.js';
 import { askTurn } from './ask.js';
 import { runSlashCommand } from './commands.js';
 import { MessageComposer } from './composer.js';
-import { InputHistory } from './input-history.js';
 import { LineReader } from './line-reader.js';
+import type { SessionReader, SessionState } from './session-state.js';
 import { parseInput, unknownCommandHint } from './slash-commands.js';
 import { openTerminalInput, type TerminalInput } from './terminal-input.js';
 
 const PROMPT = '› ';
 const CONTINUATION = '… ';
-
-/** What the session needs of the line reader (a test drives the session with its own). */
-export type SessionReader = Pick<LineReader, 'read' | 'whileBusy' | 'lend' | 'cancel' | 'close'>;
-
-/** What the slash commands may look at and change. */
-export interface SessionState {
-  io: IO;
-  session: ConversationSession;
-  model: string;
-  /** Tokens of the replies kept since this session started. */
-  usage: Usage;
-  terminal: Pick<TerminalInput, 'fd'>;
-  reader: SessionReader;
-  /** Set by /exit and /quit. */
-  leaving: boolean;
-  /** A message whose send failed with nothing back: /retry sends it. */
-  unsent: string | undefined;
-  /** After /model, until the new model has answered once: what to go back to if it is refused. */
-  modelTrial: { model: string; conversationModel: string | undefined } | undefined;
-  /** Send `text` as the next turn (for /retry and /edit). */
-  ask(text: string): Promise<void>;
-  startNewConversation(): void;
-}
 
 function note(io: IO, text: string): void {
   io.stderr.write(`${text}\n`);
@@ -59,23 +35,26 @@ function noticeSaveFailure(io: IO, session: ConversationSession): void {
   };
 }
 
-export async function runInteractive(options: ChatOptions, context: CommandContext, firstMessage?: string): Promise<void> {
+export async function runInteractive(plan: ChatPlan, context: CommandContext, firstMessage?: string): Promise<void> {
   const { factory } = context;
   const { io } = factory;
   const terminal = openTerminalInput(io);
-  const settings = await factory.settings(options.settings);
+  const settings = await factory.settings(plan.settings);
   const client = await factory.apiClient(settings);
   // Before the terminal goes raw: a conversation that cannot be opened or saved ends here.
-  const session = openConversation(io, options);
-  const history = options.save ? InputHistory.load(io.env, (line) => note(io, neutraliseForTerminal(line))) : InputHistory.memory();
+  const store = await factory.conversationStore();
+  const session = openConversation(store, plan.conversation);
+  const history = await factory.inputHistory(plan.conversation.save);
   const reader = new LineReader(terminal, io.stderr, history);
-  await runSession({ options, context, client, session, model: chatModel(settings, session), reader, terminal }, firstMessage);
+  await runSession({ plan, context, client, store, session, model: chatModel(settings, session), reader, terminal }, firstMessage);
 }
 
 export interface SessionStart {
-  options: ChatOptions;
+  plan: ChatPlan;
   context: CommandContext;
   client: ApiClient;
+  /** Where a conversation started with /clear is saved (unless --no-save). */
+  store: ConversationStore;
   session: ConversationSession;
   model: string;
   reader: SessionReader;
@@ -84,11 +63,11 @@ export interface SessionStart {
 
 /** The session itself: read, answer, until the user leaves. The reader is closed at the end. */
 export async function runSession(start: SessionStart, firstMessage?: string): Promise<void> {
-  const { options, context, client, reader } = start;
+  const { plan, context, client, reader } = start;
   const { signal } = context;
   const { io } = context.factory;
   const composer = new MessageComposer();
-  const deps = { context, client, options };
+  const deps = { context, client, plan };
 
   const state: SessionState = {
     io,
@@ -102,13 +81,13 @@ export async function runSession(start: SessionStart, firstMessage?: string): Pr
     modelTrial: undefined,
     ask: (text) => askTurn(state, text, deps),
     startNewConversation: () => {
-      state.session = ConversationSession.fresh(options.save ? conversationStoreFor(io) : undefined);
+      state.session = ConversationSession.fresh(plan.conversation.save ? start.store : undefined);
       noticeSaveFailure(io, state.session);
-      if (options.system) state.session.setSystem(options.system);
+      if (plan.system) state.session.setSystem(plan.system);
     },
   };
   noticeSaveFailure(io, state.session);
-  applySystemFlag(state.session, options.system);
+  applySystemFlag(state.session, plan.system);
 
   const earlier = state.session.turns.length;
   note(
@@ -156,7 +135,7 @@ export async function runSession(start: SessionStart, firstMessage?: string): Pr
     reader.close();
   }
   if (state.unsent !== undefined) {
-    note(io, `(your last message was not sent: "${neutraliseForTerminal(firstLineOf(state.unsent))}"${options.save ? '; Up recalls it next time' : ''})`);
+    note(io, `(your last message was not sent: "${neutraliseForTerminal(firstLineOf(state.unsent))}"${plan.conversation.save ? '; Up recalls it next time' : ''})`);
   }
   if (state.session.saved && state.session.turns.length > 0) {
     note(io, `saved as "${state.session.name}" · resume with: svc chat --continue   (or --session ${state.session.name})`);

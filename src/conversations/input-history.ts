@@ -4,10 +4,12 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendJsonLine, describeLineProblems, readJsonLines, type LineProblem } from '../../../jsonl-file.js';
-import { stateDir } from '../../../settings/paths.js';
-import { ensurePrivateDir } from '../../../settings/private-dir.js';
-import { describeSystemError } from '../../../system-errors.js';
+import type { IO } from '../io.js';
+import { appendJsonLine, describeLineProblems, readJsonLines, type LineProblem } from '../jsonl-file.js';
+import { stateDir } from '../settings/paths.js';
+import { ensurePrivateDir } from '../settings/private-dir.js';
+import { describeSystemError } from '../system-errors.js';
+import { neutraliseForTerminal } from '../terminal-text.js';
 
 /** How many inputs are kept, in the file and in readline's own list. */
 export const KEEP = 1000;
@@ -67,4 +69,9 @@ export class InputHistory {
       // Losing an entry of input history is not worth interrupting the conversation for.
     }
   }
+}
+
+/** The user's saved input history, telling stderr (once) about damage it meets. */
+export function inputHistoryFor(io: IO): InputHistory {
+  return InputHistory.load(io.env, (line) => io.stderr.write(`${neutraliseForTerminal(line)}\n`));
 }

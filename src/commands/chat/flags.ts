@@ -1,0 +1,46 @@
+/**
+ * The flags of `svc chat`, declared once: commander reads them from here, and their types
+ * (ChatFlags) are inferred from this declaration (@commander-js/extra-typings), so no value is
+ * cast and a new flag is typed where it is declared.
+ */
+import { Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import { completes } from '../completion-hints.js';
+import { addConnectionOptions, collect } from '../setting-flags.js';
+
+/**
+ * The flags that set a chat request's optional fields (request-fields.ts), declared the same way
+ * on `svc chat` and `svc batch` (where they are defaults for every request).
+ */
+export function addRequestFieldOptions<Args extends unknown[], Opts extends OptionValues, GlobalOpts extends OptionValues>(command: Command<Args, Opts, GlobalOpts>, what = 'the reply') {
+  return command
+    .option('--max-tokens <n>', `most tokens in ${what} (whole number, 1 or more)`)
+    .option('-t, --temperature <0..2>', 'randomness from 0 to 2 (service default 1)')
+    .option('--top-p <0..1>', 'nucleus sampling from 0 to 1 (service default 1)')
+    .option('--stop <text>', `stop ${what} at this text (repeatable, up to 4 times)`, collect)
+    .option('--presence-penalty <-2..2>', 'penalise tokens already present, -2 to 2')
+    .option('--frequency-penalty <-2..2>', 'penalise frequent tokens, -2 to 2')
+    .option('--user <id>', 'end-user id passed to the service for tracking');
+}
+
+export function declareChatCommand() {
+  const command = new Command('chat')
+    .summary('ask a question (one-shot) or chat')
+    .description('Send a prompt to the chat model and stream the reply to stdout.')
+    .argument('[prompt...]', 'the prompt; piped stdin is appended after a blank line')
+    .option('-m, --model <id>', 'chat model (env SVC_MODEL; default svc-pro)')
+    .option('-s, --system <text>', 'system message sent before the prompt');
+  const withFields = addRequestFieldOptions(command)
+    .option('--no-stream', 'wait for the whole reply instead of streaming it')
+    .option('--json', 'print the whole completion as JSON (service-api.md 2.2) instead of text')
+    .option('--usage', 'print token counts to stderr')
+    .option('--no-stdin', 'never read stdin, even when it is a pipe')
+    .option('-i, --interactive', 'after the prompt (words or piped stdin), go on talking from the terminal')
+    .option('-c, --continue', 'continue the conversation changed last')
+    .addOption(completes(new Option('--session <name>', 'continue the conversation of this name (created if new)'), { kind: 'sessions' }))
+    .option('--no-save', 'keep nothing: no saved conversation, no input history')
+    .option('--list', 'list saved conversations (same as `svc sessions list`)');
+  return addConnectionOptions(withFields);
+}
+
+/** The values commander collected for `svc chat`'s flags. */
+export type ChatFlags = ReturnType<ReturnType<typeof declareChatCommand>['opts']>;

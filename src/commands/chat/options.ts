@@ -1,0 +1,69 @@
+/**
+ * `svc chat` flags → a ChatPlan, checked and converted once, before stdin is read or anything is
+ * sent (exit 2, nothing sent). The one-shot answer and the session both work from the plan.
+ * Pure, so a table test covers it.
+ */
+import { checkConversationName } from '../../conversations/store.js';
+import { UsageError } from '../../errors.js';
+import type { SettingFlags } from '../../factory.js';
+import { settingFlagsFrom } from '../setting-flags.js';
+import type { ChatFlags } from './flags.js';
+import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from './request-fields.js';
+
+/** --continue, --session and --no-save: the conversation a chat adds to. */
+export interface ConversationChoice {
+  /** `--continue`: the conversation changed last. */
+  continueLatest: boolean;
+  /** `--session <name>`: that one, created if new. */
+  sessionName: string | undefined;
+  /** `--no-save` sets this to false. */
+  save: boolean;
+}
+
+export interface ChatPlan {
+  /** The prompt words; piped stdin is read later, when `stdin` allows it (prompt-input.ts). */
+  words: string[];
+  /** The request's optional fields, checked and converted (request-fields.ts). */
+  fields: RequestFields;
+  /** `-s`, as given: the conversation's system message becomes it ('' removes it). */
+  system: string | undefined;
+  /** `--no-stream` sets this to false. */
+  stream: boolean;
+  json: boolean;
+  usage: boolean;
+  /** `--no-stdin` sets this to false. */
+  stdin: boolean;
+  /** `-i`: after the prompt, carry on talking from the terminal. */
+  interactive: boolean;
+  conversation: ConversationChoice;
+  /** --model, --base-url, --timeout, --max-retries: resolved with the environment and stored settings. */
+  settings: SettingFlags;
+}
+
+function checkConversationChoice(choice: ConversationChoice): void {
+  if (choice.continueLatest && choice.sessionName !== undefined) {
+    throw new UsageError('--continue and --session cannot be used together');
+  }
+  if (choice.sessionName !== undefined) checkConversationName(choice.sessionName);
+}
+
+export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
+  const fields = parseRequestFields(rawFieldsOfFlags(flags));
+  const conversation: ConversationChoice = { continueLatest: flags.continue === true, sessionName: flags.session, save: flags.save };
+  checkConversationChoice(conversation);
+  const interactive = flags.interactive === true;
+  const json = flags.json === true;
+  if (interactive && json) throw new UsageError('--json is for one-shot answers, not the interactive session');
+  return {
+    words,
+    fields,
+    system: flags.system,
+    stream: flags.stream,
+    json,
+    usage: flags.usage === true,
+    stdin: flags.stdin,
+    interactive,
+    conversation,
+    settings: settingFlagsFrom(flags, 'model'),
+  };
+}

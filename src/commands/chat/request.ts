@@ -1,0 +1,14 @@
+/** The chat request body (service-api.md 4.1), for a one-shot answer, a session's turn or a batch line. */
+import type { ChatMessage, ChatRequest } from '../../api/chat-types.js';
+import type { ChatPlan } from './options.js';
+
+/** The body for `messages` (the conversation so far and the new prompt), with the plan's fields. */
+export function buildChatRequest(model: string, messages: ChatMessage[], plan: Pick<ChatPlan, 'fields' | 'stream'>): ChatRequest {
+  const request: ChatRequest = { model, messages, ...plan.fields };
+  if (plan.stream) {
+    request.stream = true;
+    // OpenAI convention: without this, a stream carries no token counts (for --usage and --json).
+    request.stream_options = { include_usage: true };
+  }
+  return request;
+}

@@ -1,0 +1,27 @@
+/**
+ * The flags of `svc image`, declared once: commander reads them from here, and their types
+ * (ImageFlags) are inferred from this declaration (@commander-js/extra-typings).
+ */
+import { Command, Option } from '@commander-js/extra-typings';
+import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../api/images/formats.js';
+import { completes } from '../completion-hints.js';
+import { addConnectionOptions } from '../setting-flags.js';
+
+export function declareImageCommand() {
+  const command = new Command('image')
+    .summary('generate an image from a prompt')
+    .description('Generate an image, save it, and print the revised prompt the service used.')
+    .argument('<prompt...>', 'what the image should show')
+    .addOption(completes(new Option('-o, --output <path>', 'file to write (.png, .jpg, .jpeg, .webp), a folder to save in, or - for stdout; default: named from the prompt'), { kind: 'files' }))
+    .addOption(completes(new Option('--aspect <ratio>', `aspect ratio: ${ASPECT_RATIOS.join(', ')} (service default 1:1)`), ASPECT_RATIOS))
+    .addOption(completes(new Option('--format <format>', `image format: ${IMAGE_FORMATS.join(', ')} (default: from -o, else png)`), IMAGE_FORMATS))
+    .option('--seed <n>', 'seed for a reproducible image (whole number 0 to 4294967295)')
+    .option('--negative <text>', 'what must not appear in the image')
+    .option('-m, --model <id>', 'image model (env SVC_IMAGE_MODEL; default svc-vision)')
+    .option('--force', 'replace an existing file')
+    .option('--json', 'print {created, images: [{path, revised_prompt, bytes}], usage} instead');
+  return addConnectionOptions(command);
+}
+
+/** The values commander collected for `svc image`'s flags. */
+export type ImageFlags = ReturnType<ReturnType<typeof declareImageCommand>['opts']>;
