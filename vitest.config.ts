@@ -1,19 +1,48 @@
-import { defineConfig } from 'vitest/config';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The test files that replace a module (vi.mock, vi.doMock), found by reading them so a new one
+ * cannot be missed. In a shared module graph such a mock is wrong both ways: it does not take
+ * if an earlier file of the worker already loaded the src/ module that imports the mocked one,
+ * and the src/ modules loaded under it stay in the cache for the files after it.
+ */
+const replacingModules = (readdirSync(join(root, 'test'), { recursive: true }) as string[])
+  .filter((path) => path.endsWith('.test.ts'))
+  .filter((path) => /\bvi\.(?:do)?[mM]ock\(/.test(readFileSync(join(root, 'test', path), 'utf8')))
+  .map((path) => `test/${path.split('\\').join('/')}`);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // No `include` here: a project that extends this config would add its own to it, not replace it.
     // End-to-end tests spawn the built binary; two cores, so keep the pool small and the timeouts roomy.
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     maxWorkers: 2,
-    // Test files share each worker's module cache instead of loading vitest, src/ and its
-    // dependencies (the WebP encoder's WebAssembly among them) afresh for every file: that was a
-    // quarter of the suite's CPU time. It holds because no test leaves global state behind:
-    // fake timers and spies are restored in the test that made them, servers are closed by the
-    // file that started them, and nothing uses vi.mock (which would leak into later files).
-    isolate: false,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          // Test files share each worker's module cache instead of loading vitest, src/ and its
+          // dependencies (the WebP encoder's WebAssembly among them) afresh for every file: that
+          // was a quarter of the suite's CPU time. It holds because no test leaves global state
+          // behind: fake timers and spies are restored in the test that made them, servers are
+          // closed by the file that started them, and the files that mock a module run apart.
+          isolate: false,
+          exclude: [...configDefaults.exclude, ...replacingModules],
+        },
+      },
+      ...(replacingModules.length === 0
+        ? []
+        : [{ extends: true as const, test: { name: 'own-modules', isolate: true, include: replacingModules } }]),
+    ],
   },
 });

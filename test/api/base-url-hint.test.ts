@@ -8,21 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { networkError } from '../../src/api/transport-errors.js';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { reply, useScriptedServer } from '../helpers/scripted-server.js';
 
-let server: ScriptedServer;
+const scripted = useScriptedServer();
 let sandbox: Sandbox;
-beforeAll(async () => {
-  // A 404 with no error object from the service: the URL is wrong, so the hint is about it.
-  server = await startScriptedServer(reply.text(404, 'no such page'));
+beforeAll(() => {
   sandbox = makeSandbox({ SVC_API_KEY: 'env-key-0123456789' });
   mkdirSync(join(sandbox.env.XDG_CONFIG_HOME!, 'svc'), { recursive: true });
-  writeFileSync(join(sandbox.env.XDG_CONFIG_HOME!, 'svc', 'config.json'), JSON.stringify({ baseUrl: `${server.baseUrl}/stored` }));
+  writeFileSync(join(sandbox.env.XDG_CONFIG_HOME!, 'svc', 'config.json'), JSON.stringify({ baseUrl: `${scripted.server.baseUrl}/stored` }));
 });
-afterAll(async () => {
-  await server.close();
-  sandbox.cleanup();
-});
+afterAll(() => sandbox.cleanup());
 
 describe('the base-URL hint of a 404', () => {
   it.each([
@@ -30,12 +25,17 @@ describe('the base-URL hint of a 404', () => {
     ['SVC_BASE_URL', 'env', 'set by SVC_BASE_URL'],
     ['the stored setting', 'stored', 'set by the stored setting (svc config get baseUrl)'],
   ] as const)('names %s', async (_name, origin, words) => {
+    const server = scripted.server;
+    // A 404 with no error object from the service: the URL is wrong, so the hint is about it.
+    server.script(reply.text(404, 'no such page'));
     const args = origin === 'flag' ? ['--base-url', `${server.baseUrl}/flag`] : [];
     const env = origin === 'env' ? { SVC_BASE_URL: `${server.baseUrl}/env` } : {};
     const result = await runSvc(['chat', '--no-save', '--no-stream', '--max-retries', '0', ...args, 'hi'], sandbox, { env });
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toContain(`check the base URL, ${words}: svc appends /v1/... to it`);
     if (origin !== 'stored') expect(result.stderr).not.toContain('svc config get');
+    // The request went where that origin said, so the hint names the setting that was used.
+    expect(server.requests.map((request) => request.url)).toEqual([`/${origin}/v1/chat/completions`]);
   });
 });
 
@@ -49,6 +49,7 @@ describe('the base-URL hint of a refused connection', () => {
 
 describe('the base-URL hint of an HTML page in place of the answer', () => {
   it('names --base-url, not the stored setting, when the flag set it', async () => {
+    const server = scripted.server;
     server.script(reply.text(200, '<html><head><title>Hotel Wi-Fi login</title></head></html>', 'text/html'));
     const result = await runSvc(['chat', '--no-save', '--max-retries', '0', '--base-url', `${server.baseUrl}/flag`, 'hi'], sandbox);
     expect(result.exitCode).toBe(1);

@@ -6,9 +6,10 @@
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, type SharedPause } from '../../src/api/client.js';
-import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { reply, useScriptedServer } from '../helpers/scripted-server.js';
 
-let server: ScriptedServer;
+// Each test scripts exactly the attempts it expects; an unused answer or an extra request fails it.
+const scripted = useScriptedServer();
 let agent: Agent;
 const sleeps: number[] = [];
 
@@ -33,7 +34,7 @@ function recordingPause() {
 
 function client(pause: SharedPause): ApiClient {
   return new ApiClient({
-    baseUrl: server.baseUrl,
+    baseUrl: scripted.server.baseUrl,
     apiKey: 'test-key-0123456789',
     userAgent: 'svc/test',
     timeoutMs: 2000,
@@ -46,36 +47,33 @@ function client(pause: SharedPause): ApiClient {
   }).derive({ pause });
 }
 
-beforeAll(async () => {
-  server = await startScriptedServer(reply.json(200, {}));
+beforeAll(() => {
   agent = new Agent();
 });
 afterAll(async () => {
   await agent.close();
-  await server.close();
 });
 afterEach(() => {
-  server.requests.length = 0;
   sleeps.length = 0;
 });
 
 describe('ApiClient with a shared pause', () => {
   it('holds a 429 with retry-after-ms on the pause and sends again only once the pause ends', async () => {
-    server.script(reply.json(429, {}, { 'retry-after-ms': '1234' }), reply.json(200, { ok: 1 }));
+    scripted.server.script(reply.json(429, {}, { 'retry-after-ms': '1234' }), reply.json(200, { ok: 1 }));
     const recorder = recordingPause();
     const pending = client(recorder.pause).post('x', {});
     await expect.poll(() => recorder.held).toEqual([1234]);
     // The retry waits on the pause: nothing more reaches the server until it is released.
     await expect.poll(() => recorder.waits()).toBe(2);
-    expect(server.requests).toHaveLength(1);
+    expect(scripted.server.requests).toHaveLength(1);
     recorder.release();
     expect((await pending).status).toBe(200);
-    expect(server.requests).toHaveLength(2);
+    expect(scripted.server.requests).toHaveLength(2);
     expect(sleeps).toEqual([]); // the client did not also sleep on its own
   });
 
   it('holds a 503 that names a wait (Retry-After), as the service asked everyone to wait', async () => {
-    server.script(reply.json(503, {}, { 'retry-after': '2' }), reply.json(200, {}));
+    scripted.server.script(reply.json(503, {}, { 'retry-after': '2' }), reply.json(200, {}));
     const recorder = recordingPause();
     const pending = client(recorder.pause).post('x', {});
     await expect.poll(() => recorder.held).toEqual([2000]);
@@ -85,7 +83,7 @@ describe('ApiClient with a shared pause', () => {
   });
 
   it('a 500 without Retry-After is this request’s own backoff: the pause is not held', async () => {
-    server.script(reply.json(500, {}), reply.json(200, {}));
+    scripted.server.script(reply.json(500, {}), reply.json(200, {}));
     const recorder = recordingPause();
     await client(recorder.pause).post('x', {});
     expect(recorder.held).toEqual([]);

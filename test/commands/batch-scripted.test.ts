@@ -6,16 +6,16 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
-
+import { reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
 
 /** A line of JSON as the test reads it, navigated freely. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Line = Record<string, any>;
-let server: ScriptedServer;
+// Each test scripts the answers its run needs; an unused one or an extra request fails it.
+const scripted = useScriptedServer();
 let sandbox: Sandbox;
 const home = (...parts: string[]) => join(sandbox.home, ...parts);
 
@@ -23,22 +23,17 @@ const completion = (content: string) => ({ id: 'chatcmpl-1', object: 'chat.compl
 const chatLine = (id: string, body: object = {}) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'user', content: id }], ...body } });
 const writeInput = (name: string, count: number) => writeFileSync(home(name), Array.from({ length: count }, (_, index) => chatLine(`q${index}`)).join('\n'));
 const records = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as Line);
-const sentBodies = () => server.requests.map((request) => JSON.parse(request.body) as Line);
+const sentBodies = () => scripted.server.requests.map((request) => JSON.parse(request.body) as Line);
 /** Which request a body is: its last user message is its custom_id in these tests. */
 const idOf = (body: string) => (JSON.parse(body) as { messages: Array<{ content: string }> }).messages.at(-1)!.content;
 
-beforeAll(async () => {
-  server = await startScriptedServer(reply.json(200, completion('ok')));
-  sandbox = makeSandbox({ SVC_BASE_URL: server.baseUrl, SVC_API_KEY: 'scripted-batch-key-0123' });
+/** `count` copies of one answer: as many as the run must send, in whatever order they come. */
+const times = (count: number, handler: () => Handler) => Array.from({ length: count }, handler);
+
+beforeAll(() => {
+  sandbox = makeSandbox({ SVC_BASE_URL: scripted.server.baseUrl, SVC_API_KEY: 'scripted-batch-key-0123' });
 });
-afterAll(async () => {
-  await server.close();
-  sandbox.cleanup();
-});
-afterEach(() => {
-  server.requests.length = 0;
-  server.script(reply.json(200, completion('ok')));
-});
+afterAll(() => sandbox.cleanup());
 
 describe('svc batch: how requests are sent', () => {
   it('keeps exactly --concurrency requests in flight, never more', async () => {
@@ -47,7 +42,8 @@ describe('svc batch: how requests are sent', () => {
     let most = 0;
     let arrived = 0;
     const waiting: Array<() => void> = [];
-    server.script(async (_req, res) => {
+    // 20 requests, all answered alike: the one handler repeats.
+    scripted.server.script(reply.repeat(async (_req, res) => {
       inFlight += 1;
       arrived += 1;
       most = Math.max(most, inFlight);
@@ -56,18 +52,20 @@ describe('svc batch: how requests are sent', () => {
       else await new Promise<void>((resolve) => waiting.push(resolve));
       inFlight -= 1;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion('ok')));
-    });
+    }));
     const result = await runSvc(['batch', 'bound.jsonl', '--concurrency', '3'], sandbox);
     expect(result.exitCode).toBe(0);
     expect(most).toBe(3);
     expect(records(result.stdout)).toHaveLength(20);
+    expect(scripted.server.requests).toHaveLength(20);
   });
 
   it('a 429 pauses every worker for the wait it names, then all go on', async () => {
     writeInput('limited.jsonl', 40);
     const arrivals: number[] = [];
     let limitedAt = 0;
-    server.script(async (req, res, body) => {
+    // 41 requests (q0 twice): one handler, repeated, that limits the first q0.
+    scripted.server.script(reply.repeat(async (_req, res, body) => {
       arrivals.push(performance.now());
       if (idOf(body) === 'q0' && limitedAt === 0) {
         limitedAt = performance.now();
@@ -75,7 +73,7 @@ describe('svc batch: how requests are sent', () => {
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion('ok')));
-    });
+    }));
     const result = await runSvc(['batch', 'limited.jsonl', '--concurrency', '4'], sandbox);
     expect(result.exitCode).toBe(0);
     expect(records(result.stdout)).toHaveLength(40);
@@ -84,18 +82,22 @@ describe('svc batch: how requests are sent', () => {
     // would send the whole rest of the file in that time.
     const duringPause = arrivals.filter((at) => at > limitedAt && at < limitedAt + 400).length;
     expect(duringPause).toBeLessThanOrEqual(6);
-    expect(server.requests.filter((request) => idOf(request.body) === 'q0')).toHaveLength(2);
+    expect(scripted.server.requests.filter((request) => idOf(request.body) === 'q0')).toHaveLength(2);
+    expect(scripted.server.requests).toHaveLength(41);
   });
 
   it('a 5xx is retried for that request alone; a connection cut after the retries is an error record', async () => {
     writeFileSync(home('faults.jsonl'), [chatLine('flaky'), chatLine('dead'), chatLine('fine')].join('\n'));
     let flakyTries = 0;
-    server.script((req, res, body) => {
+    // The three run concurrently, so one answer picks by request; five requests in all: flaky
+    // twice (500, then 200), dead twice (cut, cut), fine once.
+    const byRequest: Handler = (req, res, body) => {
       const id = idOf(body);
       if (id === 'dead') return reply.reset()(req, res, body);
       if (id === 'flaky' && flakyTries++ === 0) return reply.json(500, { error: { message: 'oops' } })(req, res, body);
       return reply.json(200, completion(id), { 'x-request-id': `req-${id}` })(req, res, body);
-    });
+    };
+    scripted.server.script(...times(5, () => byRequest));
     const result = await runSvc(['batch', 'faults.jsonl', '--max-retries', '1'], sandbox);
     expect(result.exitCode).toBe(1);
     const out = Object.fromEntries(records(result.stdout).map((record) => [record.custom_id, record]));
@@ -103,17 +105,29 @@ describe('svc batch: how requests are sent', () => {
     expect(out.fine.response.status_code).toBe(200);
     expect(out.dead.response).toBeNull();
     expect(out.dead.error).toEqual({ code: 'network_error', message: expect.stringContaining('network error') });
-    expect(server.requests.filter((request) => idOf(request.body) === 'dead')).toHaveLength(2);
+    expect(scripted.server.requests.filter((request) => idOf(request.body) === 'dead')).toHaveLength(2);
     expect(result.stderr).toContain('3 requests: 2 succeeded, 1 failed');
   });
 
   it('a refused key stops at once: exit 3, nothing recorded for it, no further request sent', async () => {
     writeInput('refused.jsonl', 10);
-    server.script(reply.json(401, { error: { message: 'bad key' } }), reply.silent());
+    // Both workers' first requests arrive before the 401 is sent (so the count is exact); the
+    // second is never answered: svc must give it up, and send nothing after (the strict script
+    // has no answer for a third request).
+    let secondArrived: () => void = () => {};
+    const bothSent = new Promise<void>((resolve) => (secondArrived = resolve));
+    const refuse = reply.json(401, { error: { message: 'bad key' } });
+    scripted.server.script(
+      async (req, res, body) => {
+        await bothSent;
+        await refuse(req, res, body);
+      },
+      Object.assign(() => secondArrived(), { label: 'the second request, never answered' }),
+    );
     const result = await runSvc(['batch', 'refused.jsonl', '-o', 'refused.out.jsonl', '--concurrency', '2'], sandbox);
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain('the service rejected the API key: bad key');
-    expect(server.requests.length).toBeLessThanOrEqual(2);
+    expect(scripted.server.requests).toHaveLength(2);
     expect(readFileSync(home('refused.out.jsonl'), 'utf8')).toBe('');
   });
 });
@@ -128,6 +142,7 @@ describe('svc batch: what is sent', () => {
         JSON.stringify({ custom_id: 'sys', method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'system', content: 'mine' }, { role: 'user', content: 'sys' }], temperature: null } }),
       ].join('\n'),
     );
+    scripted.server.script(...times(3, () => reply.json(200, completion('ok'))));
     const result = await runSvc(['batch', 'defaults.jsonl', '-m', 'flag-model', '-t', '1.5', '--max-tokens', '50', '-s', 'be brief', '--stop', 'END', '--user', 'u1'], sandbox);
     expect(result.exitCode).toBe(0);
     const sent = Object.fromEntries(sentBodies().map((body) => [body.messages.at(-1).content, body]));
@@ -140,7 +155,7 @@ describe('svc batch: what is sent', () => {
 
   it('image flags give defaults too, and the body’s own aspect and format win', async () => {
     const { png } = await import('../helpers/fake-images.js');
-    server.script(reply.json(200, { created: 1, data: [{ b64_json: png(4, 4).toString('base64'), revised_prompt: 'r' }] }));
+    scripted.server.script(...times(2, () => reply.json(200, { created: 1, data: [{ b64_json: png(4, 4).toString('base64'), revised_prompt: 'r' }] })));
     writeFileSync(
       home('img-defaults.jsonl'),
       [
@@ -172,7 +187,7 @@ describe('svc batch: what is sent', () => {
     );
     const result = await runSvc(['batch', 'bad.jsonl'], sandbox);
     expect(result.exitCode).toBe(2);
-    expect(server.requests).toHaveLength(0);
+    expect(scripted.server.requests).toHaveLength(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('bad.jsonl: 8 bad lines; nothing was sent');
     expect(result.stderr).toContain('line 2: not valid JSON');
@@ -197,6 +212,6 @@ describe('svc batch: what is sent', () => {
       expect(result.exitCode, args.join(' ')).toBe(2);
       expect(result.stderr).toContain(message);
     }
-    expect(server.requests).toHaveLength(0);
+    expect(scripted.server.requests).toHaveLength(0);
   });
 });

@@ -5,34 +5,31 @@
  */
 import { appendFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../src/conversations/store.js';
 import { InterruptRouter } from '../../src/interrupts.js';
 import { main } from '../../src/main.js';
 import { CapturedStream, runSvc, testIO } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { chunk, reply, startScriptedServer, type Handler, type ScriptedServer } from '../helpers/scripted-server.js';
+import { chunk, reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
 
-let server: ScriptedServer;
+// Each test scripts the answers it needs; an unused one or a request it did not expect fails it.
+const scripted = useScriptedServer();
 let sandbox: Sandbox;
 const answer = (...words: string[]): Handler => reply.sse([...words.map((word) => chunk(word)), chunk(undefined, 'stop'), 'data: [DONE]\n\n']);
-const sentMessages = () => server.requests.map((request) => (JSON.parse(request.body) as { messages: Array<{ content: string }> }).messages.map((m) => m.content));
+const sentMessages = () => scripted.server.requests.map((request) => (JSON.parse(request.body) as { messages: Array<{ content: string }> }).messages.map((m) => m.content));
+const server = () => scripted.server;
 const store = () => new ConversationStore(sandbox.env);
 
-beforeAll(async () => {
-  server = await startScriptedServer(answer('ok'));
-});
-afterAll(async () => server.close());
 beforeEach(() => {
   sandbox?.cleanup();
-  sandbox = makeSandbox({ SVC_BASE_URL: server.baseUrl, SVC_API_KEY: 'saving-key-0123456789', SVC_MAX_RETRIES: '0' });
-  server.requests.length = 0;
-  server.script(answer('ok'));
+  sandbox = makeSandbox({ SVC_BASE_URL: scripted.server.baseUrl, SVC_API_KEY: 'saving-key-0123456789', SVC_MAX_RETRIES: '0' });
 });
+afterAll(() => sandbox?.cleanup());
 
 describe('--continue and --session over damaged or stray files', () => {
   it('--continue never picks a stray file: it continues the real conversation and exits 0', async () => {
-    server.script(answer('A1'), answer('A2'));
+    server().script(answer('A1'), answer('A2'));
     expect((await runSvc(['chat', 'Q1'], sandbox)).exitCode).toBe(0);
     const old = new Date(Date.now() - 3600_000);
     const [real] = store().list();
@@ -46,7 +43,7 @@ describe('--continue and --session over damaged or stray files', () => {
   });
 
   it('--session of a conversation with damaged lines sends the rest and warns once, naming the file and line', async () => {
-    server.script(answer('A1'), answer('A2'));
+    server().script(answer('A1'), answer('A2'));
     await runSvc(['chat', '--session', 'work', 'Q1'], sandbox);
     appendFileSync(store().pathOf('work'), '{"type":"turn","user":42}\n{"type":"turn","user":"cut');
     const result = await runSvc(['chat', '--session', 'work', 'Q2'], sandbox);
@@ -61,13 +58,13 @@ describe('--continue and --session over damaged or stray files', () => {
     const result = await runSvc(['chat', '--session', 'box', 'hello'], sandbox);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('box.jsonl is a folder, not a saved conversation');
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 });
 
 describe('svc sessions with a damaged conversation among good ones', () => {
   beforeEach(async () => {
-    server.script(answer('fine'));
+    server().script(answer('fine'), answer('fine'));
     await runSvc(['chat', '--session', 'good', 'a good question'], sandbox);
     await runSvc(['chat', '--session', 'bad', 'a question'], sandbox);
     appendFileSync(store().pathOf('bad'), 'null\n{"type":"turn","user":"u","assistant":"a","at":5}\n');
@@ -108,12 +105,13 @@ describe('a data folder that cannot be written', () => {
     const result = await runSvc(['chat', 'hello'], sandbox);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(`error: cannot save conversations in ${store().dir}: it is a file, not a folder\n  move that file away, or add --no-save to keep nothing\n`);
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
+    server().script(answer('ok'));
     expect((await runSvc(['chat', '--no-save', 'hello'], sandbox)).exitCode).toBe(0);
   });
 
   it('found late, the reply is still on stdout and stderr says it was not saved and where (exit 1)', async () => {
-    server.script(async (req, res, body) => {
+    server().script(async (req, res, body) => {
       rmSync(store().dir, { recursive: true, force: true });
       mkdirSync(join(sandbox.home, 'data', 'svc'), { recursive: true });
       writeFileSync(store().dir, 'not a folder any more');
@@ -137,7 +135,7 @@ function readerGone(): CapturedStream {
 describe('the reader of stdout going away (svc chat ... | head -c 10)', () => {
   it('is a quiet success, and the exchange is kept, marked interrupted, as far as it came', async () => {
     // Two pieces, then the stream stays open until svc hangs up: only the reader leaving ends it.
-    server.script((_req, res) => {
+    server().script((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(chunk('first '));
       res.write(chunk('second '));
@@ -154,7 +152,7 @@ describe('the reader of stdout going away (svc chat ... | head -c 10)', () => {
   });
 
   it('a reply that had all come is kept as complete', async () => {
-    server.script(
+    server().script(
       reply.json(200, { id: 'c', object: 'chat.completion', created: 1, model: 'svc-pro', choices: [{ index: 0, message: { role: 'assistant', content: 'all of it' }, finish_reason: 'stop' }] }),
     );
     const { io } = testIO({ env: sandbox.env, cwd: sandbox.home });

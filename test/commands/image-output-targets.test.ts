@@ -6,11 +6,11 @@
  */
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { png } from '../helpers/fake-images.js';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { reply, useScriptedServer } from '../helpers/scripted-server.js';
 
 /** Faults the file system is made to show: a folder that refuses writes, a disk that fills up. */
 const faults = vi.hoisted(() => ({ refuseAccessTo: undefined as string | undefined, diskFull: false, noSpaceIn: undefined as string | undefined, partFds: new Set<number>() }));
@@ -47,26 +47,24 @@ const answer = (count: number) =>
     data: Array.from({ length: count }, (_, index) => ({ b64_json: PNG.toString('base64'), revised_prompt: `revised ${index + 1}` })),
   });
 
-let server: ScriptedServer;
+// A test that sends scripts its one answer (`answered()`); one that must send nothing scripts
+// none, so any request it makes fails it.
+const scripted = useScriptedServer();
+const answered = (count = 1) => scripted.server.script(answer(count));
 let sandbox: Sandbox;
 const home = (...parts: string[]) => join(sandbox.home, ...parts);
 /** The user's own files in a folder (the sandbox's XDG folders left out). */
 const files = (dir = sandbox.home) => readdirSync(dir).filter((name) => !['config', 'data', 'state', 'cache'].includes(name)).sort();
 const svcImage = (args: string[], options: Parameters<typeof runSvc>[2] = {}) => runSvc(['image', ...args], sandbox, options);
 
-beforeAll(async () => {
-  server = await startScriptedServer(answer(1));
-});
-afterAll(async () => server.close());
 beforeEach(() => {
   sandbox?.cleanup();
-  sandbox = makeSandbox({ SVC_BASE_URL: server.baseUrl, SVC_API_KEY: 'image-key-0123456789abcdef' });
-  server.requests.length = 0;
-  server.script(answer(1));
+  sandbox = makeSandbox({ SVC_BASE_URL: scripted.server.baseUrl, SVC_API_KEY: 'image-key-0123456789abcdef' });
   faults.refuseAccessTo = undefined;
   faults.diskFull = false;
   faults.noSpaceIn = undefined;
 });
+afterAll(() => sandbox?.cleanup());
 
 describe('-o naming a folder', () => {
   it.each([
@@ -76,6 +74,7 @@ describe('-o naming a folder', () => {
   ])('%s: saves into it under the name from the prompt, as cp does', async (_what, output) => {
     mkdirSync(home('shots'));
     symlinkSync(home('shots'), home('link-to-shots'));
+    answered();
     const result = await svcImage(['a red fox', '-o', output]);
     expect(result.exitCode).toBe(0);
     expect(files(home('shots'))).toEqual(['a-red-fox.png']);
@@ -85,6 +84,7 @@ describe('-o naming a folder', () => {
 
   it('a folder whose name looks like an image file is still a folder', async () => {
     mkdirSync(home('album.png'));
+    answered();
     const result = await svcImage(['a red fox', '-o', 'album.png']);
     expect(result.exitCode).toBe(0);
     expect(files(home('album.png'))).toEqual(['a-red-fox.png']);
@@ -92,6 +92,7 @@ describe('-o naming a folder', () => {
 
   it('-o . saves in the current folder, never over an existing name', async () => {
     writeFileSync(home('a-red-fox.png'), 'mine');
+    answered();
     const result = await svcImage(['a red fox', '-o', '.']);
     expect(result.exitCode).toBe(0);
     expect(files()).toEqual(['a-red-fox-2.png', 'a-red-fox.png']);
@@ -111,7 +112,7 @@ describe('a folder that cannot take the file: said before anything is sent', () 
     const result = await svcImage(['a red fox', '-o', output]);
     expect(result.exitCode).toBe(code);
     expect(result.stderr).toMatch(message);
-    expect(server.requests).toHaveLength(0);
+    expect(scripted.server.requests).toHaveLength(0);
     expect(readFileSync(home('notes.txt'), 'utf8')).toBe('my notes');
   });
 
@@ -121,7 +122,7 @@ describe('a folder that cannot take the file: said before anything is sent', () 
     const result = await svcImage(['a red fox', '-o', 'locked/fox.png']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(`error: cannot write in ${home('locked')}: read-only file system (EROFS); nothing was sent`);
-    expect(server.requests).toHaveLength(0);
+    expect(scripted.server.requests).toHaveLength(0);
   });
 
   it('the current folder refusing writes is found the same way, without -o', async () => {
@@ -129,7 +130,7 @@ describe('a folder that cannot take the file: said before anything is sent', () 
     const result = await svcImage(['a red fox']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(`cannot write in ${sandbox.home}: read-only file system (EROFS)`);
-    expect(server.requests).toHaveLength(0);
+    expect(scripted.server.requests).toHaveLength(0);
   });
 
   it.skipIf(process.getuid?.() === 0)('a folder without write permission (not testable as root, who may write anyway)', async () => {
@@ -138,7 +139,7 @@ describe('a folder that cannot take the file: said before anything is sent', () 
     const result = await svcImage(['a red fox', '-o', 'locked/fox.png']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('permission denied (EACCES)');
-    expect(server.requests).toHaveLength(0);
+    expect(scripted.server.requests).toHaveLength(0);
   });
 });
 
@@ -149,12 +150,13 @@ describe('a full disk', () => {
     const result = await svcImage(['a red fox', '-o', 'shots/']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(`error: cannot write in ${home('shots')}: no space left on device (ENOSPC); nothing was sent`);
-    expect(server.requests).toHaveLength(0);
+    expect(scripted.server.requests).toHaveLength(0);
   });
 
   it('filling up while the image arrives: exit 1 in plain words, nothing left behind (no file, no temporary file)', async () => {
     mkdirSync(home('shots'));
     faults.diskFull = true;
+    answered();
     const result = await svcImage(['a red fox', '-o', 'shots/fox.png']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(`error: cannot write the image in ${home('shots')}: no space left on device (ENOSPC); nothing was saved`);
@@ -165,7 +167,7 @@ describe('a full disk', () => {
 
 describe('several images for one -o name', () => {
   it('a clash on any numbered name writes none of them', async () => {
-    server.script(answer(3));
+    answered(3);
     writeFileSync(home('out-2.png'), 'mine');
     const result = await svcImage(['three foxes', '-o', 'out.png']);
     expect(result.exitCode).toBe(1);
@@ -176,7 +178,7 @@ describe('several images for one -o name', () => {
   });
 
   it('with --force they are all written, the clashing one replaced', async () => {
-    server.script(answer(3));
+    answered(3);
     writeFileSync(home('out-2.png'), 'mine');
     const result = await svcImage(['three foxes', '-o', 'out.png', '--force']);
     expect(result.exitCode).toBe(0);
@@ -192,10 +194,11 @@ describe('-o - on a terminal', () => {
     expect(result.stderr).toContain('-o - would write the image bytes to this terminal');
     expect(result.stderr).toContain('redirect it (-o - > image.png) or pipe it');
     expect(result.stdoutBytes.length).toBe(0);
-    expect(server.requests).toHaveLength(0);
+    expect(scripted.server.requests).toHaveLength(0);
   });
 
   it('--force writes them all the same', async () => {
+    answered();
     const result = await svcImage(['a red fox', '-o', '-', '--force'], { stdoutIsTTY: true });
     expect(result.exitCode).toBe(0);
     expect(result.stdoutBytes.equals(PNG)).toBe(true);
@@ -208,13 +211,14 @@ describe('symbolic links by the -o name', () => {
     const result = await svcImage(['a red fox', '-o', 'dangling.png']);
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('dangling.png already exists; it was kept');
-    expect(server.requests).toHaveLength(0);
+    expect(scripted.server.requests).toHaveLength(0);
     expect(readlinkSync(home('dangling.png'))).toBe(home('nowhere.png'));
   });
 
   it('with --force the link itself is replaced; the file it pointed to is never written through', async () => {
     writeFileSync(home('precious.txt'), 'do not touch');
     symlinkSync(home('precious.txt'), home('link.png'));
+    answered();
     const result = await svcImage(['a red fox', '-o', 'link.png', '--force']);
     expect(result.exitCode).toBe(0);
     expect(lstatSync(home('link.png')).isSymbolicLink()).toBe(false);
@@ -224,12 +228,14 @@ describe('symbolic links by the -o name', () => {
 
   it('a name from the prompt held by a dangling link is skipped, not failed on after the request', async () => {
     symlinkSync(home('nowhere.png'), home('a-red-fox.png'));
+    answered();
     const result = await svcImage(['a red fox']);
     expect(result.exitCode).toBe(0);
     expect(existsSync(home('a-red-fox-2.png'))).toBe(true);
   });
 
   it('a prompt that is all punctuation gives image.png', async () => {
+    answered();
     const result = await svcImage(['?!… ---']);
     expect(result.exitCode).toBe(0);
     expect(files()).toEqual(['image.png']);
@@ -251,6 +257,7 @@ describe('temporary files left by a killed run', () => {
     leave('.svc-notes.part', 2 * HOUR); // not a name svc makes
     leave('.svc-4444-0123abcd.part.bak', 2 * HOUR);
     mkdirSync(home('.svc-4545-0123abcd.part')); // a folder, whatever its name
+    answered();
     const result = await svcImage(['a red fox']);
     expect(result.exitCode).toBe(0);
     expect(readdirSync(sandbox.home).filter((name) => name.startsWith('.svc')).sort()).toEqual([
@@ -265,6 +272,7 @@ describe('temporary files left by a killed run', () => {
     mkdirSync(home('elsewhere'));
     leave('elsewhere/.svc-4242-0123abcd.part', 2 * HOUR);
     mkdirSync(home('shots'));
+    answered();
     await svcImage(['a red fox', '-o', 'shots/fox.png']);
     expect(readdirSync(home('elsewhere'))).toEqual(['.svc-4242-0123abcd.part']);
   });
@@ -272,6 +280,7 @@ describe('temporary files left by a killed run', () => {
   it.runIf(process.getuid?.() === 0)("another user's are left alone", async () => {
     leave('.svc-4242-0123abcd.part', 2 * HOUR);
     chownSync(home('.svc-4242-0123abcd.part'), 65534, 65534);
+    answered();
     await svcImage(['a red fox']);
     expect(readdirSync(sandbox.home)).toContain('.svc-4242-0123abcd.part');
   });

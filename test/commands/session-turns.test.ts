@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ReadResult } from '../../src/commands/chat/interactive/line-reader.js';
 import { runSession } from '../../src/commands/chat/interactive/repl.js';
 import type { SessionReader } from '../../src/commands/chat/interactive/session-state.js';
@@ -16,7 +16,7 @@ import { createFactory } from '../../src/factory.js';
 import { InterruptRouter } from '../../src/interrupts.js';
 import { testIO } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { chunk, reply, startScriptedServer, type Handler, type ScriptedServer } from '../helpers/scripted-server.js';
+import { chunk, reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
 
 /** Hands the session one typed line after another, then Ctrl-D. */
 class ScriptedReader implements SessionReader {
@@ -38,23 +38,21 @@ class ScriptedReader implements SessionReader {
   close(): void {}
 }
 
-let server: ScriptedServer;
+// Each test scripts the answers its session needs; an unused one or an extra request fails it.
+const scripted = useScriptedServer();
+const server = () => scripted.server;
 let sandbox: Sandbox;
 const usage = (prompt: number, completion: number) => ({ usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } });
 const answer = (text: string, extra: Record<string, unknown> = {}): Handler =>
   reply.sse([chunk(text, 'stop'), ...(Object.keys(extra).length > 0 ? [`data: ${JSON.stringify({ id: 'u', object: 'chat.completion.chunk', created: 1, model: 'svc-pro', choices: [], ...extra })}\n\n`] : []), 'data: [DONE]\n\n']);
 const modelRefused = reply.json(404, { error: { message: "The model 'nope' does not exist or you do not have access to it.", type: 'invalid_request_error', code: 'model_not_found', param: 'model' } });
-const sent = () => server.requests.map((request) => JSON.parse(request.body) as { model: string; messages: Array<{ role: string; content: string }> });
+const sent = () => server().requests.map((request) => JSON.parse(request.body) as { model: string; messages: Array<{ role: string; content: string }> });
 
-beforeAll(async () => {
-  server = await startScriptedServer(answer('ok'));
-});
-afterAll(async () => server.close());
 beforeEach(() => {
   sandbox?.cleanup();
-  sandbox = makeSandbox({ SVC_BASE_URL: server.baseUrl, SVC_API_KEY: 'session-key-0123456789', SVC_MAX_RETRIES: '0' });
-  server.requests.length = 0;
+  sandbox = makeSandbox({ SVC_BASE_URL: server().baseUrl, SVC_API_KEY: 'session-key-0123456789', SVC_MAX_RETRIES: '0' });
 });
+afterAll(() => sandbox?.cleanup());
 
 async function session(lines: string[], name = 'talk'): Promise<{ stderr: string; store: ConversationStore }> {
   const { io, stderr } = testIO({ env: sandbox.env, cwd: sandbox.home });
@@ -87,7 +85,7 @@ async function session(lines: string[], name = 'talk'): Promise<{ stderr: string
 
 describe('a message whose send failed', () => {
   it('is kept as not sent, and /retry sends it', async () => {
-    server.script(reply.json(500, { error: { message: 'overloaded' } }), answer('at last'));
+    server().script(reply.json(500, { error: { message: 'overloaded' } }), answer('at last'));
     const { stderr, store } = await session(['hello there', '/history', '/retry']);
     expect(stderr).toContain('your message was not sent: /retry sends it again');
     expect(stderr).toContain('[you] hello there [not sent: /retry sends it]');
@@ -97,7 +95,7 @@ describe('a message whose send failed', () => {
   });
 
   it('is named when the user leaves without sending it again', async () => {
-    server.script(reply.json(500, { error: { message: 'overloaded' } }));
+    server().script(reply.json(500, { error: { message: 'overloaded' } }));
     const { stderr } = await session(['do not lose me']);
     expect(stderr).toContain('(your last message was not sent: "do not lose me"; Up recalls it next time)');
   });
@@ -105,7 +103,7 @@ describe('a message whose send failed', () => {
 
 describe('/model with a model the service refuses', () => {
   it('says so at the first failure, goes back to the previous model, and keeps the message for /retry', async () => {
-    server.script(modelRefused, answer('fine'));
+    server().script(modelRefused, answer('fine'));
     const { stderr, store } = await session(['/model nope', 'first question', '/model', '/retry']);
     expect(stderr).toContain("The model 'nope' does not exist");
     expect(stderr).toContain('(the service refused nope; back to svc-pro)');
@@ -119,7 +117,7 @@ describe('/model with a model the service refuses', () => {
   });
 
   it('a model that answers once stays, even if a later request is refused for another reason', async () => {
-    server.script(answer('one'), reply.json(400, { error: { message: 'Request contains disallowed content' } }));
+    server().script(answer('one'), reply.json(400, { error: { message: 'Request contains disallowed content' } }));
     const { stderr } = await session(['/model svc-mini', 'q1', 'q2', '/model']);
     expect(stderr).toContain('Request contains disallowed content');
     expect(stderr).not.toContain('refused svc-mini');
@@ -129,7 +127,7 @@ describe('/model with a model the service refuses', () => {
 
 describe('/usage', () => {
   it('the session and whole-conversation figures agree on the first session, /retry included', async () => {
-    server.script(answer('first', usage(5, 7)), answer('second', usage(5, 9)));
+    server().script(answer('first', usage(5, 7)), answer('second', usage(5, 9)));
     const { stderr } = await session(['q1', '/retry', '/usage']);
     const session_ = /this session: +tokens: (.*)/.exec(stderr)?.[1];
     const whole = /whole conversation: tokens: (.*), over/.exec(stderr)?.[1];
@@ -147,7 +145,7 @@ describe('/save and /system', () => {
   });
 
   it('/save ~/file.json writes in the home folder, and never over an existing file or folder', async () => {
-    server.script(answer('kept'));
+    server().script(answer('kept'));
     mkdirSync(join(sandbox.home, 'a-folder'));
     writeFileSync(join(sandbox.home, 'taken.json'), 'mine');
     const { stderr } = await session(['q', '/save ~/out.json', '/save ~/taken.json', '/save ~/a-folder']);
@@ -175,7 +173,7 @@ describe('a conversation that cannot be written any more', () => {
   it('goes on in memory, says once that it is no longer saved and where, and does not claim it was saved', async () => {
     const store = new ConversationStore(sandbox.env);
     // The service's answer lands after the folder has turned into a file (a disk gone bad, a user's mistake).
-    server.script(async (req, res, body) => {
+    server().script(async (req, res, body) => {
       rmSync(store.dir, { recursive: true, force: true });
       writeFileSync(store.dir, 'not a folder');
       await answer('one')(req, res, body);

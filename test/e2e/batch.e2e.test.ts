@@ -8,24 +8,29 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { hasStackTrace, makeSandbox, svc, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
-import { startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
 
-let server: ScriptedServer;
+// Each run scripts one answer per request it must send; an unused one or an extra request fails the test.
+const scripted = useScriptedServer();
+const server = () => scripted.server;
 let emulator: RunningEmulator;
 let sandbox: Sandbox;
 const home = (...parts: string[]) => join(sandbox.home, ...parts);
 const completion = (content: string) => JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'svc-pro', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
 const chatLine = (id: string) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'user', content: id }] } });
 const idOf = (body: string) => (JSON.parse(body) as { messages: Array<{ content: string }> }).messages[0]!.content;
+/** `count` answers, each the completion for the request it gets (the workers' order is not fixed). */
+const answers = (count: number): Handler[] =>
+  Array.from({ length: count }, () => (_req, res, body) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(completion(idOf(body)));
+  });
 const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean);
 
 beforeAll(async () => {
-  server = await startScriptedServer();
   emulator = await startEmulator({ apiKeys: ['e2e-batch-key-0123'] });
-  sandbox = makeSandbox({ SVC_BASE_URL: server.baseUrl, SVC_API_KEY: 'e2e-batch-key-0123' });
+  sandbox = makeSandbox({ SVC_BASE_URL: server().baseUrl, SVC_API_KEY: 'e2e-batch-key-0123' });
 });
 afterAll(async () => {
-  await server.close();
   await emulator.close();
   sandbox.cleanup();
 });
@@ -34,16 +39,12 @@ describe('svc batch in a real process', () => {
   it('SIGINT mid-run: exit 130, finished lines kept whole; the rerun sends only what has no line', async () => {
     const ids = Array.from({ length: 20 }, (_, index) => `q${index}`);
     writeFileSync(home('sig.jsonl'), ids.map(chatLine).join('\n'));
-    // The first five are answered; after that the server holds every request unanswered.
-    let answered = 0;
-    server.script((_req, res, body) => {
-      if (answered >= 5) return;
-      answered += 1;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(completion(idOf(body)));
-    });
+    // The first five are answered; the next two (one per worker) are held unanswered, and with
+    // both workers waiting on them nothing more can be sent.
+    server().script(...answers(5), reply.silent(), reply.silent());
     const child = execa(process.execPath, [SVC_BIN, 'batch', 'sig.jsonl', '-o', 'sig.out.jsonl', '--concurrency', '2'], { cwd: sandbox.home, env: sandbox.env, extendEnv: false, reject: false, stdin: 'ignore', timeout: 20_000 });
     // Wait until both workers hang on held requests, after the five answers.
-    await expect.poll(() => server.requests.length, { timeout: 10_000 }).toBe(7);
+    await expect.poll(() => server().requests.length, { timeout: 10_000 }).toBe(7);
     child.kill('SIGINT');
     const result = await child;
     expect(result.exitCode).toBe(130);
@@ -55,14 +56,13 @@ describe('svc batch in a real process', () => {
     expect(kept.every((line) => line.response.status_code === 200)).toBe(true);
 
     const done = new Set(kept.map((line) => line.custom_id));
-    server.requests.length = 0;
-    server.script((_req, res, body) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(completion(idOf(body)));
-    });
+    server().assertAllUsed();
+    server().reset();
+    server().script(...answers(15));
     const rerun = await svc(['batch', 'sig.jsonl', '-o', 'sig.out.jsonl', '--concurrency', '2'], sandbox);
     expect(rerun.exitCode).toBe(0);
     expect(rerun.stderr).toContain('5 already done, 15 to go');
-    expect(server.requests.map((request) => idOf(request.body)).sort()).toEqual(ids.filter((id) => !done.has(id)).sort());
+    expect(server().requests.map((request) => idOf(request.body)).sort()).toEqual(ids.filter((id) => !done.has(id)).sort());
     const all = lines(home('sig.out.jsonl')).map((line) => (JSON.parse(line) as { custom_id: string }).custom_id);
     expect(all.sort()).toEqual([...ids].sort());
   });
@@ -81,10 +81,9 @@ describe('svc batch in a real process', () => {
   });
 
   it('a bad line on stdin: exit 2, listed, nothing sent', async () => {
-    server.requests.length = 0;
     const result = await svc(['batch', '-'], sandbox, { input: `${chatLine('ok')}\n{oops\n` });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('stdin: 1 bad line; nothing was sent\n  line 2: not valid JSON');
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 });

@@ -5,10 +5,10 @@
  */
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSvc, type InProcessResult } from '../helpers/in-process.js';
 import { hasStackTrace, makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { reply, useScriptedServer } from '../helpers/scripted-server.js';
 
 /** Planted in every broken file: no output may ever contain it. */
 const SECRET = 'sk-PLANTED-secret-9f8e7d6c5b4a';
@@ -24,7 +24,11 @@ const BROKEN_CONTENTS: Array<[string, string]> = [
 
 const COMPLETION = { id: 'c1', object: 'chat.completion', created: 1, model: 'svc-pro', choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }] };
 
-let server: ScriptedServer;
+// A chat that must reach the service scripts its one answer (`answered()`); one that must send
+// nothing scripts none, so a request fails it.
+const scripted = useScriptedServer();
+const server = () => scripted.server;
+const answered = () => server().script(reply.json(200, COMPLETION));
 let sandbox: Sandbox;
 const dir = () => join(sandbox.env.XDG_CONFIG_HOME!, 'svc');
 const file = (name: string) => join(dir(), name);
@@ -41,13 +45,8 @@ function expectClean(result: InProcessResult, debug = false): void {
   if (!debug) expect(hasStackTrace(result.stderr)).toBe(false);
 }
 
-beforeAll(async () => {
-  server = await startScriptedServer(reply.json(200, COMPLETION));
-});
-afterAll(() => server.close());
 beforeEach(() => {
   sandbox = makeSandbox();
-  server.requests.length = 0;
 });
 afterEach(() => sandbox.cleanup());
 
@@ -63,10 +62,10 @@ describe('a broken credentials.json', () => {
 
   it.each(BROKEN_CONTENTS)('(%s): chat says so, sends nothing, and quotes nothing', async (_name, content) => {
     plant('credentials.json', content);
-    const result = await run(['chat', '--no-save', '--base-url', server.baseUrl, 'hi'], { env: { SVC_DEBUG: '1' } });
+    const result = await run(['chat', '--no-save', '--base-url', server().baseUrl, 'hi'], { env: { SVC_DEBUG: '1' } });
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain(file('credentials.json'));
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
     expectClean(result, true);
   });
 
@@ -79,7 +78,8 @@ describe('a broken credentials.json', () => {
 
   it('is not read at all when SVC_API_KEY is set', async () => {
     plant('credentials.json', `{"apiKey": ${SECRET}`);
-    const result = await run(['chat', '--no-save', '--base-url', server.baseUrl, 'hi'], { env: { SVC_API_KEY: 'env-key-0123456789' } });
+    answered();
+    const result = await run(['chat', '--no-save', '--base-url', server().baseUrl, 'hi'], { env: { SVC_API_KEY: 'env-key-0123456789' } });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('');
   });
@@ -140,7 +140,8 @@ describe('a broken credentials.json', () => {
 describe('a broken config.json', () => {
   it.each(BROKEN_CONTENTS)('(%s): a chat whose settings come from flags and env works, with one warning naming the file', async (_name, content) => {
     plant('config.json', content);
-    const result = await run(['chat', '--no-save', '--base-url', server.baseUrl, 'hi'], { env: { SVC_API_KEY: 'env-key-0123456789' } });
+    answered();
+    const result = await run(['chat', '--no-save', '--base-url', server().baseUrl, 'hi'], { env: { SVC_API_KEY: 'env-key-0123456789' } });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('hello\n');
     expect(result.stderr).toContain(`svc: warning: ${file('config.json')}`);

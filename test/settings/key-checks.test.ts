@@ -5,16 +5,20 @@
  */
 import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/in-process.js';
 import { hasStackTrace, makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { reply, useScriptedServer } from '../helpers/scripted-server.js';
 
 const COMPLETION = { id: 'c1', object: 'chat.completion', created: 1, model: 'svc-pro', choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }] };
 const KEY_PART = 'sk-partABCDEF';
 const GOOD_KEY = 'sk-good-key-0123456789abcdef';
 
-let server: ScriptedServer;
+// A chat that must reach the service scripts its one answer (`answered()`); one that must send
+// nothing scripts none, so a request fails it.
+const scripted = useScriptedServer();
+const server = () => scripted.server;
+const answered = () => server().script(reply.json(200, COMPLETION));
 let sandbox: Sandbox;
 const credentials = () => join(sandbox.env.XDG_CONFIG_HOME!, 'svc', 'credentials.json');
 const storeKey = (value: unknown, mode = 0o600) => {
@@ -22,15 +26,10 @@ const storeKey = (value: unknown, mode = 0o600) => {
   writeFileSync(credentials(), JSON.stringify({ apiKey: value }));
   chmodSync(credentials(), mode);
 };
-const chat = (env: Record<string, string> = {}) => runSvc(['chat', '--no-save', '--no-stream', 'hi'], sandbox, { env: { SVC_BASE_URL: server.baseUrl, ...env } });
+const chat = (env: Record<string, string> = {}) => runSvc(['chat', '--no-save', '--no-stream', 'hi'], sandbox, { env: { SVC_BASE_URL: server().baseUrl, ...env } });
 
-beforeAll(async () => {
-  server = await startScriptedServer(reply.json(200, COMPLETION));
-});
-afterAll(() => server.close());
 beforeEach(() => {
   sandbox = makeSandbox();
-  server.requests.length = 0;
 });
 afterEach(() => sandbox.cleanup());
 
@@ -46,7 +45,7 @@ describe('a key that cannot be sent', () => {
     expect(result.stderr).toContain(`SVC_API_KEY cannot be used: the key contains a ${words}`);
     expect(result.stderr).not.toContain(KEY_PART);
     expect(hasStackTrace(result.stderr)).toBe(false);
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 
   it.each([
@@ -60,20 +59,22 @@ describe('a key that cannot be sent', () => {
     expect(result.stderr).toContain(`the stored key in ${credentials()} cannot be used: ${words}`);
     expect(result.stderr).toContain('svc auth login');
     expect(result.stderr).not.toContain(KEY_PART);
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 
   it('whitespace around a key (a pasted line, `$(cat key.txt)`) is dropped, as auth login drops it', async () => {
+    answered();
     const result = await chat({ SVC_API_KEY: ` ${GOOD_KEY}\n` });
     expect(result.exitCode).toBe(0);
-    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${GOOD_KEY}`);
+    expect(server().requests[0]!.headers.authorization).toBe(`Bearer ${GOOD_KEY}`);
   });
 
   it('echo $KEY | svc auth login --with-key stores the key without its newline', async () => {
     const login = await runSvc(['auth', 'login', '--with-key'], sandbox, { stdin: `${GOOD_KEY}\n` });
     expect(login.exitCode).toBe(0);
+    answered();
     expect((await chat()).exitCode).toBe(0);
-    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${GOOD_KEY}`);
+    expect(server().requests[0]!.headers.authorization).toBe(`Bearer ${GOOD_KEY}`);
   });
 });
 
@@ -89,6 +90,7 @@ describe.skipIf(process.platform === 'win32')('a key file others can read', () =
 
   it('is tightened by any command that reads the key, e.g. a chat, which then goes on', async () => {
     storeKey(GOOD_KEY, 0o640);
+    answered();
     const result = await chat();
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('svc made it owner-only');

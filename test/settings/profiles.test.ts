@@ -5,25 +5,27 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { reply, useScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 
 const DEFAULT_KEY = 'sk-default-key-0000000001';
 const WORK_KEY = 'sk-work-key-000000000002';
 const completion = { id: 'c', object: 'chat.completion', created: 1, model: 'svc-pro', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] };
 
+// Two services; a test scripts on each the chats that must reach it (`answer(server, n)`), so a
+// request to the other one, or one more than expected, fails it.
+const scriptedHome = useScriptedServer();
+const scriptedOffice = useScriptedServer();
 let home: ScriptedServer;
 let office: ScriptedServer;
 let sandbox: Sandbox;
 
-beforeAll(async () => {
-  [home, office] = await Promise.all([startScriptedServer(reply.json(200, completion)), startScriptedServer(reply.json(200, completion))]);
+beforeAll(() => {
+  [home, office] = [scriptedHome.server, scriptedOffice.server];
 });
-afterAll(async () => {
-  await Promise.all([home.close(), office.close()]);
-});
+const answer = (server: ScriptedServer, count = 1) => server.script(...Array.from({ length: count }, () => reply.json(200, completion)));
 
 const configRoot = () => join(sandbox.env.XDG_CONFIG_HOME!, 'svc');
 const run = (args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) => runSvc(args, sandbox, options);
@@ -40,14 +42,14 @@ async function twoProfiles(): Promise<void> {
 
 beforeEach(() => {
   sandbox = makeSandbox({ SVC_MAX_RETRIES: '0' });
-  home.requests.length = 0;
-  office.requests.length = 0;
 });
 afterEach(() => sandbox.cleanup());
 
 describe('profiles are isolated from each other', () => {
   it('each request goes to its profile\'s base URL with its profile\'s key, and only that one', async () => {
     await twoProfiles();
+    answer(office);
+    answer(home);
     expect((await chat('--profile', 'work')).exitCode).toBe(0);
     expect(keysSeen(office)).toEqual([`Bearer ${WORK_KEY}`]);
     expect(keysSeen(home)).toEqual([]);
@@ -106,6 +108,8 @@ describe('which profile is used', () => {
     await run(['auth', 'login', '--profile', 'third', '--with-key'], { stdin: 'sk-third-key-00000000003' });
     await run(['config', 'set', '--profile', 'third', 'baseUrl', home.baseUrl]);
     expect((await run(['profiles', 'use', 'work'])).exitCode).toBe(0);
+    answer(office);
+    answer(home, 2);
     await chat();
     expect(keysSeen(office)).toEqual([`Bearer ${WORK_KEY}`]);
     await run(['chat', '--no-stream', '--no-save', 'hello'], { env: { SVC_PROFILE: 'default' } });
@@ -120,6 +124,7 @@ describe('which profile is used', () => {
   it('the environment beats the stored settings of any profile (SVC_BASE_URL, SVC_API_KEY, SVC_MODEL)', async () => {
     await twoProfiles();
     await run(['config', 'set', '--profile', 'work', 'model', 'work-model']);
+    answer(home);
     const result = await run(['chat', '--no-stream', '--no-save', '--profile', 'work', 'hello'], { env: { SVC_BASE_URL: home.baseUrl, SVC_API_KEY: 'sk-from-env-000000000009', SVC_MODEL: 'env-model' } });
     expect(result.exitCode).toBe(0);
     expect(office.requests).toEqual([]);
@@ -168,6 +173,7 @@ describe('which profile is used', () => {
   it('a choice file that cannot be read is skipped and reported (the default profile is used), and `profiles use` replaces it', async () => {
     await twoProfiles();
     writeFileSync(join(configRoot(), 'profiles.json'), '{"default": "wo');
+    answer(home);
     const result = await chat();
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('profiles.json is not valid JSON');
@@ -185,6 +191,7 @@ describe('the default profile keeps the files of before', () => {
     const credentials = `{\n\t"apiKey": "${DEFAULT_KEY}"\n}`;
     writeFileSync(join(configRoot(), 'config.json'), config, { mode: 0o600 });
     writeFileSync(join(configRoot(), 'credentials.json'), credentials, { mode: 0o600 });
+    answer(home);
     expect((await chat()).exitCode).toBe(0);
     expect(keysSeen(home)).toEqual([`Bearer ${DEFAULT_KEY}`]);
     await run(['config', 'set', '--profile', 'work', 'baseUrl', office.baseUrl]);

@@ -5,15 +5,19 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { reply, useScriptedServer } from '../helpers/scripted-server.js';
 
 const COMPLETION = { id: 'c1', object: 'chat.completion', created: 1, model: 'svc-pro', choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }] };
 const MARKER = 'zq-marker-value';
 
-let server: ScriptedServer;
+// A chat that must reach the service scripts its one answer (`answered()`); one that must send
+// nothing scripts none, so a request fails it.
+const scripted = useScriptedServer();
+const server = () => scripted.server;
+const answered = () => server().script(reply.json(200, COMPLETION));
 let sandbox: Sandbox;
 const configFile = () => join(sandbox.env.XDG_CONFIG_HOME!, 'svc', 'config.json');
 const store = (values: Record<string, unknown>) => {
@@ -21,15 +25,10 @@ const store = (values: Record<string, unknown>) => {
   writeFileSync(configFile(), JSON.stringify(values));
 };
 const chat = (env: Record<string, string> = {}) =>
-  runSvc(['chat', '--no-save', '--no-stream', 'hi'], sandbox, { env: { SVC_BASE_URL: server.baseUrl, SVC_API_KEY: 'env-key-0123456789', ...env } });
+  runSvc(['chat', '--no-save', '--no-stream', 'hi'], sandbox, { env: { SVC_BASE_URL: server().baseUrl, SVC_API_KEY: 'env-key-0123456789', ...env } });
 
-beforeAll(async () => {
-  server = await startScriptedServer(reply.json(200, COMPLETION));
-});
-afterAll(() => server.close());
 beforeEach(() => {
   sandbox = makeSandbox();
-  server.requests.length = 0;
 });
 afterEach(() => sandbox.cleanup());
 
@@ -53,7 +52,7 @@ describe('stored settings are checked like flags', () => {
     expect(result.stderr).toMatch(message);
     expect(result.stderr).toContain(`svc config set ${name}`);
     expect(result.stderr).not.toContain(MARKER);
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 
   it('a number setting stored as a string of digits (a hand edit) is read as the number', async () => {
@@ -73,13 +72,15 @@ describe('stored settings are checked like flags', () => {
 
   it('a flag or variable that overrides a bad stored value makes it harmless', async () => {
     store({ model: ['a', 'b'] });
+    answered();
     const result = await chat({ SVC_MODEL: 'svc-pro' });
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ model: 'svc-pro' });
+    expect(JSON.parse(server().requests[0]!.body)).toMatchObject({ model: 'svc-pro' });
   });
 
   it('a bad value of a setting the command does not use does not stop it', async () => {
     store({ imageModel: ['x'] });
+    answered();
     const result = await chat({ SVC_IMAGE_MODEL: 'not valid either' });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('hello\n');
@@ -97,6 +98,6 @@ describe('environment variables of the wrong form', () => {
     const result = await chat({ [variable]: value });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(`${variable} ${words}`);
-    expect(server.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 });
