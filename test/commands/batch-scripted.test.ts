@@ -197,7 +197,7 @@ describe('svc batch: what is sent', () => {
     expect(result.stderr).toContain('line 6: body.aspect_ratio must be one of 1:1, 16:9, 9:16, 4:3, 3:4, 21:9; got "2:1"');
     expect(result.stderr).toContain('line 7: method must be "POST"');
     expect(result.stderr).toContain('line 8: body.n is not a field svc sends');
-    expect(result.stderr).toContain('line 9: body.stop was given 5 times; the service accepts at most 4 stop sequences');
+    expect(result.stderr).toContain('line 9: body.stop has 5 entries; the service accepts at most 4 stop sequences');
   });
 
   it('bad flags are usage errors before the input is read', async () => {
