@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { completes } from '../completion-hints.js';
 import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../images/formats.js';
+import { PREVIEW_CHOICES } from '../../preview/choices.js';
 import type { CommandContext } from '../context.js';
 import { addConnectionOptions, settingFlagsFrom } from '../setting-flags.js';
 
@@ -12,8 +13,13 @@ Examples:
   $ svc image "an owl, ink drawing" -o - > owl.png         # the bytes to stdout
   $ svc image "a harbour at dawn" -o shots/                 # into a folder, named from the prompt
   $ svc image "a city at night" --json | jq -r '.images[0].path'
+  $ svc image "a koi pond" --preview blocks                 # preview as coloured half blocks
+  $ svc image "a koi pond" --open                           # and open it in the system viewer
 
 The revised prompt goes to stdout (one line per image); what was saved where goes to stderr.
+On a terminal the saved image is previewed first: kitty's or iTerm2's protocol where the terminal
+has one, sixel where it answers that it draws them, else half blocks (inside tmux or screen,
+half blocks unless --preview names a protocol). Never in a pipe, with --json or with -o -.
 Without -o (or with -o a folder) the file is named from the prompt, never overwriting.
 -o - refuses to write image bytes to a terminal unless --force.`;
 
@@ -28,6 +34,8 @@ export function imageCommand(context: CommandContext): Command {
     .option('--seed <n>', 'seed for a reproducible image (whole number 0 to 4294967295)')
     .option('--negative <text>', 'what must not appear in the image')
     .option('-m, --model <id>', 'image model (env SVC_IMAGE_MODEL; default svc-vision)')
+    .addOption(completes(new Option('--preview <how>', `preview on a terminal: ${PREVIEW_CHOICES.join(', ')} (env SVC_PREVIEW; default auto)`), PREVIEW_CHOICES))
+    .option('--open', "open the saved file in the system's viewer (xdg-open, open, start)")
     .option('--force', 'replace an existing file')
     .option('--json', 'print {created, images: [{path, revised_prompt, bytes}], usage} instead');
   addConnectionOptions(command).addHelpText('after', EXAMPLES);
@@ -43,7 +51,8 @@ export function imageCommand(context: CommandContext): Command {
         output: options.output as string | undefined,
         force: options.force === true,
         json: options.json === true,
-        settings: settingFlagsFrom(options, 'imageModel'),
+        open: options.open === true,
+        settings: { ...settingFlagsFrom(options, 'imageModel'), preview: options.preview as string | undefined },
       },
       context.factory,
       context.signal,

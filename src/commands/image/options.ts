@@ -16,6 +16,8 @@ export interface RawImageOptions {
   output?: string | undefined;
   force: boolean;
   json: boolean;
+  /** --open: show the saved file in the system's viewer. */
+  open?: boolean;
 }
 
 /** `folder`: -o names a folder, so the file is named from the prompt inside it (as `cp` does). */
@@ -30,6 +32,7 @@ export interface ImagePlan {
   output: OutputTarget;
   force: boolean;
   json: boolean;
+  open: boolean;
 }
 
 /** Seeds are sent as JSON integers; 2^32 - 1 is the largest most image services take. */
@@ -61,6 +64,7 @@ export function parseImageOptions(raw: RawImageOptions, isFolder: (path: string)
     if (raw.output === '') throw new UsageError('-o must name a file, or - for stdout');
     if (raw.output === '-') {
       if (raw.json) throw new UsageError('-o - and --json both want stdout; pick one');
+      if (raw.open) throw new UsageError('--open opens a saved file, and -o - saves none', { hint: 'use -o name.ext --open' });
       output = { kind: 'stdout' };
     } else if (namesFolder(raw.output) || isFolder(raw.output)) {
       output = { kind: 'folder', path: raw.output };
@@ -86,5 +90,6 @@ export function parseImageOptions(raw: RawImageOptions, isFolder: (path: string)
     output,
     force: raw.force,
     json: raw.json,
+    open: raw.open === true,
   };
 }
