@@ -15,7 +15,7 @@ type Decode = (bytes: ArrayBuffer) => Promise<{ data: Uint8ClampedArray; width: 
 
 /** What each package's `decode.js` exports, typed here: its own types give `init` only an options parameter. */
 interface DecodeModule {
-  init(module: object): Promise<unknown>;
+  init(module: object, overrides: { print(text: string): void; printErr(text: string): void }): Promise<unknown>;
   default: Decode;
 }
 
@@ -31,7 +31,11 @@ const loading = new Map<WasmFormat, Promise<Decode>>();
 async function loadDecoder(format: WasmFormat): Promise<Decode> {
   const require = createRequire(import.meta.url);
   const codec = (await CODECS[format].module()) as unknown as DecodeModule;
-  await codec.init(await WebAssembly.compile(await readFile(require.resolve(CODECS[format].wasm))));
+  const compiled = await WebAssembly.compile(await readFile(require.resolve(CODECS[format].wasm)));
+  // libjpeg prints its warnings ("Premature end of JPEG file") straight to stderr: svc says what
+  // went wrong itself, in one line, so the codecs' own output is dropped.
+  const quiet = () => {};
+  await codec.init(compiled, { print: quiet, printErr: quiet });
   return codec.default;
 }
 

@@ -53,5 +53,5 @@ export function fitImage(image: PixelSize, area: CellSize, cell: PixelSize): Fit
   const height = Math.max(1, Math.min(image.height, Math.round(image.height * scale)));
   const columns = Math.max(1, Math.min(area.columns, Math.round(width / cell.width)));
   const rows = Math.max(1, Math.min(area.rows, Math.round(height / cell.height)));
-  return { cells: { columns, rows }, pixels: { width, height }, limit: byRows < byColumns ? 'rows' : 'columns' };
+  return { cells: { columns, rows }, pixels: { width, height }, limit: byRows < Math.min(1, byColumns) ? 'rows' : 'columns' };
 }

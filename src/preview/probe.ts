@@ -7,6 +7,7 @@
  * answer is neither echoed nor held for a line), and the terminal's mode is put back after.
  */
 import { fstatSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import type { Readable, Writable } from 'node:stream';
 
 /** Long enough for a local terminal or one over ssh nearby, short enough to go unnoticed. */
@@ -22,10 +23,10 @@ export interface TerminalInput extends Readable {
 /** Whether two streams are the same terminal device (so what is written to one answers on the other). */
 export function sameTerminal(input: { fd?: number }, output: { fd?: number }): boolean {
   if (typeof input.fd !== 'number' || typeof output.fd !== 'number') return false;
+  if (!isatty(input.fd) || !isatty(output.fd)) return false;
   try {
-    const a = fstatSync(input.fd);
-    const b = fstatSync(output.fd);
-    return a.isCharacterDevice() && b.isCharacterDevice() && a.rdev === b.rdev;
+    // The same device number: one terminal (two terminals, or a terminal and /dev/null, differ).
+    return fstatSync(input.fd).rdev === fstatSync(output.fd).rdev;
   } catch {
     return false;
   }
