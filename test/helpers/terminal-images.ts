@@ -85,19 +85,24 @@ export function paletteColour(index: number): [number, number, number] {
 
 /**
  * Half-block lines back to pixels (two per cell); a lower half on the terminal's own background
- * (SGR 49) reads as alpha 0. Every line must end with a reset. Anything other than SGR escapes
- * and `▀` fails the parse.
+ * (SGR 49) reads as alpha 0. svc ends every line with a reset (checked); a screen captured from
+ * tmux (`from: 'tmux'`) carries its colours on instead. Anything other than SGR escapes and `▀`
+ * on a line with blocks fails the parse.
  */
-export function halfBlockPixels(text: string): Pixels {
+export function halfBlockPixels(text: string, from: 'svc' | 'tmux' = 'svc'): Pixels {
   const lines = text.split('\n').filter((line) => line.includes('▀'));
   const rows: Array<Array<[number, number, number, number]>> = [];
   let width = -1;
+  let fg: [number, number, number, number] = [0, 0, 0, 0];
+  let bg: [number, number, number, number] = [0, 0, 0, 0];
   for (const line of lines) {
-    if (!line.endsWith('\x1b[0m')) throw new Error(`a half-block line does not end with a reset: ${JSON.stringify(line.slice(-20))}`);
+    if (from === 'svc' && !line.endsWith('\x1b[0m')) throw new Error(`a half-block line does not end with a reset: ${JSON.stringify(line.slice(-20))}`);
     const upper: Array<[number, number, number, number]> = [];
     const lower: Array<[number, number, number, number]> = [];
-    let fg: [number, number, number, number] = [0, 0, 0, 0];
-    let bg: [number, number, number, number] = [0, 0, 0, 0];
+    if (from === 'svc') {
+      fg = [0, 0, 0, 0];
+      bg = [0, 0, 0, 0];
+    }
     for (const [, sgr, block] of line.matchAll(/\x1b\[([\d;]*)m|(▀)/g)) {
       if (block) {
         upper.push(fg);
@@ -112,6 +117,8 @@ export function halfBlockPixels(text: string): Pixels {
           bg = [0, 0, 0, 0];
         } else if (layer === 49) {
           bg = [0, 0, 0, 0];
+        } else if (layer === 39) {
+          fg = [0, 0, 0, 0];
         } else if ((layer === 38 || layer === 48) && p[i + 1] === 2) {
           const colour: [number, number, number, number] = [p[i + 2]!, p[i + 3]!, p[i + 4]!, 255];
           if (layer === 38) fg = colour;

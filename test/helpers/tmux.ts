@@ -16,6 +16,8 @@ export interface TmuxSession {
   paste(text: string): Promise<void>;
   /** The whole scrollback as plain text. */
   screen(): Promise<string>;
+  /** The whole scrollback with its colours, as SGR escapes (tmux's `capture-pane -e`). */
+  screenWithColours(): Promise<string>;
   /** Wait until the screen matches; fails with the screen after `timeoutMs`. */
   waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
   /** Count occurrences of `text` on the screen. */
@@ -52,6 +54,9 @@ export async function startTmux(command: string, env: Record<string, string>, wo
       await tmux('paste-buffer', '-p', '-t', 'svc');
     },
     screen,
+    async screenWithColours() {
+      return (await tmux('capture-pane', '-p', '-e', '-J', '-t', 'svc', '-S', '-5000')).stdout;
+    },
     async waitFor(match, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       let last = '';
