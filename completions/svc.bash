@@ -16,7 +16,7 @@ _svc() {
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    case " -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --port --host --api-key --block --delay " in
+    case " -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --preview --port --host --api-key --block --delay " in
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
@@ -66,11 +66,12 @@ _svc_complete_path() {
         --seed) return ;;
         --negative) return ;;
         -m|--model) return ;;
+        --preview) COMPREPLY=($(compgen -W 'auto kitty iterm sixel blocks none' -- "$cur")); return ;;
         --base-url) return ;;
         --timeout) return ;;
         --max-retries) return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-o --output --aspect --format --seed --negative -m --model --force --json --base-url --timeout --max-retries -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-o --output --aspect --format --seed --negative -m --model --preview --open --force --json --base-url --timeout --max-retries -h --help' -- "$cur")); return; fi
       :
       ;;
     'sessions')
@@ -111,15 +112,15 @@ _svc_complete_path() {
       ;;
     'config get')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel' -- "$cur"))
+      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview' -- "$cur"))
       ;;
     'config set')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel' -- "$cur"))
+      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview' -- "$cur"))
       ;;
     'config unset')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel' -- "$cur"))
+      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview' -- "$cur"))
       ;;
     'config list')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi

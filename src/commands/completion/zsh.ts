@@ -2,8 +2,12 @@
 import type { ValueSource } from '../completion-hints.js';
 import type { CompletionCommand, CompletionFlag } from './model.js';
 
-/** Text inside a single-quoted _arguments spec: no quote, no unescaped brackets or colons. */
-const spec = (text: string): string => text.replace(/'/g, `'\\''`).replace(/([[\]:\\])/g, '\\$1');
+/**
+ * Text inside a single-quoted _arguments spec: no quote, no unescaped brackets or colons.
+ * _arguments' own escapes first, then the shell's single quotes: the other way round escaped the
+ * backslash of the quote's '\'' and broke the script (a help text with "system's" did).
+ */
+const spec = (text: string): string => text.replace(/([[\]:\\])/g, '\\$1').replace(/'/g, `'\\''`);
 
 function action(source: ValueSource | undefined): string {
   if (!source) return '';
