@@ -10,8 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { imageAnswer, startFirstTokenServer, startImageServer, startStreamServer } from './servers.mjs';
 
-const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, runs: { type: 'string' }, out: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, runs: { type: 'string' }, out: { type: 'string' }, only: { type: 'string' } } });
 const quick = args.quick;
+// `--only preview` (or startup, chat, stream, image, reader, first-token): one case, to iterate on it.
+const SECTIONS = ['startup', 'chat', 'stream', 'image', 'reader', 'first-token', 'preview'];
+if (args.only !== undefined && !SECTIONS.includes(args.only)) throw new Error(`--only takes one of ${SECTIONS.join(', ')}`);
+const want = (section) => args.only === undefined || args.only === section;
 const runs = Number(args.runs ?? (quick ? 1 : 7));
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const svcBin = here('../bin/svc.js');
@@ -110,7 +114,7 @@ say(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.v
 say();
 
 // 1. Startup.
-{
+if (want('startup')) {
   // Start-up runs are short and noisy on a shared machine: five times as many of them.
   const samples = await compare({ 'node -e 0': () => run(node, ['-e', '0']), 'svc --version': svc(['--version']), 'svc --help': svc(['--help']) }, runs * 5);
   say('## Startup');
@@ -121,7 +125,7 @@ say();
 }
 
 // 2. One-shot non-streaming chat against the emulator.
-{
+if (want('chat')) {
   const { startEmulator } = await import('../dist/emulator/server.js');
   const emulator = await startEmulator({ apiKeys: ['bench-key'] });
   const env = { ...baseEnv, SVC_BASE_URL: emulator.baseUrl };
@@ -138,7 +142,7 @@ say();
 }
 
 // 3. A stream of many small chunks, printed to a pipe; 2k, 20k and 200k chunks for scaling.
-const streamSizes = quick ? [2000] : [2000, 20000, 200000];
+const streamSizes = !want('stream') ? [] : quick ? [2000] : [2000, 20000, 200000];
 const streamRows = [];
 for (const chunks of streamSizes) {
   const server = await startStreamServer(chunks);
@@ -161,7 +165,7 @@ for (const chunks of streamSizes) {
 }
 
 // 4. A large image: wall time and peak memory; 3, 24 and 96 MiB for scaling.
-const imageSizes = quick ? [3] : [3, 24, 96];
+const imageSizes = !want('image') ? [] : quick ? [3] : [3, 24, 96];
 const imageRows = [];
 for (const sizeMiB of imageSizes) {
   const server = await startImageServer(sizeMiB);
@@ -185,7 +189,7 @@ for (const sizeMiB of imageSizes) {
 
 // 4b. Why svc reads image answers with its own scanner: the same answer read from a file by
 // svc's scanner, by stream-json (the well-kept streaming JSON parser) and by JSON.parse.
-{
+if (want('reader')) {
   const sizeMiB = quick ? 3 : 24;
   const { body, image } = imageAnswer(sizeMiB);
   const answer = join(work, 'answer.json');
@@ -209,7 +213,7 @@ for (const sizeMiB of imageSizes) {
 }
 
 // 5. Time to first token: from the chunk leaving the server to its byte on svc's stdout.
-{
+if (want('first-token')) {
   const hold = 300;
   const server = await startFirstTokenServer(hold);
   const env = { ...baseEnv, SVC_BASE_URL: server.url };
@@ -230,6 +234,52 @@ for (const sizeMiB of imageSizes) {
   say();
   table('added latency', samples, 'ms', 'ms', 'curl -sN');
   budget('first token: svc added latency (ms)', stat(samples['svc chat'], 'ms').median, 5);
+}
+
+// 6. The preview of a 1-megapixel image on a terminal (issue 13: at most +100 ms and +30 MiB).
+if (want('preview')) {
+  const { startEmulator } = await import('../dist/emulator/server.js');
+  const emulator = await startEmulator({ apiKeys: ['bench-key'] });
+  const env = { ...baseEnv, SVC_BASE_URL: emulator.baseUrl };
+  delete env.NO_COLOR;
+  let n = 0;
+  // In a pseudo-terminal of 100 × 40 made by `script`, so stdout is a terminal as for a user; the
+  // emulator draws the same 1024 × 1024 picture every time (same prompt and seed), and its cost is
+  // in every contender alike. Peak memory is svc's (GNU time reports the largest descendant).
+  const inTerminal = (preview, format = 'png') => () =>
+    run('script', ['-q', '-e', '-c', `stty cols 100 rows 40; ${node} ${svcBin} image "a lighthouse at dusk" --seed 7 --format ${format} -o ${join(work, `p-${n++}.${format}`)} --preview ${preview}`, '/dev/null'], { env, rss: true });
+  const contenders = {
+    'png, --preview none': inTerminal('none'),
+    'png, half blocks': inTerminal('blocks'),
+    'png, kitty': inTerminal('kitty'),
+    'png, iTerm2': inTerminal('iterm'),
+    'png, sixel': inTerminal('sixel'),
+    'jpeg, --preview none': inTerminal('none', 'jpeg'),
+    'jpeg, kitty': inTerminal('kitty', 'jpeg'),
+    'webp, --preview none': inTerminal('none', 'webp'),
+    'webp, kitty': inTerminal('kitty', 'webp'),
+  };
+  const samples = await compare(contenders);
+  await emulator.close();
+  say('## Preview of a 1-megapixel image (1024 × 1024, emulator) in a 100 × 40 terminal');
+  say();
+  say('`svc image` with each preview against the same run without one (`--preview none`), in a');
+  say('pseudo-terminal; the difference of the medians is what the preview adds.');
+  say();
+  table('wall time', samples, 'ms', 'ms', 'png, --preview none');
+  table('peak memory (max RSS)', samples, 'rssMiB', 'MiB', 'png, --preview none');
+  say('| preview | added ms (median) | added MiB (median) |');
+  say('|---|---|---|');
+  for (const name of Object.keys(contenders)) {
+    if (name.endsWith('none')) continue;
+    const base = `${name.split(',')[0]}, --preview none`;
+    const addedMs = stat(samples[name], 'ms').median - stat(samples[base], 'ms').median;
+    const addedMiB = stat(samples[name], 'rssMiB').median - stat(samples[base], 'rssMiB').median;
+    say(`| ${name} | ${fmt(addedMs)} | ${fmt(addedMiB)} |`);
+    budget(`preview ${name}: added ms`, addedMs, 100);
+    budget(`preview ${name}: added MiB`, addedMiB, 30);
+  }
+  say();
 }
 
 // How cost grows.
@@ -260,6 +310,7 @@ for (const row of budgets) say(row);
 say();
 
 rmSync(work, { recursive: true, force: true });
-const out = args.out ?? (quick ? join(tmpdir(), 'svc-bench-smoke.md') : here('./RESULTS.md'));
+// A partial run (--quick, --only) never replaces the full results.
+const out = args.out ?? (quick || args.only !== undefined ? join(tmpdir(), 'svc-bench-smoke.md') : here('./RESULTS.md'));
 writeFileSync(out, `${lines.join('\n')}\n`);
 console.error(`written to ${out}`);

@@ -31,13 +31,20 @@ function paletteDefinitions(): string {
   return out;
 }
 
-/** Each pixel's palette register, with Floyd–Steinberg diffusion of the rounding error. */
+/**
+ * Each pixel's palette register, with Floyd–Steinberg diffusion of the rounding error. Integer
+ * arithmetic throughout: errors are kept in sixteenths, so the 7/16, 3/16, 5/16, 1/16 shares
+ * stay exact, and each channel's level comes from a table.
+ */
 export function quantise(pixels: Pixels): Uint8Array {
   const { width, height, data } = pixels;
   const indices = new Uint8Array(width * height);
-  // The error carried into this row and the next, per channel, with a spare cell at each end.
-  let current = new Float32Array((width + 2) * 3);
-  let next = new Float32Array((width + 2) * 3);
+  // For each channel and each value 0..255: its nearest level, and that level's value.
+  const level = LEVELS.map((count) => Uint8Array.from({ length: 256 }, (_, v) => Math.round((v * (count - 1)) / 255)));
+  const value = LEVELS.map((count) => Int32Array.from({ length: count }, (_, l) => Math.round((l * 255) / (count - 1))));
+  // The error carried into this row and the next, per channel (in 1/16), a spare cell at each end.
+  let current = new Int32Array((width + 2) * 3);
+  let next = new Int32Array((width + 2) * 3);
   for (let y = 0; y < height; y += 1) {
     next.fill(0);
     for (let x = 0; x < width; x += 1) {
@@ -45,16 +52,14 @@ export function quantise(pixels: Pixels): Uint8Array {
       const e = (x + 1) * 3;
       let index = 0;
       for (let c = 0; c < 3; c += 1) {
-        const steps = LEVELS[c]! - 1;
-        const wanted = Math.min(255, Math.max(0, data[i + c]! + current[e + c]!));
-        const level = Math.round((wanted * steps) / 255);
-        const error = wanted - (level * 255) / steps;
-        index = index * LEVELS[c]! + level;
-        // 7/16 right, 3/16 below left, 5/16 below, 1/16 below right.
-        current[e + 3 + c] = current[e + 3 + c]! + (error * 7) / 16;
-        next[e - 3 + c] = next[e - 3 + c]! + (error * 3) / 16;
-        next[e + c] = next[e + c]! + (error * 5) / 16;
-        next[e + 3 + c] = next[e + 3 + c]! + error / 16;
+        const wanted = Math.min(255, Math.max(0, data[i + c]! + (current[e + c]! >> 4)));
+        const l = level[c]![wanted]!;
+        const error = wanted - value[c]![l]!;
+        index = index * LEVELS[c]! + l;
+        current[e + 3 + c] = current[e + 3 + c]! + error * 7;
+        next[e - 3 + c] = next[e - 3 + c]! + error * 3;
+        next[e + c] = next[e + c]! + error * 5;
+        next[e + 3 + c] = next[e + 3 + c]! + error;
       }
       indices[y * width + x] = index;
     }
@@ -63,57 +68,90 @@ export function quantise(pixels: Pixels): Uint8Array {
   return indices;
 }
 
-/** A run of `count` identical sixel characters, with the repeat introducer when it is shorter. */
-function run(char: number, count: number): string {
-  const text = String.fromCharCode(char);
-  return count > 3 ? `!${count}${text}` : text.repeat(count);
-}
-
 /** The sixel data of indexed pixels: per band of six rows, each register's row of sixels. */
 function bands(indices: Uint8Array, width: number, height: number, registers: number): string {
-  const parts: string[] = [];
+  // ASCII written into a byte buffer (string concatenation was most of the cost). A register's
+  // line is at most "$#nnn", a repeat, and one byte per column: room for that is made first.
+  let out = new Uint8Array(1 << 16);
+  let length = 0;
+  const room = (extra: number) => {
+    if (length + extra <= out.length) return;
+    const grown = new Uint8Array(Math.max(out.length * 2, length + extra));
+    grown.set(out.subarray(0, length));
+    out = grown;
+  };
+  const number = (n: number) => {
+    if (n >= 100) out[length++] = 48 + Math.floor(n / 100);
+    if (n >= 10) out[length++] = 48 + (Math.floor(n / 10) % 10);
+    out[length++] = 48 + (n % 10);
+  };
+  /** `count` sixels of `char`: the repeat introducer `!n` when that is shorter. */
+  const run = (char: number, count: number) => {
+    if (count > 3) {
+      out[length++] = 0x21; // !
+      number(count);
+      out[length++] = char;
+    } else {
+      for (let k = 0; k < count; k += 1) out[length++] = char;
+    }
+  };
   const bits = new Uint8Array(registers * width);
-  const first = new Int32Array(registers);
+  const first = new Int32Array(registers).fill(-1);
   const last = new Int32Array(registers);
+  const used: number[] = [];
   for (let top = 0; top < height; top += 6) {
-    bits.fill(0);
-    first.fill(width);
-    last.fill(-1);
+    if (top > 0) {
+      room(1);
+      out[length++] = 0x2d; // -: down to the next band
+    }
     const rows = Math.min(6, height - top);
     for (let r = 0; r < rows; r += 1) {
       const row = (top + r) * width;
+      const bit = 1 << r;
       for (let x = 0; x < width; x += 1) {
         const register = indices[row + x]!;
-        bits[register * width + x]! |= 1 << r;
-        if (x < first[register]!) first[register] = x;
+        if (first[register] === -1) {
+          first[register] = x;
+          used.push(register);
+        } else if (x < first[register]!) {
+          first[register] = x;
+        }
         if (x > last[register]!) last[register] = x;
+        const at = register * width + x;
+        bits[at] = bits[at]! | bit;
       }
     }
-    const band: string[] = [];
-    for (let register = 0; register < registers; register += 1) {
-      if (last[register]! < 0) continue;
-      // From the band's left edge (the `$` before went back there) to this colour's last pixel.
-      let line = `#${register}`;
-      let char = -1;
-      let count = 0;
+    for (let u = 0; u < used.length; u += 1) {
+      const register = used[u]!;
       const base = register * width;
-      for (let x = 0; x <= last[register]!; x += 1) {
+      const from = first[register]!;
+      const to = last[register]!;
+      room(16 + to + 1);
+      if (u > 0) out[length++] = 0x24; // $: back to the band's start for the next colour
+      out[length++] = 0x23; // #
+      number(register);
+      if (from > 0) run(63, from); // empty sixels up to this colour's first pixel
+      let char = 63 + bits[base + from]!;
+      let count = 1;
+      for (let x = from + 1; x <= to; x += 1) {
         const sixel = 63 + bits[base + x]!;
         if (sixel === char) {
           count += 1;
         } else {
-          if (count > 0) line += run(char, count);
+          run(char, count);
           char = sixel;
           count = 1;
         }
       }
-      line += run(char, count);
-      band.push(line);
+      run(char, count);
+      // Ready for the next band: clear only what this colour set.
+      bits.fill(0, base + from, base + to + 1);
+      first[register] = -1;
+      last[register] = 0;
     }
-    // `$` returns to the band's start for the next colour; `-` moves down to the next band.
-    parts.push(band.join('$'));
+    used.length = 0;
   }
-  return parts.join('-');
+  return Buffer.from(out.buffer, 0, length).toString('latin1');
 }
 
 /** The DCS escape that draws `pixels` at the cursor, one terminal pixel per image pixel. */
