@@ -26,12 +26,12 @@ delete baseEnv.CI;
 
 /**
  * Run a command, its stdout read from a pipe as a user's script would; wall time in ms and peak
- * RSS in MiB (from GNU time). `onMarker` gets the arrival time of the first stdout data that
+ * RSS in MiB and CPU time in ms (from GNU time). `onMarker` gets the arrival time of the first stdout data that
  * contains `marker`.
  */
 function run(command, commandArgs, { env = baseEnv, rss = false, marker, onMarker } = {}) {
   return new Promise((resolve, reject) => {
-    const argv = rss ? ['/usr/bin/time', ['-f', '%M', command, ...commandArgs]] : [command, commandArgs];
+    const argv = rss ? ['/usr/bin/time', ['-f', '%U %S\n%M', command, ...commandArgs]] : [command, commandArgs];
     const started = performance.now();
     const child = spawn(argv[0], argv[1], { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
@@ -47,8 +47,11 @@ function run(command, commandArgs, { env = baseEnv, rss = false, marker, onMarke
     child.on('close', (code) => {
       const ms = performance.now() - started;
       if (code !== 0) return reject(new Error(`${command} ${commandArgs.join(' ')} exited ${code}: ${stderr.slice(-500)}`));
-      const rssMiB = rss ? Number(stderr.trim().split('\n').at(-1)) / 1024 : undefined;
-      resolve({ ms, rssMiB });
+      const tail = stderr.trim().split('\n');
+      const rssMiB = rss ? Number(tail.at(-1)) / 1024 : undefined;
+      // User + system CPU time of the process and its children: steadier than wall time on a busy machine.
+      const cpuMs = rss ? tail.at(-2).split(' ').reduce((sum, seconds) => sum + Number(seconds) * 1000, 0) : undefined;
+      resolve({ ms, rssMiB, cpuMs });
     });
   });
 }
@@ -267,15 +270,17 @@ if (want('preview')) {
   say('pseudo-terminal; the difference of the medians is what the preview adds.');
   say();
   table('wall time', samples, 'ms', 'ms', 'png, --preview none');
+  table('CPU time (user + system)', samples, 'cpuMs', 'ms', 'png, --preview none');
   table('peak memory (max RSS)', samples, 'rssMiB', 'MiB', 'png, --preview none');
-  say('| preview | added ms (median) | added MiB (median) |');
-  say('|---|---|---|');
+  say('| preview | added wall ms (median) | added CPU ms (median) | added MiB (median) |');
+  say('|---|---|---|---|');
   for (const name of Object.keys(contenders)) {
     if (name.endsWith('none')) continue;
     const base = `${name.split(',')[0]}, --preview none`;
     const addedMs = stat(samples[name], 'ms').median - stat(samples[base], 'ms').median;
+    const addedCpu = stat(samples[name], 'cpuMs').median - stat(samples[base], 'cpuMs').median;
     const addedMiB = stat(samples[name], 'rssMiB').median - stat(samples[base], 'rssMiB').median;
-    say(`| ${name} | ${fmt(addedMs)} | ${fmt(addedMiB)} |`);
+    say(`| ${name} | ${fmt(addedMs)} | ${fmt(addedCpu)} | ${fmt(addedMiB)} |`);
     budget(`preview ${name}: added ms`, addedMs, 100);
     budget(`preview ${name}: added MiB`, addedMiB, 30);
   }

@@ -24,7 +24,7 @@ describe('bench/run.mjs --quick --only preview', () => {
       expect(text).toContain('## Preview of a 1-megapixel image');
       expect(text).not.toContain('## Startup');
       for (const name of ['png, half blocks', 'png, kitty', 'png, iTerm2', 'png, sixel', 'jpeg, kitty', 'webp, kitty']) {
-        expect(text).toMatch(new RegExp(`\\| ${name} \\| -?[\\d.]+ \\| -?[\\d.]+ \\|`));
+        expect(text).toMatch(new RegExp(`\\| ${name} \\| -?[\\d.]+ \\| -?[\\d.]+ \\| -?[\\d.]+ \\|`));
       }
       expect(statSync(results).mtimeMs).toBe(before);
       const refused = await execa(process.execPath, ['bench/run.mjs', '--only', 'nothing'], { cwd: root, reject: false });

@@ -1,7 +1,7 @@
 /**
  * The preview's decoders and encoders load only when a preview is shown: `svc image` in a pipe,
- * with --json or with --preview none never imports pngjs, the WebAssembly codecs or the preview
- * module (start-up and memory are budgets, bench/). Checked by what the process imported.
+ * with --json or with --preview none never imports a decoder (png-rgb, pngjs, the WebAssembly
+ * codecs) or the preview module (start-up and memory are budgets, bench/). Checked by what the process imported.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodePng } from '../../src/emulator/images/png.js';
@@ -17,6 +17,10 @@ vi.mock('pngjs', async (importOriginal) => {
 });
 vi.mock('@jsquash/jpeg/decode.js', async (importOriginal) => {
   loaded.add('@jsquash/jpeg');
+  return importOriginal();
+});
+vi.mock('../../src/preview/png-rgb.js', async (importOriginal) => {
+  loaded.add('png-rgb');
   return importOriginal();
 });
 vi.mock('../../src/preview/show.js', async (importOriginal) => {
@@ -46,6 +50,7 @@ describe('what svc image loads', () => {
     expect([...loaded]).toEqual([]);
     const shown = await runSvc(['image', 'grey', '-o', 'd.png'], sandbox, { env, stdoutIsTTY: true });
     expect(shown.stdout).toContain('\x1b_G');
-    expect([...loaded].sort()).toEqual(['pngjs', 'preview']);
+    // An 8-bit RGB PNG takes the fast path: not even pngjs is loaded for it.
+    expect([...loaded].sort()).toEqual(['png-rgb', 'preview']);
   });
 });
