@@ -34,7 +34,7 @@ function pngFile(data: Uint8Array, width: number, height: number): Buffer {
 }
 
 const PIXELS = picture();
-const FILES = {
+const FILES: Record<'png' | 'jpeg' | 'webp', Buffer> = {
   png: pngFile(PIXELS, 320, 180),
   jpeg: encodeJpeg(PIXELS, 320, 180),
   webp: Buffer.alloc(0),
