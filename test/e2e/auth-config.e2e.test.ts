@@ -86,6 +86,7 @@ describe('svc config', () => {
       'maxRetries\t2\tdefault',
       'model\tenv-model\tenv',
       'imageModel\tsvc-vision\tdefault',
+      'preview\tauto\tdefault',
     ]);
     expect((await svc(['config', 'unset', 'timeout'], sandbox)).exitCode).toBe(0);
     const unset = await svc(['config', 'get', 'timeout'], sandbox);
