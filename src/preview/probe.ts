@@ -6,7 +6,7 @@
  * very terminal stdout writes to, for at most {@link PROBE_TIMEOUT_MS}, in raw mode (so the
  * answer is neither echoed nor held for a line), and the terminal's mode is put back after.
  */
-import { fstatSync } from 'node:fs';
+import { fstatSync, readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { Readable, Writable } from 'node:stream';
 
@@ -27,6 +27,26 @@ export function sameTerminal(input: { fd?: number }, output: { fd?: number }): b
   try {
     // The same device number: one terminal (two terminals, or a terminal and /dev/null, differ).
     return fstatSync(input.fd).rdev === fstatSync(output.fd).rdev;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Is this process in its terminal's foreground process group? A background job (`svc image … &`)
+ * that changes the terminal's mode is stopped by the kernel (SIGTTOU) and one that reads it
+ * (SIGTTIN), so only the foreground may ask. Linux says it in /proc/self/stat (pgrp, the 5th field,
+ * against tpgid, the 8th); where that cannot be read (macOS, the BSDs) the answer is no: there the
+ * terminals that draw images are known by their environment, and sixel is there on request.
+ */
+export function inForeground(stat: () => string = () => readFileSync('/proc/self/stat', 'utf8')): boolean {
+  try {
+    // The command name (2nd field) is in parentheses and may hold spaces: count from the last ')'.
+    const text = stat();
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const pgrp = Number(fields[2]);
+    const tpgid = Number(fields[5]);
+    return Number.isInteger(pgrp) && pgrp > 0 && pgrp === tpgid;
   } catch {
     return false;
   }

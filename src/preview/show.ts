@@ -17,7 +17,7 @@ import { afterProbe, decide, wrapForTmux, type Decision, type PreviewChoice, typ
 import { decodeImage, PreviewDecodeError } from './decode.js';
 import { ASSUMED_CELL, fitImage, HALF_BLOCK_CELL, previewArea, type CellSize, type Fit } from './fit.js';
 import type { Pixels } from './pixels.js';
-import { probeSixel, sameTerminal, type TerminalInput } from './probe.js';
+import { inForeground, probeSixel, sameTerminal, type TerminalInput } from './probe.js';
 import { scaleDown } from './scale.js';
 
 export interface PreviewOptions {
@@ -49,7 +49,7 @@ function terminalSize(io: IO, given: CellSize | undefined): CellSize {
 
 async function decideWithProbe(io: IO, options: PreviewOptions): Promise<Decision> {
   const input = io.stdin as TerminalInput;
-  const canProbe = options.probe !== false && io.stdinKind === 'tty' && sameTerminal(input, io.stdout as { fd?: number });
+  const canProbe = options.probe !== false && io.stdinKind === 'tty' && sameTerminal(input, io.stdout as { fd?: number }) && inForeground();
   const decision = decide(options.choice, io.env, canProbe);
   if (decision.kind !== 'probe') return decision;
   return afterProbe(decision, await probeSixel(input, io.stdout), io.env);

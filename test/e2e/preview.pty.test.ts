@@ -154,6 +154,14 @@ describe.skipIf(!hasScript)('graphics protocols in a pseudo-terminal', () => {
     expect(out).not.toMatch(/-icanon|-echo\b/);
   });
 
+  it('a background job (`svc image … &`) asks the terminal nothing: never stopped by SIGTTOU', async () => {
+    // `set -m`: the shell puts the job in a process group of its own, not the terminal's foreground.
+    const out = await inPty(`set -m; ${svcLine('image "a lighthouse at dusk" -o background.png')} & wait $!; echo "[job $?]"`, TERMINALS);
+    expect(out).toContain('[job 0]');
+    expect(out).not.toContain('\x1b[c');
+    expect(halfBlockPixels(out.slice(out.indexOf('\x1b[38;')).replaceAll('\r\n', '\n')).width).toBe(52);
+  });
+
   it('kitty’s environment in a pipe, or with --preview none: no escape reaches the terminal', async () => {
     const out = await inPty(`${svcLine('image "a boat" -o boat.png')} | cat; ${svcLine('image "a boat" -o boat2.png --preview none')}`, { ...TERMINALS, TERM: 'xterm-kitty' });
     expect(kittyImages(out)).toEqual([]);

@@ -6,7 +6,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { listsSixel, parseDeviceAttributes, probeSixel, sameTerminal, type TerminalInput } from '../../src/preview/probe.js';
+import { inForeground, listsSixel, parseDeviceAttributes, probeSixel, sameTerminal, type TerminalInput } from '../../src/preview/probe.js';
 
 /** A fake terminal: stdin with a raw mode, stdout that answers DA1 with `answer` (or stays silent). */
 function terminal(answer: string | undefined, { raw = false, pieces = 1 } = {}) {
@@ -113,5 +113,25 @@ describe('sameTerminal', () => {
       closeSync(a);
       closeSync(b);
     }
+  });
+});
+
+describe('inForeground', () => {
+  it.each([
+    // pid (comm) state ppid pgrp session tty_nr tpgid ...
+    ['the foreground job', '4242 (node) S 4000 4242 4000 34816 4242 4194304', true],
+    ['a background job (`svc image … &`)', '4242 (node) S 4000 4242 4000 34816 4100 4194304', false],
+    ['no controlling terminal', '4242 (node) S 4000 4242 4242 0 -1 4194304', false],
+    ['a command name with spaces and a parenthesis', '4242 (my (odd) node) S 4000 4242 4000 34816 4242 0', true],
+  ])('%s', (_, stat, expected) => {
+    expect(inForeground(() => stat)).toBe(expected);
+  });
+
+  it('no /proc (macOS, the BSDs): no, so no question is asked', () => {
+    expect(
+      inForeground(() => {
+        throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+      }),
+    ).toBe(false);
   });
 });
