@@ -11,8 +11,12 @@ import { parseArgs } from 'node:util';
 import { renderCases } from './render/cases.mjs';
 import { batchInput, imageAnswer, startChatServer, startFirstTokenServer, startImageServer, startStreamServer } from './servers.mjs';
 
-const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, runs: { type: 'string' }, out: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, runs: { type: 'string' }, out: { type: 'string' }, only: { type: 'string' } } });
 const quick = args.quick;
+// `--only preview` (or any name in SECTIONS): one case, to iterate on it.
+const SECTIONS = ['startup', 'chat', 'stream', 'image', 'reader', 'first-token', 'render', 'search', 'batch', 'emulator-draw', 'preview'];
+if (args.only !== undefined && !SECTIONS.includes(args.only)) throw new Error(`--only takes one of ${SECTIONS.join(', ')}`);
+const want = (section) => args.only === undefined || args.only === section;
 const runs = Number(args.runs ?? (quick ? 1 : 7));
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const svcBin = here('../bin/svc.js');
@@ -23,12 +27,12 @@ delete baseEnv.CI;
 
 /**
  * Run a command, its stdout read from a pipe as a user's script would; wall time in ms and peak
- * RSS in MiB (from GNU time). `onMarker` gets the arrival time of the first stdout data that
+ * RSS in MiB and CPU time in ms (from GNU time). `onMarker` gets the arrival time of the first stdout data that
  * contains `marker`.
  */
 function run(command, commandArgs, { env = baseEnv, rss = false, marker, onMarker } = {}) {
   return new Promise((resolve, reject) => {
-    const argv = rss ? ['/usr/bin/time', ['-f', '%M', command, ...commandArgs]] : [command, commandArgs];
+    const argv = rss ? ['/usr/bin/time', ['-f', '%U %S\n%M', command, ...commandArgs]] : [command, commandArgs];
     const started = performance.now();
     const child = spawn(argv[0], argv[1], { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
@@ -44,8 +48,11 @@ function run(command, commandArgs, { env = baseEnv, rss = false, marker, onMarke
     child.on('close', (code) => {
       const ms = performance.now() - started;
       if (code !== 0) return reject(new Error(`${command} ${commandArgs.join(' ')} exited ${code}: ${stderr.slice(-500)}`));
-      const rssMiB = rss ? Number(stderr.trim().split('\n').at(-1)) / 1024 : undefined;
-      resolve({ ms, rssMiB });
+      const tail = stderr.trim().split('\n');
+      const rssMiB = rss ? Number(tail.at(-1)) / 1024 : undefined;
+      // User + system CPU time of the process and its children: steadier than wall time on a busy machine.
+      const cpuMs = rss ? tail.at(-2).split(' ').reduce((sum, seconds) => sum + Number(seconds) * 1000, 0) : undefined;
+      resolve({ ms, rssMiB, cpuMs });
     });
   });
 }
@@ -137,7 +144,7 @@ say(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.v
 say();
 
 // 1. Startup.
-{
+if (want('startup')) {
   // Start-up runs are short and noisy on a shared machine: five times as many of them (the
   // smoke run, whose numbers mean nothing, runs everything once).
   const samples = await compare({ 'node -e 0': () => run(node, ['-e', '0']), 'svc --version': svc(['--version']), 'svc --help': svc(['--help']) }, quick ? runs : runs * 5);
@@ -149,7 +156,7 @@ say();
 }
 
 // 2. One-shot non-streaming chat against the emulator.
-{
+if (want('chat')) {
   const { startEmulator } = await import('../dist/emulator/server.js');
   const emulator = await startEmulator({ apiKeys: ['bench-key'] });
   const env = { ...baseEnv, SVC_BASE_URL: emulator.baseUrl };
@@ -166,7 +173,7 @@ say();
 }
 
 // 3. A stream of many small chunks, printed to a pipe; 2k, 20k and 200k chunks for scaling.
-const streamSizes = quick ? [2000] : [2000, 20000, 200000];
+const streamSizes = !want('stream') ? [] : quick ? [2000] : [2000, 20000, 200000];
 const streamRows = [];
 for (const chunks of streamSizes) {
   const server = await startStreamServer(chunks);
@@ -189,7 +196,7 @@ for (const chunks of streamSizes) {
 }
 
 // 4. A large image: wall time and peak memory; 3, 24 and 96 MiB for scaling.
-const imageSizes = quick ? [3] : [3, 24, 96];
+const imageSizes = !want('image') ? [] : quick ? [3] : [3, 24, 96];
 const imageRows = [];
 for (const sizeMiB of imageSizes) {
   const server = await startImageServer(sizeMiB);
@@ -213,7 +220,7 @@ for (const sizeMiB of imageSizes) {
 
 // 4b. Why svc reads image answers with its own scanner: the same answer read from a file by
 // svc's scanner, by stream-json (the well-kept streaming JSON parser) and by JSON.parse.
-{
+if (want('reader')) {
   const sizeMiB = quick ? 3 : 24;
   const { body, image } = imageAnswer(sizeMiB);
   const answer = join(work, 'answer.json');
@@ -237,7 +244,7 @@ for (const sizeMiB of imageSizes) {
 }
 
 // 5. Time to first token: from the chunk leaving the server to its byte on svc's stdout.
-{
+if (want('first-token')) {
   const hold = 300;
   const server = await startFirstTokenServer(hold);
   const env = { ...baseEnv, SVC_BASE_URL: server.url };
@@ -261,10 +268,10 @@ for (const sizeMiB of imageSizes) {
 }
 
 // 6. Rendering on a terminal (bench/render/).
-await renderCases({ say, table, budget, compare, stat, quick, runs, work });
+if (want('render')) await renderCases({ say, table, budget, compare, stat, quick, runs, work });
 
 // 7. Searching saved conversations: 10,000 of them (issue 15: under a second).
-{
+if (want('search')) {
   const count = quick ? 500 : 10000;
   const dir = join(work, 'data', 'svc', 'conversations');
   const made = writeConversations(dir, count);
@@ -287,7 +294,7 @@ await renderCases({ say, table, budget, compare, stat, quick, runs, work });
 // 8. svc batch: many requests against a server that answers at once, against a minimal Node
 // client (the floor) and a shell loop over `svc chat` (what script authors do today); then peak
 // memory at ten times the requests, which must stay nearly flat (the input is streamed).
-{
+if (want('batch')) {
   const server = await startChatServer();
   const env = { ...baseEnv, SVC_BASE_URL: server.url };
   const count = quick ? 200 : 2000;
@@ -333,7 +340,7 @@ await renderCases({ say, table, budget, compare, stat, quick, runs, work });
 
 // 9. The emulator draws every picture in the process that serves it, so a megapixel must stay
 // well under a second (this budget was a timed test once; time belongs here, not in tests).
-{
+if (want('emulator-draw')) {
   const { planScene } = await import(here('../dist/emulator/images/plan.js'));
   const { drawScene } = await import(here('../dist/emulator/images/draw.js'));
   const plan = planScene('a lighthouse by the sea at night', 8);
@@ -349,6 +356,54 @@ await renderCases({ say, table, budget, compare, stat, quick, runs, work });
   say();
   table('wall time', samples, 'ms', 'ms', name);
   budget('emulator: draw a 1024×1024 scene (ms)', stat(samples[name], 'ms').median, 1000);
+}
+
+// 10. The preview of a 1-megapixel image on a terminal (issue 13: at most +100 ms and +30 MiB).
+if (want('preview')) {
+  const { startEmulator } = await import('../dist/emulator/server.js');
+  const emulator = await startEmulator({ apiKeys: ['bench-key'] });
+  const env = { ...baseEnv, SVC_BASE_URL: emulator.baseUrl };
+  delete env.NO_COLOR;
+  let n = 0;
+  // In a pseudo-terminal of 100 × 40 made by `script`, so stdout is a terminal as for a user; the
+  // emulator draws the same 1024 × 1024 picture every time (same prompt and seed), and its cost is
+  // in every contender alike. Peak memory is svc's (GNU time reports the largest descendant).
+  const inTerminal = (preview, format = 'png') => () =>
+    run('script', ['-q', '-e', '-c', `stty cols 100 rows 40; ${node} ${svcBin} image "a lighthouse at dusk" --seed 7 --format ${format} -o ${join(work, `p-${n++}.${format}`)} --preview ${preview}`, '/dev/null'], { env, rss: true });
+  const contenders = {
+    'png, --preview none': inTerminal('none'),
+    'png, half blocks': inTerminal('blocks'),
+    'png, kitty': inTerminal('kitty'),
+    'png, iTerm2': inTerminal('iterm'),
+    'png, sixel': inTerminal('sixel'),
+    'jpeg, --preview none': inTerminal('none', 'jpeg'),
+    'jpeg, kitty': inTerminal('kitty', 'jpeg'),
+    'webp, --preview none': inTerminal('none', 'webp'),
+    'webp, kitty': inTerminal('kitty', 'webp'),
+  };
+  const samples = await compare(contenders);
+  await emulator.close();
+  say('## Preview of a 1-megapixel image (1024 × 1024, emulator) in a 100 × 40 terminal');
+  say();
+  say('`svc image` with each preview against the same run without one (`--preview none`), in a');
+  say('pseudo-terminal; the difference of the medians is what the preview adds.');
+  say();
+  table('wall time', samples, 'ms', 'ms', 'png, --preview none');
+  table('CPU time (user + system)', samples, 'cpuMs', 'ms', 'png, --preview none');
+  table('peak memory (max RSS)', samples, 'rssMiB', 'MiB', 'png, --preview none');
+  say('| preview | added wall ms (median) | added CPU ms (median) | added MiB (median) |');
+  say('|---|---|---|---|');
+  for (const name of Object.keys(contenders)) {
+    if (name.endsWith('none')) continue;
+    const base = `${name.split(',')[0]}, --preview none`;
+    const addedMs = stat(samples[name], 'ms').median - stat(samples[base], 'ms').median;
+    const addedCpu = stat(samples[name], 'cpuMs').median - stat(samples[base], 'cpuMs').median;
+    const addedMiB = stat(samples[name], 'rssMiB').median - stat(samples[base], 'rssMiB').median;
+    say(`| ${name} | ${fmt(addedMs)} | ${fmt(addedCpu)} | ${fmt(addedMiB)} |`);
+    budget(`preview ${name}: added ms`, addedMs, 100);
+    budget(`preview ${name}: added MiB`, addedMiB, 30);
+  }
+  say();
 }
 
 // How cost grows.
@@ -379,6 +434,7 @@ for (const row of budgets) say(row);
 say();
 
 rmSync(work, { recursive: true, force: true });
-const out = args.out ?? (quick ? join(tmpdir(), 'svc-bench-smoke.md') : here('./RESULTS.md'));
+// A partial run (--quick, --only) never replaces the full results.
+const out = args.out ?? (quick || args.only !== undefined ? join(tmpdir(), 'svc-bench-smoke.md') : here('./RESULTS.md'));
 writeFileSync(out, `${lines.join('\n')}\n`);
 console.error(`written to ${out}`);

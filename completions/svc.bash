@@ -16,7 +16,7 @@ _svc() {
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    case " --profile -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --prompts --concurrency --images-dir --port --host --api-key --block --delay " in
+    case " --profile -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --preview --prompts --concurrency --images-dir --port --host --api-key --block --delay " in
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
@@ -70,12 +70,13 @@ _svc_complete_path() {
         --seed) return ;;
         --negative) return ;;
         -m|--model) return ;;
+        --preview) COMPREPLY=($(compgen -W 'auto kitty iterm sixel blocks none' -- "$cur")); return ;;
         --base-url) return ;;
         --timeout) return ;;
         --max-retries) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-o --output --aspect --format --seed --negative -m --model --force --json --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-o --output --aspect --format --seed --negative -m --model --preview --open --force --json --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'batch')
@@ -196,21 +197,21 @@ _svc_complete_path() {
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel' -- "$cur"))
+      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview' -- "$cur"))
       ;;
     'config set')
       case "$prev" in
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel' -- "$cur"))
+      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview' -- "$cur"))
       ;;
     'config unset')
       case "$prev" in
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel' -- "$cur"))
+      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview' -- "$cur"))
       ;;
     'config list')
       case "$prev" in

@@ -13,7 +13,7 @@ function __svc_path
             set skip 0
             continue
         end
-        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--prompts' '--concurrency' '--images-dir' '--port' '--host' '--api-key' '--block' '--delay'
+        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--port' '--host' '--api-key' '--block' '--delay'
             set skip 1
             continue
         end
@@ -76,6 +76,8 @@ complete -c svc -n '__svc_at image' -l format -x -a 'png jpeg webp' -d 'image fo
 complete -c svc -n '__svc_at image' -l seed -x -d 'seed for a reproducible image (whole number 0 to 4294967295)'
 complete -c svc -n '__svc_at image' -l negative -x -d 'what must not appear in the image'
 complete -c svc -n '__svc_at image' -s m -l model -x -d 'image model (env SVC_IMAGE_MODEL; default svc-vision)'
+complete -c svc -n '__svc_at image' -l preview -x -a 'auto kitty iterm sixel blocks none' -d 'preview on a terminal: auto, kitty, iterm, sixel, blocks, none (env SVC_PREVIEW; default auto)'
+complete -c svc -n '__svc_at image' -l open -d 'open the saved file in the system\'s viewer (xdg-open, open, start)'
 complete -c svc -n '__svc_at image' -l force -d 'replace an existing file'
 complete -c svc -n '__svc_at image' -l json -d 'print {created, images: [{path, revised_prompt, bytes}], usage} instead'
 complete -c svc -n '__svc_at image' -l base-url -x -d 'service base URL; /v1/... is appended (env SVC_BASE_URL)'
@@ -154,13 +156,13 @@ complete -c svc -n '__svc_at config' -f -a 'list' -d 'Print every setting as key
 complete -c svc -n '__svc_at config' -f -a 'path' -d 'Print the path of the settings file.'
 complete -c svc -n '__svc_at config' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at config get' -f -a 'baseUrl timeout maxRetries model imageModel'
+complete -c svc -n '__svc_at config get' -f -a 'baseUrl timeout maxRetries model imageModel preview'
 complete -c svc -n '__svc_at config get' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config get' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at config set' -f -a 'baseUrl timeout maxRetries model imageModel'
+complete -c svc -n '__svc_at config set' -f -a 'baseUrl timeout maxRetries model imageModel preview'
 complete -c svc -n '__svc_at config set' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config set' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at config unset' -f -a 'baseUrl timeout maxRetries model imageModel'
+complete -c svc -n '__svc_at config unset' -f -a 'baseUrl timeout maxRetries model imageModel preview'
 complete -c svc -n '__svc_at config unset' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config unset' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at config list' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'

@@ -45,8 +45,8 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   define: { SVC_VERSION: JSON.stringify(version) },
-  // The WebP encoder finds its .wasm next to its own files; it stays a package import.
-  external: ['@jsquash/webp', '@jsquash/webp/*'],
+  // The WebP and JPEG codecs find their .wasm next to their own files; they stay package imports.
+  external: ['@jsquash/webp', '@jsquash/webp/*', '@jsquash/jpeg', '@jsquash/jpeg/*'],
   // CommonJS packages inside an ES module bundle call require(): give them a real one.
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -68,3 +68,10 @@ export function parseModelId(text: string, source: string): string {
   }
   return trimmed;
 }
+
+/** One of `allowed` (case and surrounding spaces ignored), e.g. a --preview value. */
+export function parseChoice<T extends string>(text: string, source: string, allowed: readonly T[]): T {
+  const match = allowed.find((candidate) => candidate === text.trim().toLowerCase());
+  if (!match) throw new InvalidValueError(source, `must be one of ${allowed.join(', ')}`, text);
+  return match;
+}

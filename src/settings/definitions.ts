@@ -2,7 +2,8 @@
  * The settings svc knows, where each can come from, and how each is checked.
  * cli.md "Settings and precedence" is the source of this table.
  */
-import { parseBaseUrl, parseIntegerInRange, parseModelId, parseNumberInRange } from '../parse-values.js';
+import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange } from '../parse-values.js';
+import { PREVIEW_CHOICES, type PreviewChoice } from '../preview/choices.js';
 
 export interface SettingDefinition<T> {
   /** The environment variable that overrides the stored value. */
@@ -59,6 +60,13 @@ export const settingDefinitions = {
     parse: parseModelId,
     stores: 'string',
   } satisfies SettingDefinition<string>,
+  preview: {
+    env: 'SVC_PREVIEW',
+    defaultValue: 'auto',
+    description: 'image preview in the terminal: auto, kitty, iterm, sixel, blocks or none',
+    parse: (text: string, source: string): PreviewChoice => parseChoice(text, source, PREVIEW_CHOICES),
+    stores: 'string',
+  } satisfies SettingDefinition<PreviewChoice>,
 };
 
 export type SettingName = keyof typeof settingDefinitions;

@@ -85,6 +85,7 @@ describe('bench/run.mjs --quick', () => {
         'batch 200: svc / node:http client',
         'batch memory: 1200 / 120 requests',
         'emulator: draw a 1024×1024 scene (ms)',
+        ...['png, half blocks', 'png, kitty', 'png, iTerm2', 'png, sixel', 'jpeg, kitty', 'webp, kitty'].flatMap((preview) => [`preview ${preview}: added ms`, `preview ${preview}: added MiB`]),
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

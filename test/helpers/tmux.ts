@@ -18,6 +18,8 @@ export interface TmuxSession {
   screen(): Promise<string>;
   /** The whole scrollback with its styles as SGR sequences (`capture-pane -e`), rows not joined. */
   styledScreen(): Promise<string>;
+  /** The whole scrollback with its colours, as SGR escapes (tmux's `capture-pane -e`). */
+  screenWithColours(): Promise<string>;
   /** Wait until the screen matches; fails with the screen after `timeoutMs`. */
   waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
   /** Count occurrences of `text` on the screen. */
@@ -56,6 +58,9 @@ export async function startTmux(command: string, env: Record<string, string>, wo
     screen,
     async styledScreen() {
       return (await tmux('capture-pane', '-p', '-e', '-t', 'svc', '-S', '-5000')).stdout;
+    },
+    async screenWithColours() {
+      return (await tmux('capture-pane', '-p', '-e', '-J', '-t', 'svc', '-S', '-5000')).stdout;
     },
     async waitFor(match, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;

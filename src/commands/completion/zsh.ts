@@ -5,8 +5,12 @@ import type { CompletionCommand, CompletionFlag } from './model.js';
 // The value helpers are named *_names: `_svc_<command>` is the function of that command
 // (functionName), and `_svc_sessions` for both once made `--session` complete subcommands.
 
-/** Text inside a single-quoted _arguments spec: no quote, no unescaped brackets or colons. */
-const spec = (text: string): string => text.replace(/'/g, `'\\''`).replace(/([[\]:\\])/g, '\\$1');
+/**
+ * Text inside a single-quoted _arguments spec: no quote, no unescaped brackets or colons.
+ * _arguments' own escapes first, then the shell's single quotes: the other way round escaped the
+ * backslash of the quote's '\'' and broke the script (a help text with "system's" did).
+ */
+const spec = (text: string): string => text.replace(/([[\]:\\])/g, '\\$1').replace(/'/g, `'\\''`);
 
 function action(source: ValueSource | undefined): string {
   if (!source) return '';

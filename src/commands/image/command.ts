@@ -9,10 +9,15 @@ Examples:
   $ svc image "an owl, ink drawing" -o - > owl.png         # the bytes to stdout
   $ svc image "a harbour at dawn" -o shots/                 # into a folder, named from the prompt
   $ svc image "a city at night" --json | jq -r '.images[0].path'
+  $ svc image "a koi pond" --preview blocks                 # preview in coloured half blocks
+  $ svc image "a koi pond" --open                           # save, then open in the system viewer
 
 The revised prompt goes to stdout (one line per image); what was saved where goes to stderr.
 Without -o (or with -o a folder) the file is named from the prompt, never overwriting.
--o - refuses to write image bytes to a terminal unless --force.`;
+-o - refuses to write image bytes to a terminal unless --force.
+On a terminal the saved image is shown first: with kitty's or iTerm2's protocol where the
+terminal has one, sixel where it says it draws them, else half blocks (inside tmux or screen,
+half blocks unless --preview names a protocol). Never in a pipe, with --json or with -o -.`;
 
 export function imageCommand(context: CommandContext) {
   const command = declareImageCommand().addHelpText('after', EXAMPLES);

@@ -4,6 +4,7 @@
  */
 import { Command, Option } from '@commander-js/extra-typings';
 import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../api/images/formats.js';
+import { PREVIEW_CHOICES } from '../../preview/choices.js';
 import { completes } from '../completion-hints.js';
 import { addConnectionOptions } from '../setting-flags.js';
 
@@ -18,6 +19,8 @@ export function declareImageCommand() {
     .option('--seed <n>', 'seed for a reproducible image (whole number 0 to 4294967295)')
     .option('--negative <text>', 'what must not appear in the image')
     .option('-m, --model <id>', 'image model (env SVC_IMAGE_MODEL; default svc-vision)')
+    .addOption(completes(new Option('--preview <how>', `preview on a terminal: ${PREVIEW_CHOICES.join(', ')} (env SVC_PREVIEW; default auto)`), PREVIEW_CHOICES))
+    .option('--open', "open the saved file in the system's viewer (xdg-open, open, start)")
     .option('--force', 'replace an existing file')
     .option('--json', 'print {created, images: [{path, revised_prompt, bytes}], usage} instead');
   return addConnectionOptions(command);

@@ -23,6 +23,7 @@ export interface ImagePlan {
   output: OutputTarget;
   force: boolean;
   json: boolean;
+  open: boolean;
 }
 
 /** Seeds are sent as JSON integers; 2^32 - 1 is the largest most image services take. */
@@ -54,6 +55,7 @@ export function parseImageOptions(raw: RawImageOptions, isFolder: (path: string)
     if (raw.output === '') throw new UsageError('-o must name a file, or - for stdout');
     if (raw.output === '-') {
       if (raw.json) throw new UsageError('-o - and --json both want stdout; pick one');
+      if (raw.open) throw new UsageError('--open opens a saved file, and -o - saves none', { hint: 'use -o name.ext --open' });
       output = { kind: 'stdout' };
     } else if (namesFolder(raw.output) || isFolder(raw.output)) {
       output = { kind: 'folder', path: raw.output };
@@ -79,5 +81,6 @@ export function parseImageOptions(raw: RawImageOptions, isFolder: (path: string)
     output,
     force: raw.force === true,
     json: raw.json === true,
+    open: raw.open === true,
   };
 }

@@ -9,8 +9,9 @@ import { pipeline } from 'node:stream/promises';
 import { readDimensions } from '../../api/images/formats.js';
 import { generateImages, type ImageGeneration, type ImageRequest } from '../../api/images/generate.js';
 import { InterruptedError, SvcError } from '../../errors.js';
-import type { Factory } from '../../factory.js';
+import type { Factory, ResolvedSettings } from '../../factory.js';
 import { startSpinner, type IO } from '../../io.js';
+import type { PreviewChoice } from '../../preview/choices.js';
 import { forOutput } from '../../terminal-text.js';
 import { settingFlagsFrom } from '../setting-flags.js';
 import type { ImageFlags } from './flags.js';
@@ -50,10 +51,23 @@ async function withSpinner<T>(io: IO, work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * How to preview, or none: only on a terminal, never with --json or -o - (stdout is data there).
+ * A --preview typo is refused wherever it is typed; a bad SVC_PREVIEW or stored value only stops
+ * a run that would show a preview. Read before the request, so either costs no request.
+ */
+function previewChoice(io: IO, plan: ImagePlan, settings: ResolvedSettings, flag: string | undefined): PreviewChoice {
+  const shows = io.stdoutIsTTY && !plan.json && plan.output.kind !== 'stdout';
+  if (!shows && flag === undefined) return 'none';
+  const choice = settings.preview.value;
+  return shows ? choice : 'none';
+}
+
 export async function runImage(words: string[], flags: ImageFlags, factory: Factory, signal: AbortSignal): Promise<void> {
   const { io } = factory;
   const plan = parseImageOptions({ words, ...flags }, (path) => isFolder(io.cwd, path));
-  const settings = await factory.settings(settingFlagsFrom(flags, 'imageModel'));
+  const settings = await factory.settings({ ...settingFlagsFrom(flags, 'imageModel'), preview: flags.preview });
+  const preview = previewChoice(io, plan, settings, flags.preview);
   const target = prepareTarget(io, plan);
   const client = await factory.apiClient(settings);
   const request = buildRequest(plan, settings.imageModel.value);
@@ -80,12 +94,22 @@ export async function runImage(words: string[], flags: ImageFlags, factory: Fact
       const images = saved.map(({ path, image }) => ({ path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes }));
       io.stdout.write(`${JSON.stringify({ created: result.created, images, usage: result.usage ?? null }, null, 2)}\n`);
     } else {
-      for (const { image } of saved) io.stdout.write(`${forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY)}\n`);
+      for (const { path, image } of saved) {
+        if (preview !== 'none') {
+          const { showPreview } = await import('../../preview/show.js');
+          await showPreview(io, { path }, { choice: preview, label: shownPath(io.cwd, path) });
+        }
+        io.stdout.write(`${forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY)}\n`);
+      }
     }
     for (const { path, image } of saved) {
       const size = readDimensions(image.file.head);
       const dims = size ? `${size.width}×${size.height}, ` : '';
       io.stderr.write(`saved ${shownPath(io.cwd, path)} (${dims}${formatBytes(image.file.bytes)})\n`);
+    }
+    if (plan.open) {
+      const { openInViewer } = await import('./open-viewer.js');
+      for (const { path } of saved) await openInViewer(io, path, shownPath(io.cwd, path));
     }
   } finally {
     for (const image of result.images) image.file.discard();

@@ -1,0 +1,52 @@
+/**
+ * PNG, JPEG and WebP files to RGBA pixels, for the preview only. Each decoder is imported on first
+ * use, so `svc image` without a preview (a pipe, --json, --preview none) never loads one:
+ *   - PNG: 8-bit RGB and RGBA without interlacing (what image services send) by png-rgb.ts, a
+ *     third of pngjs's time; everything else by pngjs, the long-standing pure-JavaScript codec
+ *     (zlib from Node itself), which handles every colour type, bit depth, palette, transparency
+ *     chunk and interlacing the format allows.
+ *   - JPEG: @jsquash/jpeg, mozjpeg in WebAssembly: about 25 ms a megapixel where jpeg-js (svc's
+ *     JPEG encoder, pure JavaScript) takes 170 ms, most of the preview's budget.
+ *   - WebP: @jsquash/webp's decoder, libwebp in WebAssembly, from the package svc already carries.
+ */
+import { detectFormat, readDimensions, type ImageFormat } from '../api/images/formats.js';
+import type { Pixels } from './pixels.js';
+
+/**
+ * The largest picture decoded for a preview, in pixels. A 1-megapixel image needs 4 MiB decoded;
+ * this cap (about 8K × 4K) keeps an unexpectedly huge file from costing hundreds of MiB for a
+ * thumbnail. The file itself is saved whatever its size.
+ */
+export const MAX_PREVIEW_PIXELS = 36_000_000;
+
+/** Why a file was not previewed: one line for a warning, never the file's own text. */
+export class PreviewDecodeError extends Error {}
+
+export async function decodeImage(bytes: Uint8Array): Promise<Pixels> {
+  const format: ImageFormat | undefined = detectFormat(bytes.subarray(0, 64));
+  if (!format) throw new PreviewDecodeError('not a PNG, JPEG or WebP file');
+  // The whole file: a JPEG's frame header can come after a large EXIF block.
+  const size = readDimensions(bytes);
+  if (size && size.width * size.height > MAX_PREVIEW_PIXELS) {
+    throw new PreviewDecodeError(`${size.width}×${size.height} is too large to preview`);
+  }
+  try {
+    switch (format) {
+      case 'png': {
+        const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        const fast = (await import('./png-rgb.js')).decodeRgbPng(file);
+        if (fast) return fast;
+        const { PNG } = (await import('pngjs')).default;
+        const png = PNG.sync.read(file);
+        return { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) };
+      }
+      case 'jpeg':
+      case 'webp':
+        return await (await import('./decode-wasm.js')).decodeWithWasm(format, bytes);
+    }
+  } catch (error) {
+    if (error instanceof PreviewDecodeError) throw error;
+    // The codecs' messages can quote the file ("unknown marker 0x..."); say only which format failed.
+    throw new PreviewDecodeError(`the ${format} file could not be decoded`, { cause: error });
+  }
+}

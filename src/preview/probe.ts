@@ -1,0 +1,106 @@
+/**
+ * Asking the terminal whether it speaks sixel: the primary device attributes query (DA1,
+ * `ESC [ c`), which every VT100 descendant answers with `ESC [ ? 6x ; ... c`, listing 4 when it
+ * draws sixel graphics (VT330/VT340 numbering, which xterm, mlterm, foot, Konsole, WezTerm and
+ * xterm.js keep). The answer arrives on stdin, so the question is only asked when stdin is the
+ * very terminal stdout writes to, for at most {@link PROBE_TIMEOUT_MS}, in raw mode (so the
+ * answer is neither echoed nor held for a line), and the terminal's mode is put back after.
+ */
+import { fstatSync, readFileSync } from 'node:fs';
+import { isatty } from 'node:tty';
+import type { Readable, Writable } from 'node:stream';
+
+/** Long enough for a local terminal or one over ssh nearby, short enough to go unnoticed. */
+export const PROBE_TIMEOUT_MS = 100;
+
+/** The parts of a TTY read stream the probe uses (process.stdin when it is a terminal). */
+export interface TerminalInput extends Readable {
+  isRaw?: boolean;
+  setRawMode?(mode: boolean): unknown;
+  fd?: number;
+}
+
+/** Whether two streams are the same terminal device (so what is written to one answers on the other). */
+export function sameTerminal(input: { fd?: number }, output: { fd?: number }): boolean {
+  if (typeof input.fd !== 'number' || typeof output.fd !== 'number') return false;
+  if (!isatty(input.fd) || !isatty(output.fd)) return false;
+  try {
+    // The same device number: one terminal (two terminals, or a terminal and /dev/null, differ).
+    return fstatSync(input.fd).rdev === fstatSync(output.fd).rdev;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Is this process in its terminal's foreground process group? A background job (`svc image … &`)
+ * that changes the terminal's mode is stopped by the kernel (SIGTTOU) and one that reads it
+ * (SIGTTIN), so only the foreground may ask. Linux says it in /proc/self/stat (pgrp, the 5th field,
+ * against tpgid, the 8th); where that cannot be read (macOS, the BSDs) the answer is no: there the
+ * terminals that draw images are known by their environment, and sixel is there on request.
+ */
+export function inForeground(stat: () => string = () => readFileSync('/proc/self/stat', 'utf8')): boolean {
+  try {
+    // The command name (2nd field) is in parentheses and may hold spaces: count from the last ')'.
+    const text = stat();
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const pgrp = Number(fields[2]);
+    const tpgid = Number(fields[5]);
+    return Number.isInteger(pgrp) && pgrp > 0 && pgrp === tpgid;
+  } catch {
+    return false;
+  }
+}
+
+/** The parameters of a DA1 answer (`ESC [ ? 62 ; 4 ; 22 c` → ['62', '4', '22']), if `text` holds one. */
+export function parseDeviceAttributes(text: string): string[] | undefined {
+  const match = /\x1b\[\?([\d;]*)c/.exec(text);
+  return match ? match[1]!.split(';') : undefined;
+}
+
+/** Does this DA1 answer list sixel graphics (attribute 4)? */
+export function listsSixel(parameters: readonly string[]): boolean {
+  // The first parameter is the terminal class (62, 64, 65 ...), not an attribute.
+  return parameters.slice(1).includes('4');
+}
+
+/**
+ * Send DA1 and wait up to `timeoutMs` for the answer: true when it lists sixel, false when it
+ * does not or none came in time. Never throws: a terminal that cannot be asked has no sixel.
+ */
+export async function probeSixel(input: TerminalInput, output: Writable, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
+  if (typeof input.setRawMode !== 'function') return false;
+  const wasRaw = input.isRaw === true;
+  // Listening makes the stream flow; one that was not flowing is paused again, or its open handle
+  // would keep the process alive after the command is done.
+  const wasFlowing = input.readableFlowing === true;
+  let received = '';
+  let timer: NodeJS.Timeout | undefined;
+  let onData: ((piece: Buffer | string) => void) | undefined;
+  try {
+    input.setRawMode(true);
+    const answer = new Promise<string[] | undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), timeoutMs);
+      onData = (piece) => {
+        received += typeof piece === 'string' ? piece : piece.toString('latin1');
+        const parameters = parseDeviceAttributes(received);
+        if (parameters) resolve(parameters);
+      };
+      input.on('data', onData);
+    });
+    output.write('\x1b[c');
+    const parameters = await answer;
+    return parameters !== undefined && listsSixel(parameters);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+    if (onData) input.off('data', onData);
+    if (!wasFlowing) input.pause();
+    try {
+      input.setRawMode(wasRaw);
+    } catch {
+      // The terminal went away meanwhile: there is no mode left to restore.
+    }
+  }
+}

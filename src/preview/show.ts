@@ -1,0 +1,113 @@
+/**
+ * The preview of a saved image in the terminal: decide how to draw (choose.ts, and the DA1 probe
+ * when it is worth asking), decode, fit, scale down, encode, and write it to stdout in one piece.
+ * This is the entry point for `svc image` and for the chat session's `/image`; nothing here runs
+ * (and no decoder is loaded) unless a preview is shown.
+ *
+ * Every byte written is built by svc from the decoded pixels: numbers it computed, base64 of
+ * pixels it compressed or a PNG it encoded itself, sixel data from its palette. The service's
+ * text (revised prompts) and file names never reach these escapes; a warning that names the file
+ * neutralises it like any other text.
+ */
+import { readFile } from 'node:fs/promises';
+import type { IO } from '../io.js';
+import { describeSystemError, errnoCode } from '../system-errors.js';
+import { forOutput } from '../terminal-text.js';
+import { afterProbe, decide, wrapForTmux, type Decision, type PreviewChoice, type Protocol } from './choose.js';
+import { decodeImage, PreviewDecodeError } from './decode.js';
+import { ASSUMED_CELL, fitImage, HALF_BLOCK_CELL, previewArea, type CellSize, type Fit } from './fit.js';
+import type { Pixels } from './pixels.js';
+import { inForeground, probeSixel, sameTerminal, type TerminalInput } from './probe.js';
+import { scaleDown } from './scale.js';
+
+export interface PreviewOptions {
+  /** auto, a protocol by name, or none (from --preview, SVC_PREVIEW or the stored setting). */
+  choice: PreviewChoice;
+  /**
+   * May the terminal be asked whether it draws sixel (a DA1 query answered on stdin)? Default
+   * true; pass false where stdin belongs to a line editor (the chat session), which would read
+   * the answer as typing.
+   */
+  probe?: boolean;
+  /** The terminal's size in cells; default stdout's own, else 80×24. */
+  terminal?: CellSize;
+  /** How the file is named in a warning (default: its path). */
+  label?: string;
+}
+
+export type PreviewResult = { shown: true; protocol: Protocol; cells: CellSize } | { shown: false; reason: string };
+
+/** The image as a file on disk, or its bytes. */
+export type PreviewSource = { path: string } | { bytes: Uint8Array };
+
+function terminalSize(io: IO, given: CellSize | undefined): CellSize {
+  if (given) return given;
+  const { columns, rows } = io.stdout as { columns?: number; rows?: number };
+  // A pseudo-terminal nobody sized reports 0 × 0: draw for the classic 80 × 24 then.
+  return { columns: columns && columns > 0 ? columns : 80, rows: rows && rows > 0 ? rows : 24 };
+}
+
+async function decideWithProbe(io: IO, options: PreviewOptions): Promise<Decision> {
+  const input = io.stdin as TerminalInput;
+  const canProbe = options.probe !== false && io.stdinKind === 'tty' && sameTerminal(input, io.stdout as { fd?: number }) && inForeground();
+  const decision = decide(options.choice, io.env, canProbe);
+  if (decision.kind !== 'probe') return decision;
+  return afterProbe(decision, await probeSixel(input, io.stdout), io.env);
+}
+
+/** The bytes that draw `pixels` with `protocol`, ending on the line after the picture. */
+async function render(pixels: Pixels, decision: Extract<Decision, { kind: 'draw' }>, terminal: CellSize): Promise<{ text: string; cells: CellSize }> {
+  const area = previewArea(terminal);
+  if (decision.protocol === 'blocks') {
+    const fit = fitImage(pixels, area, HALF_BLOCK_CELL);
+    const scaled = scaleDown(pixels, fit.pixels.width, fit.pixels.height);
+    const { halfBlocks } = await import('./encoders/blocks.js');
+    return { text: halfBlocks(scaled, decision.colours), cells: { columns: scaled.width, rows: Math.ceil(scaled.height / 2) } };
+  }
+  const fit: Fit = fitImage(pixels, area, ASSUMED_CELL);
+  const scaled = scaleDown(pixels, fit.pixels.width, fit.pixels.height);
+  let escape: string;
+  switch (decision.protocol) {
+    case 'kitty':
+      escape = (await import('./encoders/kitty.js')).kittyImage(scaled, fit);
+      break;
+    case 'iterm':
+      escape = await (await import('./encoders/iterm.js')).itermImage(scaled, fit.cells);
+      break;
+    case 'sixel':
+      escape = (await import('./encoders/sixel.js')).sixelImage(scaled);
+      break;
+  }
+  if (decision.passthrough === 'tmux') escape = wrapForTmux(escape);
+  // Each protocol leaves the cursor on the picture's last row: a newline moves past it.
+  return { text: `${escape}\n`, cells: fit.cells };
+}
+
+/**
+ * Show `source` in the terminal on stdout, fitted to at most its width and two thirds of its
+ * height. Nothing is drawn when stdout is not a terminal or the choice is none. A file that
+ * cannot be read or decoded is a one-line warning on stderr, never a failure: the image is saved
+ * whatever happens to its preview.
+ */
+export async function showPreview(io: IO, source: PreviewSource, options: PreviewOptions): Promise<PreviewResult> {
+  if (!io.stdoutIsTTY) return { shown: false, reason: 'stdout is not a terminal' };
+  const decision = await decideWithProbe(io, options);
+  if (decision.kind !== 'draw') return { shown: false, reason: decision.kind === 'none' ? decision.reason : 'undecided' };
+  const label = options.label ?? ('path' in source ? source.path : 'the image');
+  try {
+    const bytes = 'path' in source ? await readFile(source.path) : source.bytes;
+    const pixels = await decodeImage(bytes);
+    const { text, cells } = await render(pixels, decision, terminalSize(io, options.terminal));
+    io.stdout.write(text);
+    return { shown: true, protocol: decision.protocol, cells };
+  } catch (error) {
+    const reason = error instanceof PreviewDecodeError ? error.message : describeFailure(error);
+    io.stderr.write(`svc: warning: no preview of ${forOutput(label, io.stderrIsTTY)}: ${reason}\n`);
+    return { shown: false, reason };
+  }
+}
+
+/** A read failure in words ("no such file or folder (ENOENT)"); anything else stays vague on purpose. */
+function describeFailure(error: unknown): string {
+  return errnoCode(error) ? `cannot read it: ${describeSystemError(error)}` : 'it could not be drawn';
+}
