@@ -9,6 +9,7 @@ Examples:
   $ svc image "an owl, ink drawing" -o - > owl.png         # the bytes to stdout
   $ svc image "a harbour at dawn" -o shots/                 # into a folder, named from the prompt
   $ svc image "a city at night" --json | jq -r '.images[0].path'
+  $ svc image "a red fox" --seed 7 --dry-run                # the request as a curl command, not sent
 
 The revised prompt goes to stdout (one line per image); what was saved where goes to stderr.
 Without -o (or with -o a folder) the file is named from the prompt, never overwriting.

@@ -19,7 +19,8 @@ export function declareImageCommand() {
     .option('--negative <text>', 'what must not appear in the image')
     .option('-m, --model <id>', 'image model (env SVC_IMAGE_MODEL; default svc-vision)')
     .option('--force', 'replace an existing file')
-    .option('--json', 'print {created, images: [{path, revised_prompt, bytes}], usage} instead');
+    .option('--json', 'print {created, images: [{path, revised_prompt, bytes}], usage} instead')
+    .option('--dry-run', 'send nothing and write nothing: print the request as a curl command (the key written as $SVC_API_KEY)');
   return addConnectionOptions(command);
 }
 
