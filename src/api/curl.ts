@@ -33,7 +33,7 @@ export function curlCommand(request: CurlRequest): string {
   const lines = [`curl -sS${request.stream ? ' -N' : ''} ${shellQuote(request.url)}`];
   for (const [name, value] of Object.entries(request.headers)) {
     // In double quotes, so the shell puts the key in when the command runs.
-    if (name.toLowerCase() === 'authorization') lines.push(`-H "Authorization: Bearer \$${API_KEY_ENV}"`);
+    if (name.toLowerCase() === 'authorization') lines.push(`-H "Authorization: Bearer $${API_KEY_ENV}"`);
     else lines.push(`-H ${shellQuote(`${headerName(name)}: ${value}`)}`);
   }
   lines.push(`--data-raw ${shellQuote(escapeJsonForTerminal(JSON.stringify(request.body)))}`);

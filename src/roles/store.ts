@@ -116,13 +116,18 @@ export function unknownRoleError(env: Env, name: string): UsageError {
   return new UsageError(`no role named "${name}"; roles: ${known.join(', ')}`, { hint: `create it with \`svc roles set ${name} --system "..."\`` });
 }
 
+/** The roles folder, made if missing, in the private config folder. */
+export function ensureRolesDir(env: Env): void {
+  ensurePrivateDir(configDir(env));
+  ensurePrivateDir(rolesDir(env));
+}
+
 /** Write a role's file whole (a temporary file, then renamed over), in a private config folder. */
 export function saveRoleText(env: Env, name: string, text: string): string {
   const path = roleFilePath(env, name);
   const temp = `${path}.${process.pid}.tmp`;
   try {
-    ensurePrivateDir(configDir(env));
-    ensurePrivateDir(rolesDir(env));
+    ensureRolesDir(env);
     writeFileSync(temp, text, { mode: 0o600 });
     renameSync(temp, path);
   } catch (error) {

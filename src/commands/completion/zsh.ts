@@ -6,7 +6,8 @@ import type { CompletionCommand, CompletionFlag } from './model.js';
 // (functionName), and `_svc_sessions` for both once made `--session` complete subcommands.
 
 /** Text inside a single-quoted _arguments spec: no quote, no unescaped brackets or colons. */
-const spec = (text: string): string => text.replace(/'/g, `'\\''`).replace(/([[\]:\\])/g, '\\$1');
+// Brackets, colons and backslashes first: the quote's own escape ('\'') must not be escaped again.
+const spec = (text: string): string => text.replace(/([[\]:\\])/g, '\\$1').replace(/'/g, `'\\''`);
 
 function action(source: ValueSource | undefined): string {
   if (!source) return '';

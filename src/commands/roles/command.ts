@@ -1,27 +1,8 @@
 /** `svc roles list|show|set|edit|rm`: saved system messages with their request defaults. */
 import { Argument, Command } from '@commander-js/extra-typings';
-import { addRequestFieldOptions } from '../chat/flags.js';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
-
-const ROLE_NAME = () => completes(new Argument('<name>', 'role name (see `svc roles list`)'), { kind: 'roles' });
-
-/** The flags of `svc roles set`, declared here so commander types them (RoleSetFlags). */
-export function declareRolesSet() {
-  const command = new Command('set')
-    .summary('create a role, or change what it sets')
-    .description(
-      'Save a role: a system message and defaults for chat requests (model, temperature, ...). For an existing\n' +
-        'role (yours or a built-in one) only what is given changes; a new one needs --system. Fields are removed\n' +
-        'with `svc roles edit`.',
-    )
-    .addArgument(ROLE_NAME())
-    .option('-s, --system <text>', 'the system message (required for a new role)')
-    .option('-m, --model <id>', 'chat model used with this role (-m on `svc chat` beats it)');
-  return addRequestFieldOptions(command, 'replies with this role');
-}
-
-export type RoleSetFlags = ReturnType<ReturnType<typeof declareRolesSet>['opts']>;
+import { declareRolesSet, roleNameArgument } from './flags.js';
 
 export function rolesCommand(context: CommandContext): Command {
   const load = () => import('./run.js');
@@ -48,7 +29,7 @@ export function rolesCommand(context: CommandContext): Command {
   roles
     .command('show')
     .description("Print a role as its file (front matter and system message); a built-in one as the file that would replace it.")
-    .addArgument(ROLE_NAME())
+    .addArgument(roleNameArgument())
     .action(async (name) => (await load()).runShow(context.factory, name));
   const set = declareRolesSet().addHelpText(
     'after',
@@ -59,7 +40,7 @@ export function rolesCommand(context: CommandContext): Command {
   roles
     .command('edit')
     .description('Edit a role file in $VISUAL or $EDITOR (a new role, or a built-in one, starts from a draft). It is checked before it is saved.')
-    .addArgument(ROLE_NAME())
+    .addArgument(roleNameArgument())
     .addHelpText('after', '\nExamples:\n  $ svc roles edit commit            # your own commit role, from the built-in one\n  $ EDITOR=nano svc roles edit notes')
     .action(async (name) => (await load()).runEdit(context.factory, name));
   roles

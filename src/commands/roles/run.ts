@@ -5,11 +5,11 @@ import type { IO } from '../../io.js';
 import { parseModelId } from '../../parse-values.js';
 import { builtInRole } from '../../roles/built-in.js';
 import { formatRoleFile, parseRoleFile, RoleFileProblem, type Role } from '../../roles/role-file.js';
-import { findRole, listRoles, parseRoleName, removeRoleFile, roleFilePath, type RoleEntry, saveRole, saveRoleText, unknownRoleError } from '../../roles/store.js';
+import { ensureRolesDir, findRole, listRoles, parseRoleName, removeRoleFile, roleFilePath, type RoleEntry, saveRole, saveRoleText, unknownRoleError } from '../../roles/store.js';
 import { forOutput } from '../../terminal-text.js';
 import { editInEditor } from '../chat/interactive/editor.js';
 import { parseRequestFields, rawFieldsOfFlags } from '../chat/request-fields.js';
-import type { RoleSetFlags } from './command.js';
+import type { RoleSetFlags } from './flags.js';
 
 type UsableRole = Exclude<RoleEntry, { problem: string }>;
 
@@ -122,6 +122,7 @@ export function runEdit(factory: Factory, text: string): void {
     parseRoleFile(name, edited);
   } catch (error) {
     if (!(error instanceof RoleFileProblem)) throw error;
+    ensureRolesDir(io.env);
     writeFileSync(draftPath, edited, { mode: 0o600 });
     throw new UsageError(`the role was not saved: ${error.message}`, { hint: `your text is kept in ${draftPath}; run \`svc roles edit ${name}\` again to fix it` });
   }

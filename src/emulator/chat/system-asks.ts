@@ -145,5 +145,6 @@ export function commitMessageFor(ask: string): string {
   if (changes.length > 10) lines.push(`- and ${changes.length - 10} more files`);
   const added = changes.reduce((sum, change) => sum + change.added, 0);
   const removed = changes.reduce((sum, change) => sum + change.removed, 0);
-  return `${subject}\n\n${lines.join('\n')}\n\nIn all, ${added} lines added and ${removed} removed.`;
+  const plural = (n: number): string => `${n} line${n === 1 ? '' : 's'}`;
+  return `${subject}\n\n${lines.join('\n')}\n\nIn all, ${plural(added)} added and ${plural(removed)} removed.`;
 }
