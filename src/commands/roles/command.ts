@@ -9,11 +9,10 @@ export function rolesCommand(context: CommandContext): Command {
   const roles = new Command('roles')
     .summary('saved roles: a system message and defaults for chat')
     .description(
-      'A role is a system message with defaults for chat requests, used with `svc chat --role <name>` or /role in a\n' +
-        'session. Flags given to svc chat beat the role; the role beats the environment and stored settings.\n' +
-        'Each role is a Markdown file in $XDG_CONFIG_HOME/svc/roles (default ~/.config/svc/roles), shared by\n' +
-        'every profile: front matter with the defaults, then the system message. Built in: shell, commit, explain;\n' +
-        'a role of yours with the same name takes the place of one.',
+      'A role is a system message with defaults for chat requests, used with `svc chat --role <name>` or /role in a session. ' +
+        'Flags given to svc chat beat the role; the role beats the environment and stored settings. Each role is a Markdown file ' +
+        'in $XDG_CONFIG_HOME/svc/roles (default ~/.config/svc/roles), shared by every profile: front matter with the defaults, ' +
+        'then the system message. Built in: shell, commit, explain; a role of yours with the same name takes the place of one.',
     )
     .addHelpText(
       'after',

@@ -14,9 +14,8 @@ export function declareRolesSet() {
   const command = new Command('set')
     .summary('create a role, or change what it sets')
     .description(
-      'Save a role: a system message and defaults for chat requests (model, temperature, ...). For an existing\n' +
-        'role (yours or a built-in one) only what is given changes; a new one needs --system. Fields are removed\n' +
-        'with `svc roles edit`.',
+      'Save a role: a system message and defaults for chat requests (model, temperature, ...). For an existing role (yours or a ' +
+        'built-in one) only what is given changes; a new one needs --system. Fields are removed with `svc roles edit`.',
     )
     .addArgument(roleNameArgument())
     .option('-s, --system <text>', 'the system message (required for a new role)')
