@@ -16,11 +16,11 @@ _svc() {
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    case " --profile -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --preview --prompts --concurrency --images-dir --port --host --api-key --block --delay " in
+    case " --profile -m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --preview --prompts --concurrency --images-dir --port --host --api-key --block --delay " in
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
-    case "|chat|image|batch|sessions|sessions list|sessions show|sessions search|sessions export|sessions delete|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|emulator|completion|help|" in
+    case "|chat|image|batch|sessions|sessions list|sessions show|sessions search|sessions export|sessions delete|roles|roles list|roles show|roles set|roles edit|roles rm|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|emulator|completion|help|" in
       *"|${path:+$path }$word|"*) path="${path:+$path }$word" ;;
     esac
   done
@@ -40,12 +40,14 @@ _svc_complete_path() {
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-v --version --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'chat image batch sessions render auth config profiles emulator completion help' -- "$cur"))
+      COMPREPLY=($(compgen -W 'chat image batch sessions roles render auth config profiles emulator completion help' -- "$cur"))
       ;;
     'chat')
       case "$prev" in
         -m|--model) return ;;
         -s|--system) return ;;
+        -f|--file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --role) COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
         --max-tokens) return ;;
         -t|--temperature) return ;;
         --top-p) return ;;
@@ -59,7 +61,7 @@ _svc_complete_path() {
         --max-retries) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json --usage --no-stdin -i --interactive -c --continue --session --no-save --list --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json --usage --no-stdin -i --interactive -c --continue --session --no-save --list --dry-run --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'image')
@@ -76,7 +78,7 @@ _svc_complete_path() {
         --max-retries) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-o --output --aspect --format --seed --negative -m --model --preview --open --force --json --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-o --output --aspect --format --seed --negative -m --model --preview --open --force --json --dry-run --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'batch')
@@ -103,7 +105,7 @@ _svc_complete_path() {
         --max-retries) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--prompts -o --output --concurrency --retry-failed --images-dir -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --aspect --format --seed --negative --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--prompts -o --output --concurrency --retry-failed --images-dir -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --aspect --format --seed --negative --dry-run --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur"))
       ;;
     'sessions')
@@ -149,6 +151,57 @@ _svc_complete_path() {
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
+      ;;
+    'roles')
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W 'list show set edit rm' -- "$cur"))
+      ;;
+    'roles list')
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --profile -h --help' -- "$cur")); return; fi
+      :
+      ;;
+    'roles show')
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
+      ;;
+    'roles set')
+      case "$prev" in
+        -s|--system) return ;;
+        -m|--model) return ;;
+        --max-tokens) return ;;
+        -t|--temperature) return ;;
+        --top-p) return ;;
+        --stop) return ;;
+        --presence-penalty) return ;;
+        --frequency-penalty) return ;;
+        --user) return ;;
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-s --system -m --model --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
+      ;;
+    'roles edit')
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
+      ;;
+    'roles rm')
+      case "$prev" in
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'render')
       case "$prev" in
@@ -272,7 +325,7 @@ _svc_complete_path() {
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'chat image batch sessions render auth config profiles emulator completion' -- "$cur"))
+      COMPREPLY=($(compgen -W 'chat image batch sessions roles render auth config profiles emulator completion' -- "$cur"))
       ;;
   esac
 }

@@ -53,6 +53,17 @@ export interface Factory {
   dispose(): Promise<void>;
 }
 
+/** The base URL a request goes to; none set is a usage error that says how to set one. */
+export function requireBaseUrl(resolved: ResolvedSettings): string {
+  const baseUrl = resolved.baseUrl.value;
+  if (baseUrl === undefined) {
+    throw new UsageError('no service base URL is set', {
+      hint: 'pass --base-url, set SVC_BASE_URL, or run `svc config set baseUrl https://…` (try `svc emulator` for a local one)',
+    });
+  }
+  return baseUrl;
+}
+
 function memo<T>(make: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined;
   return () => (value ??= make());
@@ -134,12 +145,7 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
   }
 
   async function apiClient(resolved: ResolvedSettings): Promise<ApiClient> {
-    const baseUrl = resolved.baseUrl.value;
-    if (baseUrl === undefined) {
-      throw new UsageError('no service base URL is set', {
-        hint: 'pass --base-url, set SVC_BASE_URL, or run `svc config set baseUrl https://…` (try `svc emulator` for a local one)',
-      });
-    }
+    const baseUrl = requireBaseUrl(resolved);
     const key = await apiKey();
     if (!key) throw missingKeyError();
     if (sendsKeyInClear(baseUrl)) {

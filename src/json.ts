@@ -10,3 +10,12 @@ export type JsonObject = Record<string, unknown>;
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * JSON text with what JSON.stringify leaves raw but a terminal may act on written as \u escapes:
+ * C1 controls (U+0080 to U+009F, some terminals' CSI and OSC), the line and paragraph separators
+ * and the bidirectional overrides. The JSON value is the same.
+ */
+export function escapeJsonForTerminal(text: string): string {
+  return text.replace(/[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -16,6 +16,7 @@ import { helpCommand } from './commands/help/command.js';
 import { imageCommand } from './commands/image/command.js';
 import { renderCommand } from './commands/render/command.js';
 import { profilesCommand } from './commands/profiles/command.js';
+import { rolesCommand } from './commands/roles/command.js';
 import { sessionsCommand } from './commands/sessions/command.js';
 import { version } from './version.js';
 
@@ -26,6 +27,8 @@ Examples:
   $ svc image "a lighthouse at dusk" --aspect 16:9 -o lighthouse.png
   $ svc emulator            # a local service to try svc offline
   $ svc chat --profile work "hello"   # another service's base URL, key and settings
+  $ svc chat -f notes.md -f 'src/*.ts' "what is missing?"
+  $ svc chat --role shell "find files over 1 GB"
 
 Settings: flag > environment > stored in the profile in use > default. The profile in use:
   --profile, else SVC_PROFILE, else \`svc profiles use\`, else "default".
@@ -69,7 +72,7 @@ export function buildProgram(context: CommandContext): CommandUnknownOpts {
     io.stdout.write(`${version}\n`);
     throw new CommanderError(0, 'commander.version', version);
   });
-  for (const command of [chatCommand(context), imageCommand(context), batchCommand(context), sessionsCommand(context), renderCommand(context), authCommand(context), configCommand(context), profilesCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
+  for (const command of [chatCommand(context), imageCommand(context), batchCommand(context), sessionsCommand(context), rolesCommand(context), renderCommand(context), authCommand(context), configCommand(context), profilesCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
     program.addCommand(command);
   }
   program.addCommand(helpCommand(() => program, program.commands.map((command) => command.name())));

@@ -8,6 +8,7 @@ import { readUpTo } from './answer-body.js';
 import { codingsToUndo, decodeBody } from './content-encoding.js';
 import { MAX_ERROR_BODY_BYTES } from './limits.js';
 import { advisedWaitMs, decideRetry, header, type Headers } from './retry-policy.js';
+import { requestHeaders } from './request-headers.js';
 import { extractServiceMessage } from './service-message.js';
 import { errorForStatus } from './status-errors.js';
 import { networkError, transportErrorCode } from './transport-errors.js';
@@ -173,12 +174,7 @@ export class ApiClient {
         response = await request(url, {
           method: 'POST',
           dispatcher: options.dispatcher,
-          headers: {
-            authorization: `Bearer ${options.apiKey}`,
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'user-agent': options.userAgent,
-          },
+          headers: requestHeaders(options.apiKey, options.userAgent),
           body: payload,
           headersTimeout: options.timeoutMs,
           bodyTimeout: options.timeoutMs,

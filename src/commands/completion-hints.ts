@@ -8,6 +8,7 @@ export type ValueSource =
   | { kind: 'list'; values: readonly string[] }
   | { kind: 'sessions' }
   | { kind: 'profiles' }
+  | { kind: 'roles' }
   | { kind: 'files' };
 
 const hints = new WeakMap<Option | Argument, ValueSource>();

@@ -5,8 +5,23 @@
  */
 import type { ChatMessage, Usage } from '../api/chat-types.js';
 
+/**
+ * A file attached to a user message: where its fenced block is in the message's text (UTF-16
+ * offsets, end exclusive), so /history can show it as its name and size. The text itself is
+ * kept in the message, as sent, so that --continue sends it again exactly.
+ */
+export interface AttachmentRef {
+  name: string;
+  bytes: number;
+  start: number;
+  end: number;
+}
+
 export interface Turn {
+  /** The user's message as sent: attached files included. */
   user: string;
+  /** The files attached to it, when there were any. */
+  files?: AttachmentRef[];
   assistant: string;
   /** The reply was cut short (Ctrl-C, a dropped connection): kept as far as it came. */
   interrupted?: boolean;

@@ -6,7 +6,7 @@
  */
 import type { Usage } from '../api/chat-types.js';
 import { isObject, type JsonObject } from '../json.js';
-import type { ConversationRecord, Turn } from './model.js';
+import type { AttachmentRef, ConversationRecord, Turn } from './model.js';
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
@@ -17,15 +17,34 @@ function usageOf(value: unknown): Usage | undefined | false {
   return { prompt_tokens: value.prompt_tokens, completion_tokens: value.completion_tokens, total_tokens: value.total_tokens };
 }
 
+/**
+ * The attachments of a turn, each inside the message and after the one before; a list that does
+ * not fit the message (a hand edit) is dropped, the turn kept: the files are in its text anyway.
+ */
+function filesOf(value: unknown, user: string): AttachmentRef[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const files: AttachmentRef[] = [];
+  let after = 0;
+  for (const item of value as unknown[]) {
+    if (!isObject(item) || !isString(item.name) || !isCount(item.bytes) || !isCount(item.start) || !isCount(item.end)) return undefined;
+    if (item.start < after || item.end < item.start || item.end > user.length) return undefined;
+    files.push({ name: item.name, bytes: item.bytes, start: item.start, end: item.end });
+    after = item.end;
+  }
+  return files.length > 0 ? files : undefined;
+}
+
 function turnOf(value: JsonObject): (Turn & { type: 'turn' }) | undefined {
   const { user, assistant, at, interrupted, model } = value;
   const usage = usageOf(value.usage);
   if (!isString(user) || !isString(assistant) || !isString(at) || usage === false) return undefined;
   if (interrupted !== undefined && typeof interrupted !== 'boolean') return undefined;
   if (model !== undefined && !isString(model)) return undefined;
+  const files = filesOf(value.files, user);
   return {
     type: 'turn',
     user,
+    ...(files ? { files } : {}),
     assistant,
     ...(interrupted ? { interrupted } : {}),
     ...(model === undefined ? {} : { model }),

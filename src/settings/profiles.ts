@@ -10,19 +10,13 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { isSimpleName, SIMPLE_NAME_RULE } from '../names.js';
 import { configDir } from './paths.js';
 
 type Env = Record<string, string | undefined>;
 
 export const DEFAULT_PROFILE = 'default';
 export const PROFILE_ENV = 'SVC_PROFILE';
-
-/**
- * Lowercase letters, digits, "-" and "_", a letter or digit first, at most 32: a name that is one
- * folder on every file system (no separator, no "." or "..", nothing hidden), and that two
- * spellings cannot share on a case-insensitive disk (macOS, Windows).
- */
-const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 export type ProfileSource = 'flag' | 'env' | 'stored' | 'default';
 
@@ -35,13 +29,12 @@ export interface SelectedProfile {
 
 /** A profile name as typed, checked; `source` names where it came from (--profile, SVC_PROFILE). */
 export function parseProfileName(text: string, source: string): string {
-  if (PROFILE_NAME.test(text)) return text;
-  throw new UsageError(`${source}: "${text}" is not a usable profile name`, { hint: 'use lowercase letters, digits, "-" and "_" (at most 32, a letter or digit first)' });
+  if (isSimpleName(text)) return text;
+  throw new UsageError(`${source}: "${text}" is not a usable profile name`, { hint: SIMPLE_NAME_RULE });
 }
 
-export function isProfileName(text: string): boolean {
-  return PROFILE_NAME.test(text);
-}
+/** A profile's name is a folder's name (names.ts). */
+export const isProfileName = isSimpleName;
 
 /** The folder holding `name`'s files. */
 export function profileDir(env: Env, name: string): string {

@@ -30,6 +30,9 @@ describe('parseChatOptions', () => {
       interactive: false,
       conversation: { continueLatest: false, sessionName: undefined, save: true },
       settings: { baseUrl: undefined, timeout: undefined, maxRetries: undefined, model: undefined },
+      files: [],
+      role: undefined,
+      dryRun: false,
     });
   });
 

@@ -80,7 +80,7 @@ async function bashComplete(line: string): Promise<string[]> {
 
 describe('bash completion, for real', () => {
   it.each([
-    ['svc ', ['chat', 'image', 'batch', 'sessions', 'render', 'auth', 'config', 'profiles', 'emulator', 'completion', 'help']],
+    ['svc ', ['chat', 'image', 'batch', 'sessions', 'roles', 'render', 'auth', 'config', 'profiles', 'emulator', 'completion', 'help']],
     ['svc help a', ['auth']],
     ['svc ch', ['chat']],
     ['svc auth ', ['login', 'logout', 'status']],

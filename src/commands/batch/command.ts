@@ -8,6 +8,7 @@ Examples:
   $ svc batch requests.jsonl -o results.jsonl            # again after Ctrl-C: finishes the rest
   $ svc batch requests.jsonl -o results.jsonl --retry-failed
   $ svc batch --prompts questions.txt -t 0 -o answers.jsonl --concurrency 8
+  $ svc batch requests.jsonl --dry-run | head -n 20    # the requests as curl commands, none sent
   $ jq -c '{custom_id: .id, method: "POST", url: "/v1/chat/completions",
       body: {messages: [{role: "user", content: .text}]}}' items.json | svc batch - > out.jsonl
 

@@ -25,7 +25,8 @@ export function declareBatchCommand() {
     .addOption(completes(new Option('--aspect <ratio>', `image aspect ratio: ${ASPECT_RATIOS.join(', ')}`), ASPECT_RATIOS))
     .addOption(completes(new Option('--format <format>', `image format: ${IMAGE_FORMATS.join(', ')} (default png)`), IMAGE_FORMATS))
     .option('--seed <n>', 'image seed (whole number 0 to 4294967295)')
-    .option('--negative <text>', 'what must not appear in the images');
+    .option('--negative <text>', 'what must not appear in the images')
+    .option('--dry-run', 'check every line, send nothing: print each request a run would send as a curl command');
   return addConnectionOptions(withFields);
 }
 

@@ -25,6 +25,8 @@ export interface BatchPlan {
   settings: SettingFlags;
   system: string | undefined;
   image: { aspect: AspectRatio | undefined; format: ImageFormat | undefined; seed: number | undefined; negative: string | undefined };
+  /** `--dry-run`: print each request as a curl command; send and write nothing. */
+  dryRun?: boolean;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -58,5 +60,6 @@ export function parseBatchFlags(input: string | undefined, flags: BatchFlags): B
     settings: settingFlagsFrom(flags, 'model'),
     system: flags.system,
     image: { aspect: image.aspect, format: flags.format === undefined ? undefined : image.format, seed: image.seed, negative: image.negative },
+    dryRun: flags.dryRun === true,
   };
 }

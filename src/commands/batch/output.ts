@@ -6,6 +6,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { SvcError } from '../../errors.js';
+import { escapeJsonForTerminal } from '../../json.js';
 import { endsMidLine } from '../../jsonl-file.js';
 import { describeSystemError } from '../../system-errors.js';
 
@@ -23,7 +24,7 @@ export interface LineSink {
  */
 export function jsonLine(record: unknown, forTerminal = false): string {
   const text = JSON.stringify(record);
-  return `${forTerminal ? text.replace(/[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : text}\n`;
+  return `${forTerminal ? escapeJsonForTerminal(text) : text}\n`;
 }
 
 /** Lines appended to `path` (created if missing). */
@@ -52,21 +53,27 @@ export function fileSink(path: string, shownAs: string): LineSink {
 
 /** Lines written to stdout, waiting when the reader is slower than the service. */
 export function streamSink(stream: Writable, isTerminal: boolean): LineSink {
+  const write = textWriter(stream);
   return {
-    async write(record) {
-      if (stream.destroyed) return; // the reader left; main reports how stdout fared
-      if (!stream.write(jsonLine(record, isTerminal))) {
-        await new Promise<void>((resolve) => {
-          const done = (): void => {
-            stream.off('drain', done);
-            stream.off('close', done);
-            resolve();
-          };
-          stream.on('drain', done);
-          stream.on('close', done);
-        });
-      }
-    },
+    write: (record) => write(jsonLine(record, isTerminal)),
     close() {},
+  };
+}
+
+/** Text written to `stream`, waiting while it is full; nothing once the reader has left. */
+export function textWriter(stream: Writable): (text: string) => Promise<void> {
+  return async (text) => {
+    if (stream.destroyed) return; // the reader left; main reports how stdout fared
+    if (!stream.write(text)) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          stream.off('drain', done);
+          stream.off('close', done);
+          resolve();
+        };
+        stream.on('drain', done);
+        stream.on('close', done);
+      });
+    }
   };
 }

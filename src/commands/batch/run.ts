@@ -16,6 +16,7 @@ import { checkFolder } from '../image/target.js';
 import { checkInput, openInput, readEntries, type InputSource } from './input.js';
 import type { BatchFlags } from './flags.js';
 import { parseBatchFlags, type BatchPlan } from './options.js';
+import { printBatchDryRun } from './dry-run.js';
 import { fileSink, streamSink } from './output.js';
 import { PoolPause } from './pause.js';
 import { perform, type ImagesFolder } from './perform.js';
@@ -81,6 +82,10 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
 
     const settings = await factory.settings(plan.settings);
     const defaults = defaultsFor(plan, { chat: checked.chat > 0 ? settings.model.value : '', image: checked.image > 0 ? settings.imageModel.value : '' });
+    if (plan.dryRun) {
+      await printBatchDryRun(io, settings, toSend(source, defaults, outcomes, plan.retryFailed));
+      return;
+    }
     const images = checked.image > 0 ? imagesFolder(io, plan) : { dir: io.cwd, shown: '.' };
     const skippedFailures = plan.retryFailed ? 0 : checked.failedBefore;
     const toGo = checked.total - checked.doneBefore - skippedFailures;

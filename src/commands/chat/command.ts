@@ -12,8 +12,14 @@ Examples:
   $ svc chat                       # an interactive session (on a terminal)
   $ cat notes.md | svc chat -i     # the notes first, then keep talking
   $ svc chat --continue "and in Python?"
+  $ svc chat -f app.log -f 'src/**/*.ts' "why does this crash?"   # files after the words
+  $ svc chat --role shell "find files over 1 GB"                     # just the command
+  $ git diff --staged | svc chat --role commit
+  $ svc chat --dry-run -t 0 "hello"   # the request as a curl command; nothing sent
 
-The prompt is the words, then piped stdin after a blank line. The reply goes to stdout;
+The prompt is the words, then each -f file as a fenced block labelled with its path, then
+piped stdin, separated by blank lines. A file must be UTF-8 text of at most 1 MiB (4 MiB for
+all of them); a quoted glob (*, ?, **, {a,b}) is expanded by svc. The reply goes to stdout;
 spinner, warnings and errors go to stderr. With no prompt on a terminal, svc chat opens an
 interactive session (/help inside lists its commands). Conversations are saved in
 $XDG_DATA_HOME/svc/conversations unless --no-save.`;

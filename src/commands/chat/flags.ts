@@ -28,7 +28,9 @@ export function declareChatCommand() {
     .description('Send a prompt to the chat model and stream the reply to stdout.')
     .argument('[prompt...]', 'the prompt; piped stdin is appended after a blank line')
     .option('-m, --model <id>', 'chat model (env SVC_MODEL; default svc-pro)')
-    .option('-s, --system <text>', 'system message sent before the prompt');
+    .option('-s, --system <text>', 'system message sent before the prompt')
+    .addOption(completes(new Option('-f, --file <path>', "attach a file's text after the words (repeatable; a quoted glob such as 'src/*.ts' is expanded by svc)").argParser(collect), { kind: 'files' }))
+    .addOption(completes(new Option('--role <name>', 'use a saved role: its system message and defaults (flags given beat it; see `svc roles list`)'), { kind: 'roles' }));
   const withFields = addRequestFieldOptions(command)
     .option('--no-stream', 'wait for the whole reply instead of streaming it')
     .option('--json', 'print the whole completion as JSON (service-api.md 2.2) instead of text')
@@ -38,7 +40,8 @@ export function declareChatCommand() {
     .option('-c, --continue', 'continue the conversation changed last')
     .addOption(completes(new Option('--session <name>', 'continue the conversation of this name (created if new)'), { kind: 'sessions' }))
     .option('--no-save', 'keep nothing: no saved conversation, no input history')
-    .option('--list', 'list saved conversations (same as `svc sessions list`)');
+    .option('--list', 'list saved conversations (same as `svc sessions list`)')
+    .option('--dry-run', 'send nothing: print the request as a curl command (the key written as $SVC_API_KEY)');
   return addConnectionOptions(withFields);
 }
 

@@ -12,25 +12,35 @@ import { applySystemFlag, chatModel, openConversation } from './open-conversatio
 import type { ChatPlan } from './options.js';
 import { readPrompt } from './prompt-input.js';
 import { replyText, streamReply, turnFrom } from './reply.js';
-import { buildChatRequest } from './request.js';
+import { buildChatRequest, fieldsWithRole } from './request.js';
+import type { ChatInputs } from './prepare.js';
+import { printDryRun } from '../dry-run.js';
 import { formatUsage } from './usage-line.js';
 
 function writeJson(io: IO, completion: ChatCompletion): void {
   io.stdout.write(`${JSON.stringify(completion, null, 2)}\n`);
 }
 
-export async function runOneShot(plan: ChatPlan, factory: Factory, signal: AbortSignal): Promise<void> {
+export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Factory, signal: AbortSignal): Promise<void> {
   const { io } = factory;
   const settings = await factory.settings(plan.settings);
-  const text = await readPrompt(io, plan, signal);
+  const prompt = await readPrompt(io, plan, inputs.files, signal);
+  const text = prompt.text;
   if (text === '') {
     throw new UsageError('no prompt: give it as words or pipe it in', { hint: 'svc chat "why is the sky blue?"   or   git diff | svc chat "write a commit message"' });
   }
-  const client = await factory.apiClient(settings);
-  const session = openConversation(await factory.conversationStore(), plan.conversation);
-  applySystemFlag(session, plan.system);
-  const model = chatModel(settings, session);
-  const request = buildChatRequest(model, session.messages(text), plan);
+  const { role } = inputs;
+  // A dry run changes nothing on disk: the conversation is read, never written.
+  const conversation = plan.dryRun ? { ...plan.conversation, save: false } : plan.conversation;
+  const client = plan.dryRun ? undefined : await factory.apiClient(settings);
+  const session = openConversation(await factory.conversationStore(), conversation);
+  applySystemFlag(session, plan.system ?? role?.system);
+  const model = chatModel(settings, session, role);
+  const request = buildChatRequest(model, session.messages(text), { fields: fieldsWithRole(plan.fields, role), stream: plan.stream });
+  if (!client) {
+    printDryRun(io, settings, 'chat/completions', request, plan.stream);
+    return;
+  }
 
   const outcome = await streamReply(io, client, request, { signal, quiet: plan.json });
   const reply = replyText(outcome.completion);
@@ -38,7 +48,7 @@ export async function runOneShot(plan: ChatPlan, factory: Factory, signal: Abort
   // Stopped by the user (Ctrl-C, or the reader of stdout leaving): kept marked interrupted, as in
   // the session. A failure that brought no text keeps nothing: running the command again asks again.
   const stoppedByUser = signal.aborted || outcome.stdoutClosed;
-  if (finished || reply !== '' || stoppedByUser) session.addTurn(turnFrom(text, model, outcome));
+  if (finished || reply !== '' || stoppedByUser) session.addTurn(turnFrom(prompt, model, outcome));
   const notSaved = notSavedError(session);
   if (outcome.stdoutClosed) {
     if (notSaved) throw notSaved;

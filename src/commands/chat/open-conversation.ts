@@ -3,6 +3,7 @@ import { ConversationSession } from '../../conversations/session.js';
 import type { ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../errors.js';
 import type { ResolvedSettings } from '../../factory.js';
+import type { Role } from '../../roles/role-file.js';
 import type { ConversationChoice } from './options.js';
 
 /**
@@ -27,11 +28,13 @@ function chooseConversation(store: ConversationStore, choice: ConversationChoice
 }
 
 /**
- * The model for the next turn: one named with `-m` wins; otherwise a resumed conversation keeps
+ * The model for the next turn: one named with `-m` wins; then the role's (chosen for this chat,
+ * so it beats the environment and the stored setting); otherwise a resumed conversation keeps
  * its own; otherwise the setting (environment, stored, default).
  */
-export function chatModel(settings: ResolvedSettings, session: ConversationSession): string {
-  return settings.model.source === 'flag' ? settings.model.value : (session.model ?? settings.model.value);
+export function chatModel(settings: ResolvedSettings, session: ConversationSession, role?: Role): string {
+  if (settings.model.source === 'flag') return settings.model.value;
+  return role?.model ?? session.model ?? settings.model.value;
 }
 
 /** `-s` given: the conversation's system message becomes it (an empty one removes it). */

@@ -6,6 +6,7 @@
 import { checkConversationName } from '../../conversations/store.js';
 import { UsageError } from '../../errors.js';
 import type { SettingFlags } from '../../factory.js';
+import { parseRoleName } from '../../roles/store.js';
 import { settingFlagsFrom } from '../setting-flags.js';
 import type { ChatFlags } from './flags.js';
 import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from './request-fields.js';
@@ -38,6 +39,12 @@ export interface ChatPlan {
   conversation: ConversationChoice;
   /** --model, --base-url, --timeout, --max-retries: resolved with the environment and stored settings. */
   settings: SettingFlags;
+  /** `-f`: the files (or quoted globs) whose text joins the message, read before anything is sent. */
+  files?: readonly string[];
+  /** `--role`: the saved role whose system message and defaults apply (flags given beat it). */
+  role?: string | undefined;
+  /** `--dry-run`: print the request as a curl command instead of sending it. */
+  dryRun?: boolean;
 }
 
 function checkConversationChoice(choice: ConversationChoice): void {
@@ -54,6 +61,8 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
   const interactive = flags.interactive === true;
   const json = flags.json === true;
   if (interactive && json) throw new UsageError('--json is for one-shot answers, not the interactive session');
+  const dryRun = flags.dryRun === true;
+  if (dryRun && interactive) throw new UsageError('--dry-run prints one request: give the prompt, not -i');
   return {
     words,
     fields,
@@ -65,5 +74,8 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
     interactive,
     conversation,
     settings: settingFlagsFrom(flags, 'model'),
+    files: flags.file ?? [],
+    role: flags.role === undefined ? undefined : parseRoleName(flags.role, '--role'),
+    dryRun,
   };
 }

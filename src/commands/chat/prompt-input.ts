@@ -1,7 +1,9 @@
 /**
- * The user message of a one-shot chat: prompt words, then piped stdin after a blank line
- * (cli.md "svc chat", the convention of mods and llm).
+ * The user message of a one-shot chat: prompt words, then the files of -f, then piped stdin,
+ * each after a blank line (cli.md "svc chat", the convention of mods and llm).
  */
+import { composeMessage, type Prompt } from '../../attachments/message.js';
+import type { AttachedFile } from '../../attachments/read.js';
 import { InterruptedError } from '../../errors.js';
 import type { IO } from '../../io.js';
 import { asBytes } from '../../streams.js';
@@ -51,16 +53,24 @@ export async function readPipedPrompt(io: IO, words: string[], signal: AbortSign
   return Buffer.concat(pieces).toString('utf8');
 }
 
-/** Join words and stdin; an empty result means there is no prompt. */
-export function composePrompt(words: string[], stdinText: string | undefined): string {
+/** Words, attached files (-f) and stdin, in that order; an empty text means there is no prompt. */
+export function composeUserMessage(words: string[], files: readonly AttachedFile[], stdinText: string | undefined): Prompt {
   const fromWords = words.join(' ').trim();
   const fromStdin = (stdinText ?? '').replace(/^\uFEFF/, '').replace(/\s+$/, '');
-  if (fromWords === '') return fromStdin.trim() === '' ? '' : fromStdin;
-  if (fromStdin.trim() === '') return fromWords;
-  return `${fromWords}\n\n${fromStdin}`;
+  return composeMessage(fromWords, files, fromStdin.trim() === '' ? '' : fromStdin);
 }
 
-/** The prompt of a chat: the words, then stdin when it is a pipe or a file; '' when neither. */
-export async function readPrompt(io: IO, options: { words: string[]; stdin: boolean }, signal: AbortSignal): Promise<string> {
-  return composePrompt(options.words, stdinHasInput(io, options.stdin) ? await readPipedPrompt(io, options.words, signal) : undefined);
+/** Join words and stdin; an empty result means there is no prompt. */
+export function composePrompt(words: string[], stdinText: string | undefined): string {
+  return composeUserMessage(words, [], stdinText).text;
+}
+
+/**
+ * The message of a chat: the words, the files already read, then stdin when it is a pipe or a
+ * file; its text is '' when there is none of them.
+ */
+export async function readPrompt(io: IO, options: { words: string[]; stdin: boolean }, files: readonly AttachedFile[], signal: AbortSignal): Promise<Prompt> {
+  // Files count as a prompt given: a pipe that never closes is then worth a notice too.
+  const given = [...options.words, ...files.map((file) => file.name)];
+  return composeUserMessage(options.words, files, stdinHasInput(io, options.stdin) ? await readPipedPrompt(io, given, signal) : undefined);
 }

@@ -6,6 +6,7 @@
 import { partialOf, runChat } from '../../api/chat.js';
 import type { ChatCompletion, ChatRequest } from '../../api/chat-types.js';
 import type { ApiClient } from '../../api/client.js';
+import type { Prompt } from '../../attachments/message.js';
 import type { Turn } from '../../conversations/model.js';
 import { startSpinner, type IO } from '../../io.js';
 import { stdoutFailure } from '../../stdout-check.js';
@@ -30,12 +31,13 @@ export interface ReplyOptions {
 }
 
 /** The turn to keep for the user's message: the reply as far as it came, marked if unfinished. */
-export function turnFrom(user: string, model: string, outcome: ReplyOutcome): Omit<Turn, 'at'> {
+export function turnFrom(prompt: Prompt, model: string, outcome: ReplyOutcome): Omit<Turn, 'at'> {
   const counts = outcome.completion?.usage;
   // Only the three counts are kept: the service's usage object may carry details of its own.
   const usage = counts && { prompt_tokens: counts.prompt_tokens, completion_tokens: counts.completion_tokens, total_tokens: counts.total_tokens };
   const unfinished = outcome.error !== undefined || outcome.cutByReader;
-  return { user, assistant: replyText(outcome.completion), model, ...(unfinished ? { interrupted: true } : {}), ...(usage ? { usage } : {}) };
+  const files = prompt.files.length > 0 ? { files: prompt.files } : {};
+  return { user: prompt.text, ...files, assistant: replyText(outcome.completion), model, ...(unfinished ? { interrupted: true } : {}), ...(usage ? { usage } : {}) };
 }
 
 /** The text of a completion's first choice. */

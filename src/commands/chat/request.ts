@@ -1,6 +1,8 @@
 /** The chat request body (service-api.md 4.1), for a one-shot answer, a session's turn or a batch line. */
 import type { ChatMessage, ChatRequest } from '../../api/chat-types.js';
+import type { Role } from '../../roles/role-file.js';
 import type { ChatPlan } from './options.js';
+import type { RequestFields } from './request-fields.js';
 
 /** The body for `messages` (the conversation so far and the new prompt), with the plan's fields. */
 export function buildChatRequest(model: string, messages: ChatMessage[], plan: Pick<ChatPlan, 'fields' | 'stream'>): ChatRequest {
@@ -11,4 +13,9 @@ export function buildChatRequest(model: string, messages: ChatMessage[], plan: P
     request.stream_options = { include_usage: true };
   }
   return request;
+}
+
+/** The request fields of a chat with a role: the role's defaults, and the flags given over them. */
+export function fieldsWithRole(fields: RequestFields, role: Role | undefined): RequestFields {
+  return role ? { ...role.fields, ...fields } : fields;
 }

@@ -6,19 +6,24 @@ import type { CommandContext } from '../context.js';
 import type { ChatFlags } from './flags.js';
 import { runOneShot } from './one-shot.js';
 import { parseChatOptions } from './options.js';
+import { prepareChat } from './prepare.js';
 import { readPrompt } from './prompt-input.js';
 
 export async function runChat(words: string[], flags: ChatFlags, context: CommandContext): Promise<void> {
   const { io } = context.factory;
-  // Every flag is checked before stdin is read or anything is sent (exit 2, nothing sent).
+  // Every flag is checked, the role and the files read, before stdin is read or anything is
+  // sent (exit 2, nothing sent).
   const plan = parseChatOptions(words, flags);
+  const inputs = prepareChat(io, plan);
   const personAtBothEnds = io.stdinKind === 'tty' && io.stdoutIsTTY;
-  if (!plan.interactive && !(plan.words.length === 0 && personAtBothEnds)) {
-    await runOneShot(plan, context.factory, context.signal);
+  const noPrompt = plan.words.length === 0 && inputs.files.length === 0;
+  if (plan.dryRun || (!plan.interactive && !(noPrompt && personAtBothEnds))) {
+    await runOneShot(plan, inputs, context.factory, context.signal);
     return;
   }
-  // With -i, piped text (and words) make the first message; a plain `svc chat` on a terminal has none.
-  const first = await readPrompt(io, plan, context.signal);
+  // With -i, piped text (and words, and files) make the first message; a plain `svc chat` on a
+  // terminal has none.
+  const first = await readPrompt(io, plan, inputs.files, context.signal);
   const { runInteractive } = await import('./interactive/repl.js');
-  await runInteractive(plan, context, first === '' ? undefined : first);
+  await runInteractive(plan, inputs.role, context, first.text === '' ? undefined : first);
 }

@@ -14,6 +14,8 @@ function candidates(source: ValueSource | undefined): string {
       return `COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))`;
     case 'profiles':
       return `COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur"))`;
+    case 'roles':
+      return `COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))`;
     case 'files':
       return `COMPREPLY=($(compgen -f -- "$cur"))`;
   }

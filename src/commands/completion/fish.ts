@@ -13,6 +13,8 @@ function values(source: ValueSource | undefined): string {
       return ` -a '(svc sessions list 2>/dev/null | cut -f1)'`;
     case 'profiles':
       return ` -a '(svc profiles list 2>/dev/null | cut -f1)'`;
+    case 'roles':
+      return ` -a '(svc roles list 2>/dev/null | cut -f1)'`;
     case 'files':
       return ' -F';
   }

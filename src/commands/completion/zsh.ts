@@ -21,6 +21,8 @@ function action(source: ValueSource | undefined): string {
       return '_svc_session_names';
     case 'profiles':
       return '_svc_profile_names';
+    case 'roles':
+      return '_svc_role_names';
     case 'files':
       return '_files';
   }
@@ -81,6 +83,12 @@ _svc_profile_names() {
   local -a names
   names=(\${(f)"$(svc profiles list 2>/dev/null | cut -f1)"})
   _describe -t profiles 'profile' names
+}
+
+_svc_role_names() {
+  local -a names
+  names=(\${(f)"$(svc roles list 2>/dev/null | cut -f1)"})
+  _describe -t roles 'role' names
 }
 
 ${commands.map(renderCommand).join('\n\n')}

@@ -11,6 +11,7 @@ Examples:
   $ svc image "a city at night" --json | jq -r '.images[0].path'
   $ svc image "a koi pond" --preview blocks                 # preview in coloured half blocks
   $ svc image "a koi pond" --open                           # save, then open in the system viewer
+  $ svc image "a red fox" --seed 7 --dry-run                # the request as a curl command, not sent
 
 The revised prompt goes to stdout (one line per image); what was saved where goes to stderr.
 Without -o (or with -o a folder) the file is named from the prompt, never overwriting.

@@ -22,7 +22,8 @@ export function declareImageCommand() {
     .addOption(completes(new Option('--preview <how>', `preview on a terminal: ${PREVIEW_CHOICES.join(', ')} (env SVC_PREVIEW; default auto)`), PREVIEW_CHOICES))
     .option('--open', "open the saved file in the system's viewer (xdg-open, open, start)")
     .option('--force', 'replace an existing file')
-    .option('--json', 'print {created, images: [{path, revised_prompt, bytes}], usage} instead');
+    .option('--json', 'print {created, images: [{path, revised_prompt, bytes}], usage} instead')
+    .option('--dry-run', 'send nothing and write nothing: print the request as a curl command (the key written as $SVC_API_KEY)');
   return addConnectionOptions(command);
 }
 

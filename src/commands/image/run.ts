@@ -8,23 +8,19 @@ import { relative, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { readDimensions } from '../../api/images/formats.js';
 import { generateImages, type ImageGeneration, type ImageRequest } from '../../api/images/generate.js';
+import { formatBytes } from '../../byte-size.js';
 import { InterruptedError, SvcError } from '../../errors.js';
 import type { Factory, ResolvedSettings } from '../../factory.js';
 import { startSpinner, type IO } from '../../io.js';
 import type { PreviewChoice } from '../../preview/choices.js';
 import { forOutput } from '../../terminal-text.js';
+import { printDryRun } from '../dry-run.js';
 import { settingFlagsFrom } from '../setting-flags.js';
 import type { ImageFlags } from './flags.js';
 import { parseImageOptions, type ImagePlan } from './options.js';
 import { checkImageFormats } from './check-formats.js';
 import { commitAll } from './save.js';
 import { isFolder, prepareTarget } from './target.js';
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
 
 function shownPath(cwd: string, path: string): string {
   const rel = relative(cwd, path);
@@ -67,6 +63,11 @@ export async function runImage(words: string[], flags: ImageFlags, factory: Fact
   const { io } = factory;
   const plan = parseImageOptions({ words, ...flags }, (path) => isFolder(io.cwd, path));
   const settings = await factory.settings({ ...settingFlagsFrom(flags, 'imageModel'), preview: flags.preview });
+  if (flags.dryRun === true) {
+    // Nothing is written either: the output target is checked by a real run only.
+    printDryRun(io, settings, 'images/generations', buildRequest(plan, settings.imageModel.value), false);
+    return;
+  }
   const preview = previewChoice(io, plan, settings, flags.preview);
   const target = prepareTarget(io, plan);
   const client = await factory.apiClient(settings);

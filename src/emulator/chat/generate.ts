@@ -11,16 +11,18 @@
  * A message that asks for code, steps, a list, a table or a comparison gets a Markdown reply of
  * that shape (structured.ts); every other message gets prose.
  *
- * Words a test can rely on (see the invariants in templates.ts and structured.ts): every reply
- * contains ` the` and a full stop; in a prose reply every sentence ends with `.` and there are at
+ * A system message asking for a single shell command or a commit message gets exactly that
+ * (system-asks.ts). Otherwise, words a test can rely on (see the invariants in templates.ts and
+ * structured.ts): every reply contains ` the` and a full stop; in a prose reply every sentence ends with `.` and there are at
  * least three sentences.
  */
 import { createRng, randomSeed, seedFromText, type Rng } from '../random.js';
 import { countTokens } from '../tokenizer.js';
-import { intentOf, isShapeWord } from './intent.js';
+import { intentOf, isShapeWord, type Intent } from './intent.js';
 import { keywords } from './keywords.js';
 import type { ChatRequest } from './request.js';
 import { structuredReply } from './structured.js';
+import { commitMessageFor, shellCommandFor, systemAskOf } from './system-asks.js';
 import {
   BODY_SENTENCES, CLOSERS, EARLIER_REFERENCES, FALLBACK_WORDS, QUESTION_OPENERS, STATEMENT_OPENERS,
 } from './templates.js';
@@ -90,15 +92,20 @@ function chooseBody(head: string[], closer: string, sentences: string[], target:
  * to an earlier turn when there is one and it fits, two or more body sentences, and a closer.
  */
 export function generateReply(request: ChatRequest, seed = replySeed(request)): string {
+  const lastUser = request.messages.filter((m) => m.role === 'user').at(-1)?.content.trim() ?? '';
+  // A system message asking for a bare command or a commit message is obeyed to the letter.
+  const asked = systemAskOf(request.messages);
+  if (asked === 'shell-command') return shellCommandFor(lastUser);
+  if (asked === 'commit-message') return commitMessageFor(lastUser);
   const rng = createRng(seed);
   const slots = slotsFor(request, rng);
-  const lastUser = request.messages.filter((m) => m.role === 'user').at(-1)?.content.trim() ?? '';
   const openers = lastUser.endsWith('?') ? QUESTION_OPENERS : STATEMENT_OPENERS;
   const { min, max } = LENGTHS[request.model] ?? DEFAULT_LENGTH;
   const target = rng.int(min, max);
 
   // The key words of the ask without those that only name its shape (`python`, `table`, `three`).
-  const intent = intentOf(lastUser);
+  // Asked to explain, the reply is prose whatever the message looks like (a command, code).
+  const intent: Intent = asked === 'explanation' ? { kind: 'prose' } : intentOf(lastUser);
   const words = keywords(lastUser, 8).filter((word) => !isShapeWord(word, intent));
   const shaped = structuredReply(intent, { rng, ask: lastUser, words, fallback: rng.shuffle(FALLBACK_WORDS), target, max });
   if (shaped !== undefined) return shaped;

@@ -4,13 +4,14 @@
  * as "not sent" for /retry, and a model the service refuses after /model is undone at once.
  */
 import type { ApiClient } from '../../../api/client.js';
+import type { Prompt } from '../../../attachments/message.js';
 import { addUsage } from '../../../conversations/model.js';
 import { ApiError } from '../../../errors.js';
 import { reportError } from '../../../report-error.js';
 import type { CommandContext } from '../../context.js';
 import type { ChatPlan } from '../options.js';
 import { replyText, streamReply, turnFrom } from '../reply.js';
-import { buildChatRequest } from '../request.js';
+import { buildChatRequest, fieldsWithRole } from '../request.js';
 import type { SessionState } from './session-state.js';
 
 export interface TurnDeps {
@@ -33,7 +34,7 @@ export function refusesModel(error: unknown): boolean {
   return error.status === 404 || /model/i.test(`${error.serviceMessage ?? ''} ${error.code ?? ''}`);
 }
 
-export async function askTurn(state: SessionState, text: string, deps: TurnDeps): Promise<void> {
+export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDeps): Promise<void> {
   const { context, client, plan } = deps;
   const { io } = state;
   const stop = new AbortController();
@@ -43,7 +44,7 @@ export async function askTurn(state: SessionState, text: string, deps: TurnDeps)
   const onLeave = (): void => stop.abort();
   context.signal.addEventListener('abort', onLeave, { once: true });
   state.unsent = undefined;
-  const request = buildChatRequest(state.model, state.session.messages(text), plan);
+  const request = buildChatRequest(state.model, state.session.messages(prompt.text), { fields: fieldsWithRole(plan.fields, state.role), stream: plan.stream });
   let outcome;
   try {
     outcome = await streamReply(io, client, request, { signal: stop.signal });
@@ -55,11 +56,11 @@ export async function askTurn(state: SessionState, text: string, deps: TurnDeps)
   const reply = replyText(outcome.completion);
   const finished = outcome.error === undefined;
   if (finished || reply !== '' || stop.signal.aborted) {
-    state.session.addTurn(turnFrom(text, state.model, outcome));
+    state.session.addTurn(turnFrom(prompt, state.model, outcome));
     // Counted with the turn it belongs to, so "this session" and "whole conversation" agree.
     addUsage(state.usage, outcome.completion?.usage);
   } else {
-    state.unsent = text;
+    state.unsent = prompt;
   }
   if (finished) {
     state.modelTrial = undefined; // the new model answered: it stays

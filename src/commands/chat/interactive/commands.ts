@@ -1,10 +1,14 @@
 /**
  * What each slash command does to the session. Parsing and help text live in slash-commands.ts.
  */
+import { summariseMessage } from '../../../attachments/message.js';
 import { firstLineOf } from '../../../conversations/model.js';
+import { UsageError } from '../../../errors.js';
+import { loadRole } from '../../../roles/store.js';
 import { parseModelId } from '../../../parse-values.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import { formatUsage } from '../usage-line.js';
+import { takeAttachments, fileCommand } from './attach.js';
 import { editInEditor } from './editor.js';
 import type { SessionState } from './session-state.js';
 import { saveMessages, savePath } from './save-messages.js';
@@ -62,7 +66,7 @@ const handlers: Record<SlashCommandName, Handler> = {
     if (state.unsent !== undefined) return state.ask(state.unsent);
     const last = state.session.undo();
     if (!last) return say(state, '(nothing to retry yet)');
-    await state.ask(last.user);
+    await state.ask({ text: last.user, files: last.files ?? [] });
   },
   undo: (state) => {
     const last = state.session.undo();
@@ -75,7 +79,7 @@ const handlers: Record<SlashCommandName, Handler> = {
     if (result.text === undefined) return say(state, result.problem ?? '(nothing sent)');
     if (result.text.trim() === '') return say(state, '(empty message; nothing sent)');
     say(state, neutraliseForTerminal(result.text));
-    await state.ask(result.text);
+    await state.ask(takeAttachments(state, result.text));
   },
   save: (state, arg) => {
     const name = arg.trim();
@@ -92,11 +96,22 @@ const handlers: Record<SlashCommandName, Handler> = {
   history: (state) => {
     if (state.session.system) say(state, `[system] ${neutraliseForTerminal(state.session.system)}`);
     for (const turn of state.session.turns) {
-      say(state, `[you] ${neutraliseForTerminal(turn.user)}`);
+      say(state, `[you] ${neutraliseForTerminal(summariseMessage(turn.user, turn.files))}`);
       say(state, `[${turn.model ?? 'assistant'}] ${neutraliseForTerminal(turn.assistant)}${turn.interrupted ? ' [interrupted]' : ''}`);
     }
-    if (state.unsent !== undefined) say(state, `[you] ${neutraliseForTerminal(state.unsent)} [not sent: /retry sends it]`);
+    if (state.unsent !== undefined) say(state, `[you] ${neutraliseForTerminal(summariseMessage(state.unsent.text, state.unsent.files))} [not sent: /retry sends it]`);
     else if (state.session.turns.length === 0) say(state, '(nothing yet)');
+  },
+  file: fileCommand,
+  role: (state, arg) => {
+    const name = arg.trim();
+    if (name === '') return say(state, state.role ? `role: ${state.role.name}` : '(no role; /role <name> uses one, `svc roles list` lists them)');
+    try {
+      say(state, state.useRole(loadRole(state.io.env, name, '/role')));
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      say(state, neutraliseForTerminal(error.message));
+    }
   },
   name: (state) => say(state, state.session.saved ? `conversation: ${state.session.name}` : `conversation: ${state.session.name} (not saved: --no-save)`),
   copy: (state) => {

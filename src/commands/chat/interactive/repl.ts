@@ -6,13 +6,17 @@ import type { ApiClient } from '../../../api/client.js';
 import { firstLineOf, noUsage } from '../../../conversations/model.js';
 import { ConversationSession, type SaveFailure } from '../../../conversations/session.js';
 import type { ConversationStore } from '../../../conversations/store.js';
+import type { Prompt } from '../../../attachments/message.js';
 import { InterruptedError } from '../../../errors.js';
+import type { Role } from '../../../roles/role-file.js';
 import type { IO } from '../../../io.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import type { CommandContext } from '../../context.js';
 import { applySystemFlag, chatModel, openConversation } from '../open-conversation.js';
 import type { ChatPlan } from '../options.js';
 import { askTurn } from './ask.js';
+import { takeAttachments } from './attach.js';
+import { applyRole } from './role.js';
 import { runSlashCommand } from './commands.js';
 import { MessageComposer } from './composer.js';
 import { LineReader } from './line-reader.js';
@@ -35,7 +39,7 @@ function noticeSaveFailure(io: IO, session: ConversationSession): void {
   };
 }
 
-export async function runInteractive(plan: ChatPlan, context: CommandContext, firstMessage?: string): Promise<void> {
+export async function runInteractive(plan: ChatPlan, role: Role | undefined, context: CommandContext, firstMessage?: Prompt): Promise<void> {
   const { factory } = context;
   const { io } = factory;
   const terminal = openTerminalInput(io);
@@ -46,11 +50,13 @@ export async function runInteractive(plan: ChatPlan, context: CommandContext, fi
   const session = openConversation(store, plan.conversation);
   const history = await factory.inputHistory(plan.conversation.save);
   const reader = new LineReader(terminal, io.stderr, history);
-  await runSession({ plan, context, client, store, session, model: chatModel(settings, session), reader, terminal }, firstMessage);
+  await runSession({ plan, role, context, client, store, session, model: chatModel(settings, session, role), reader, terminal }, firstMessage);
 }
 
 export interface SessionStart {
   plan: ChatPlan;
+  /** The role of --role, if any. */
+  role?: Role | undefined;
   context: CommandContext;
   client: ApiClient;
   /** Where a conversation started with /clear is saved (unless --no-save). */
@@ -62,7 +68,7 @@ export interface SessionStart {
 }
 
 /** The session itself: read, answer, until the user leaves. The reader is closed at the end. */
-export async function runSession(start: SessionStart, firstMessage?: string): Promise<void> {
+export async function runSession(start: SessionStart, firstMessage?: Prompt): Promise<void> {
   const { plan, context, client, reader } = start;
   const { signal } = context;
   const { io } = context.factory;
@@ -78,21 +84,25 @@ export async function runSession(start: SessionStart, firstMessage?: string): Pr
     reader,
     leaving: false,
     unsent: undefined,
+    attachments: [],
+    role: start.role,
     modelTrial: undefined,
-    ask: (text) => askTurn(state, text, deps),
+    ask: (prompt) => askTurn(state, prompt, deps),
     startNewConversation: () => {
       state.session = ConversationSession.fresh(plan.conversation.save ? start.store : undefined);
       noticeSaveFailure(io, state.session);
-      if (plan.system) state.session.setSystem(plan.system);
+      const system = plan.system ?? state.role?.system;
+      if (system) state.session.setSystem(system);
     },
+    useRole: (role) => applyRole(state, role, { modelFlag: plan.settings.model !== undefined }),
   };
   noticeSaveFailure(io, state.session);
-  applySystemFlag(state.session, plan.system);
+  applySystemFlag(state.session, plan.system ?? start.role?.system);
 
   const earlier = state.session.turns.length;
   note(
     io,
-    `svc chat · ${state.model} · ${earlier > 0 ? `resuming "${state.session.name}" (${earlier} turn${earlier === 1 ? '' : 's'})` : 'new conversation'}` +
+    `svc chat · ${state.model}${state.role ? ` · role ${state.role.name}` : ''} · ${earlier > 0 ? `resuming "${state.session.name}" (${earlier} turn${earlier === 1 ? '' : 's'})` : 'new conversation'}` +
       ' · /help for commands, Ctrl-D to leave',
   );
 
@@ -102,8 +112,8 @@ export async function runSession(start: SessionStart, firstMessage?: string): Pr
   signal.addEventListener('abort', onStop, { once: true });
   try {
     if (firstMessage !== undefined) {
-      const lines = firstMessage.split('\n').length;
-      note(io, `(sent the prompt: ${lines} line${lines === 1 ? '' : 's'}, ${firstMessage.length} characters)`);
+      const lines = firstMessage.text.split('\n').length;
+      note(io, `(sent the prompt: ${lines} line${lines === 1 ? '' : 's'}, ${firstMessage.text.length} characters)`);
       await state.ask(firstMessage);
     }
     while (!state.leaving && !signal.aborted) {
@@ -128,14 +138,18 @@ export async function runSession(start: SessionStart, firstMessage?: string): Pr
       const input = parseInput(text.trim().startsWith('/') ? text.trim() : text);
       if (input.kind === 'unknown') note(io, unknownCommandHint(input.name));
       else if (input.kind === 'command') await runSlashCommand(input.name, input.arg, state);
-      else await state.ask(input.text);
+      else await state.ask(takeAttachments(state, input.text));
     }
   } finally {
     signal.removeEventListener('abort', onStop);
     reader.close();
   }
   if (state.unsent !== undefined) {
-    note(io, `(your last message was not sent: "${neutraliseForTerminal(firstLineOf(state.unsent))}"${plan.conversation.save ? '; Up recalls it next time' : ''})`);
+    note(io, `(your last message was not sent: "${neutraliseForTerminal(firstLineOf(state.unsent.text))}"${plan.conversation.save ? '; Up recalls it next time' : ''})`);
+  }
+  if (state.attachments.length > 0) {
+    const count = state.attachments.length;
+    note(io, `(${count} file${count === 1 ? '' : 's'} attached with /file went unsent)`);
   }
   if (state.session.saved && state.session.turns.length > 0) {
     note(io, `saved as "${state.session.name}" · resume with: svc chat --continue   (or --session ${state.session.name})`);

@@ -3,6 +3,9 @@
  * the state of one interactive session. Kept apart so those modules depend on it, not on each other.
  */
 import type { Usage } from '../../../api/chat-types.js';
+import type { Prompt } from '../../../attachments/message.js';
+import type { AttachedFile } from '../../../attachments/read.js';
+import type { Role } from '../../../roles/role-file.js';
 import type { ConversationSession } from '../../../conversations/session.js';
 import type { IO } from '../../../io.js';
 import type { LineReader } from './line-reader.js';
@@ -23,10 +26,16 @@ export interface SessionState {
   /** Set by /exit and /quit. */
   leaving: boolean;
   /** A message whose send failed with nothing back: /retry sends it. */
-  unsent: string | undefined;
+  unsent: Prompt | undefined;
+  /** Files attached with /file, sent with the next message. */
+  attachments: AttachedFile[];
+  /** The role in use (--role, /role): its request defaults apply under the flags given. */
+  role: Role | undefined;
   /** After /model, until the new model has answered once: what to go back to if it is refused. */
   modelTrial: { model: string; conversationModel: string | undefined } | undefined;
-  /** Send `text` as the next turn (for /retry and /edit). */
-  ask(text: string): Promise<void>;
+  /** Send `prompt` as the next turn (for /retry and /edit). */
+  ask(prompt: Prompt): Promise<void>;
   startNewConversation(): void;
+  /** Use `role` from now on (/role); returns what changed, to tell the user. */
+  useRole(role: Role): string;
 }

@@ -13,6 +13,8 @@ export const SLASH_COMMANDS = {
   retry: { usage: '/retry', summary: 'ask again for the last reply' },
   undo: { usage: '/undo', summary: 'drop the last exchange' },
   edit: { usage: '/edit [text]', summary: 'write the next message in $VISUAL / $EDITOR' },
+  file: { usage: '/file [path...|clear]', summary: 'attach files to the next message (quoted globs too); alone, list them' },
+  role: { usage: '/role [name]', summary: 'show the role, or use a saved one (svc roles list)' },
   save: { usage: '/save <file.json>', summary: 'write the messages array as JSON (not overwriting a file)' },
   usage: { usage: '/usage', summary: 'tokens used in this session' },
   history: { usage: '/history', summary: 'show the conversation so far' },

@@ -1,0 +1,85 @@
+/**
+ * A user message with files: the words, then each file as a fenced block labelled with its
+ * path, then piped stdin, separated by blank lines. Where each block sits is kept with the turn
+ * (AttachmentRef), so /history can show a file as its name and size.
+ */
+import { formatBytes } from '../byte-size.js';
+import type { AttachmentRef } from '../conversations/model.js';
+import type { AttachedFile } from './read.js';
+
+/** A message as it is sent, and where its files are in it. */
+export interface Prompt {
+  text: string;
+  files: AttachmentRef[];
+}
+
+/**
+ * A fence longer than any run of backticks in the text (at least three), so nothing inside, a
+ * Markdown file's own fences included, can close the block early (CommonMark: a closing fence is
+ * at least as long as the opening one).
+ */
+export function fenceFor(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/**
+ * The label after the opening fence: the path on one line. A backtick cannot be in a backtick
+ * fence's info string, and a control character (a newline in a file name) could end the line
+ * early: both are shown as "?", the name being only a label.
+ */
+function labelOf(name: string): string {
+  return name.replace(/[`\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?');
+}
+
+/** One file as a fenced block: ```path, the text, ```. */
+export function fencedFile(file: Pick<AttachedFile, 'name' | 'text'>): string {
+  const fence = fenceFor(file.text);
+  const body = file.text === '' || file.text.endsWith('\n') ? file.text : `${file.text}\n`;
+  return `${fence}${labelOf(file.name)}\n${body}${fence}`;
+}
+
+/**
+ * The message: the typed part, the files in order, then the piped part, each after a blank
+ * line; parts that are empty are left out. '' when there is nothing at all.
+ */
+export function composeMessage(typed: string, files: readonly AttachedFile[], piped: string): Prompt {
+  let text = '';
+  const refs: AttachmentRef[] = [];
+  const add = (part: string): number => {
+    if (text !== '') text += '\n\n';
+    const start = text.length;
+    text += part;
+    return start;
+  };
+  if (typed !== '') add(typed);
+  for (const file of files) {
+    const start = add(fencedFile(file));
+    refs.push({ name: file.name, bytes: file.bytes, start, end: text.length });
+  }
+  if (piped !== '') add(piped);
+  return { text, files: refs };
+}
+
+/** "[file src/a.ts, 1.2 KiB]": how a list or /history names an attached file. */
+export function describeFile(file: Pick<AttachmentRef, 'name' | 'bytes'>): string {
+  return `[file ${file.name}, ${formatBytes(file.bytes)}]`;
+}
+
+/** The message with each attached file replaced by its name and size (for /history). */
+export function summariseMessage(text: string, files: readonly AttachmentRef[] | undefined): string {
+  if (!files || files.length === 0) return text;
+  let shown = '';
+  let from = 0;
+  for (const file of files) {
+    shown += text.slice(from, file.start) + describeFile(file);
+    from = file.end;
+  }
+  return shown + text.slice(from);
+}
+
+/** "3 files, 14.2 KiB": the total, as said on a terminal before sending. */
+export function describeTotal(files: readonly Pick<AttachedFile, 'bytes'>[]): string {
+  const bytes = files.reduce((sum, file) => sum + file.bytes, 0);
+  return `${files.length} file${files.length === 1 ? '' : 's'}, ${formatBytes(bytes)}`;
+}

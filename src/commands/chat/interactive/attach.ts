@@ -1,0 +1,79 @@
+/**
+ * `/file` in the session: files read now and attached to the next message sent (listed until
+ * then), as `-f` does for a one-shot chat. A refusal attaches nothing of that command and says
+ * why; the session goes on.
+ */
+import { composeMessage, describeFile, type Prompt } from '../../../attachments/message.js';
+import { readAttachments } from '../../../attachments/read.js';
+import { UsageError } from '../../../errors.js';
+import { neutraliseForTerminal } from '../../../terminal-text.js';
+import { savePath } from './save-messages.js';
+import type { SessionState } from './session-state.js';
+
+/**
+ * The paths of a /file line: split at spaces, except inside "double" or 'single' quotes or after
+ * a backslash (a path with spaces), as a shell would. `~/` is the home folder (no shell expands it).
+ */
+export function splitPaths(arg: string): string[] {
+  const paths: string[] = [];
+  let current: string | undefined;
+  let quote: string | undefined;
+  for (let index = 0; index < arg.length; index++) {
+    const char = arg[index]!;
+    if (quote !== undefined) {
+      if (char === quote) quote = undefined;
+      else current += char;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      current ??= '';
+    } else if (char === '\\' && index + 1 < arg.length) {
+      current = (current ?? '') + arg[++index];
+    } else if (/\s/.test(char)) {
+      if (current !== undefined) paths.push(current);
+      current = undefined;
+    } else current = (current ?? '') + char;
+  }
+  if (current !== undefined) paths.push(current);
+  return paths;
+}
+
+function say(state: SessionState, text: string): void {
+  state.io.stderr.write(`${text}\n`);
+}
+
+function listPending(state: SessionState): string {
+  return state.attachments.map((file) => neutraliseForTerminal(describeFile(file))).join(' ');
+}
+
+/** `/file` lists, `/file clear` drops, `/file <path...>` attaches. */
+export function fileCommand(state: SessionState, arg: string): void {
+  const paths = splitPaths(arg.trim());
+  if (paths.length === 0) {
+    say(state, state.attachments.length > 0 ? `with your next message: ${listPending(state)}` : '(no files attached; /file <path...> attaches some)');
+    return;
+  }
+  if (paths.length === 1 && paths[0] === 'clear') {
+    const count = state.attachments.length;
+    state.attachments = [];
+    say(state, count > 0 ? `(dropped ${count} file${count === 1 ? '' : 's'})` : '(no files were attached)');
+    return;
+  }
+  // `~/x` as a shell would read it; globs and relative paths from the session's folder.
+  const { cwd, env } = state.io;
+  const named = paths.map((path) => (path === '~' || path.startsWith('~/') ? savePath(path, cwd, env) : path));
+  try {
+    state.attachments = [...state.attachments, ...readAttachments(named, cwd, '/file', state.attachments)];
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    say(state, neutraliseForTerminal([error.message, ...(error.hint ? [error.hint] : [])].join('\n')));
+    return;
+  }
+  say(state, `with your next message: ${listPending(state)}`);
+}
+
+/** The message to send for typed `text`: with the files attached so far, which are then taken. */
+export function takeAttachments(state: SessionState, text: string): Prompt {
+  const prompt = composeMessage(text, state.attachments, '');
+  state.attachments = [];
+  return prompt;
+}

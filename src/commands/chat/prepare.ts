@@ -1,0 +1,24 @@
+/**
+ * What a chat needs from the disk before anything is read from stdin or sent: the role of
+ * --role and the files of -f. Each refusal is exit 2 with nothing sent (an unknown role lists
+ * the known ones; a file names itself).
+ */
+import { describeTotal } from '../../attachments/message.js';
+import { readAttachments, type AttachedFile } from '../../attachments/read.js';
+import type { IO } from '../../io.js';
+import type { Role } from '../../roles/role-file.js';
+import { loadRole } from '../../roles/store.js';
+import type { ChatPlan } from './options.js';
+
+export interface ChatInputs {
+  role: Role | undefined;
+  files: AttachedFile[];
+}
+
+export function prepareChat(io: IO, plan: ChatPlan): ChatInputs {
+  const role = plan.role === undefined ? undefined : loadRole(io.env, plan.role);
+  const files = readAttachments(plan.files ?? [], io.cwd);
+  // On a terminal, the size of what goes out (a glob can match more than meant); scripts get quiet.
+  if (files.length > 0 && io.stderrIsTTY) io.stderr.write(`svc: attached ${describeTotal(files)}\n`);
+  return { role, files };
+}

@@ -1,0 +1,30 @@
+/**
+ * `--dry-run` on chat, image and batch: nothing is sent and no key is read; the request is
+ * printed on stdout as a curl command (api/curl.ts) and the command ends with exit 0. Every check
+ * a real run makes before sending is made first, so a dry run that prints is a request svc would
+ * send.
+ */
+import { curlCommand } from '../api/curl.js';
+import { requestHeaders } from '../api/request-headers.js';
+import { endpointUrl } from '../api/url.js';
+import { requireBaseUrl, type ResolvedSettings } from '../factory.js';
+import type { IO } from '../io.js';
+import { userAgent } from '../version.js';
+
+/** The curl command for a POST of `body` to `/v1/<endpoint>` with the settings in use. */
+export function dryRunCommand(settings: ResolvedSettings, endpoint: string, body: unknown, stream: boolean): string {
+  const url = endpointUrl(requireBaseUrl(settings), endpoint);
+  // The key is not read: the header's value is written as $SVC_API_KEY (curl.ts).
+  return curlCommand({ url, headers: requestHeaders('', userAgent), body, stream });
+}
+
+/** Print one request's curl command; a note on a terminal says how the key gets in. */
+export function printDryRun(io: IO, settings: ResolvedSettings, endpoint: string, body: unknown, stream: boolean): void {
+  io.stdout.write(`${dryRunCommand(settings, endpoint, body, stream)}\n`);
+  noteKeyVariable(io);
+}
+
+/** Said on a terminal only, and only when the variable is not set where the command would run. */
+export function noteKeyVariable(io: IO): void {
+  if (io.stderrIsTTY && !io.env.SVC_API_KEY) io.stderr.write('svc: dry run, nothing sent; to run it, set SVC_API_KEY first (the command reads the key from it)\n');
+}

@@ -1,0 +1,27 @@
+/**
+ * The arguments and flags of `svc roles`, declared here so their types are inferred
+ * (@commander-js/extra-typings) and the run module can use them without importing the command.
+ */
+import { Argument, Command } from '@commander-js/extra-typings';
+import { addRequestFieldOptions } from '../chat/flags.js';
+import { completes } from '../completion-hints.js';
+
+/** A role name argument, completing to the roles there are. */
+export const roleNameArgument = () => completes(new Argument('<name>', 'role name (see `svc roles list`)'), { kind: 'roles' });
+
+/** The flags of `svc roles set`, declared here so commander types them (RoleSetFlags). */
+export function declareRolesSet() {
+  const command = new Command('set')
+    .summary('create a role, or change what it sets')
+    .description(
+      'Save a role: a system message and defaults for chat requests (model, temperature, ...). For an existing role (yours or a ' +
+        'built-in one) only what is given changes; a new one needs --system. Fields are removed with `svc roles edit`.',
+    )
+    .addArgument(roleNameArgument())
+    .option('-s, --system <text>', 'the system message (required for a new role)')
+    .option('-m, --model <id>', 'chat model used with this role (-m on `svc chat` beats it)');
+  return addRequestFieldOptions(command, 'replies with this role');
+}
+
+export type RoleSetFlags = ReturnType<ReturnType<typeof declareRolesSet>['opts']>;
+
