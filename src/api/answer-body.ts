@@ -24,6 +24,21 @@ export class HtmlAnswerError extends MalformedResponseError {}
 
 const LEADING_SPACE = /^[\s\uFEFF]+/;
 
+/** Bytes decoded at first to find the head: a whole answer (or a 64 KiB piece of an image) is not. */
+const HEAD_BYTES = 1024;
+
+/**
+ * The start of `bytes` as text, leading whitespace left out: decoded a little at a time, so only
+ * a long run of whitespace makes it read further. A character cut at the end of a slice turns into
+ * U+FFFD, which only ever follows the head's first characters, the ones looked at.
+ */
+function headOf(bytes: Uint8Array): string {
+  for (let end = HEAD_BYTES; ; end *= 4) {
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(end, bytes.length)).toString('utf8').replace(LEADING_SPACE, '');
+    if (text.length >= HEAD_CHARS || end >= bytes.length) return text;
+  }
+}
+
 /** Read the body until its first significant characters have arrived (or it ended). */
 export async function peekBody(body: AsyncIterable<Uint8Array>): Promise<PeekedBody> {
   const iterator = body[Symbol.asyncIterator]();
@@ -33,7 +48,7 @@ export async function peekBody(body: AsyncIterable<Uint8Array>): Promise<PeekedB
     const next = await iterator.next();
     if (next.done) break;
     held.push(next.value);
-    head = Buffer.concat(held).toString('utf8').replace(LEADING_SPACE, '');
+    head = headOf(held.length === 1 ? next.value : Buffer.concat(held));
     if (head.length >= HEAD_CHARS) break;
   }
   const rest = { [Symbol.asyncIterator]: () => iterator };

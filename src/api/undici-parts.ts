@@ -3,14 +3,13 @@
  *
  * Why: the index also loads fetch, WebSocket, EventSource, cookies, mocks and caches, and one of
  * those reaches for a Node global that loads Node's own bundled copy of undici as well. That was
- * about 70 ms of every `svc chat` (bench/README.md); svc needs only a dispatcher and `request`.
+ * about 70 ms of every `svc chat` (bench/README.md); svc needs only a dispatcher (and its `request` method).
  *
  * These paths are undici's internals, not its public API: package.json takes patch releases
  * only (~7.30), and test/api/undici-parts checks that the dispatchers get the same methods as
  * through the index. On an upgrade, read undici's index.js for new set-up done on load.
  */
 import './baseline-wasm.js';
-import type { Dispatcher } from 'undici';
 import api from 'undici/lib/api/index.js';
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
@@ -21,15 +20,3 @@ Object.assign(DispatcherClass.prototype, api);
 
 export { EnvHttpProxyAgent };
 
-/**
- * undici's top-level `request(url, options)`, for an absolute URL and a given dispatcher. Unlike
- * it, no default method (PUT with a body, else GET): svc always says POST.
- */
-export function request(
-  url: string,
-  options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher },
-): Promise<Dispatcher.ResponseData> {
-  const { dispatcher, ...rest } = options;
-  const { origin, pathname, search } = new URL(url);
-  return dispatcher.request({ ...rest, origin, path: `${pathname}${search}` });
-}

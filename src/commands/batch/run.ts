@@ -24,6 +24,7 @@ import { runPool } from './pool.js';
 import { count, Progress } from './progress.js';
 import type { BatchRequest, RequestDefaults } from './requests.js';
 import { readPreviousRun } from './resume.js';
+import { keepHeapSteady } from './steady-heap.js';
 
 function defaultsFor(plan: BatchPlan, models: { chat: string; image: string }): RequestDefaults {
   return {
@@ -72,6 +73,7 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
   const { factory } = context;
   const { io } = factory;
   const plan = parseBatchFlags(input, flags);
+  keepHeapSteady();
   const source = openInput(io, plan.input.name, plan.input.format);
   try {
     const outputPath = plan.output === undefined ? undefined : resolve(io.cwd, plan.output);
