@@ -6,6 +6,7 @@ import { parseModelId } from '../../../parse-values.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import { formatUsage } from '../usage-line.js';
 import { editInEditor } from './editor.js';
+import { runImageCommand } from './image-command.js';
 import type { SessionState } from './session-state.js';
 import { saveMessages, savePath } from './save-messages.js';
 import { helpText, type SlashCommandName } from './slash-commands.js';
@@ -99,6 +100,7 @@ const handlers: Record<SlashCommandName, Handler> = {
     else if (state.session.turns.length === 0) say(state, '(nothing yet)');
   },
   name: (state) => say(state, state.session.saved ? `conversation: ${state.session.name}` : `conversation: ${state.session.name} (not saved: --no-save)`),
+  image: runImageCommand,
   copy: (state) => {
     const last = state.session.turns.at(-1);
     if (!last || last.assistant === '') return say(state, '(no reply to copy yet)');

@@ -71,6 +71,7 @@ export async function runSession(start: SessionStart, firstMessage?: string): Pr
 
   const state: SessionState = {
     io,
+    deps,
     session: start.session,
     model: start.model,
     usage: noUsage(),

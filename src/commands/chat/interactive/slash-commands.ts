@@ -2,6 +2,7 @@
  * The session's slash commands: what exists, one help line each, and parsing a typed line.
  * Pure, so a table test covers it.
  */
+import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../../api/images/formats.js';
 
 export const SLASH_COMMANDS = {
   help: { usage: '/help', summary: 'list these commands and keys' },
@@ -17,6 +18,7 @@ export const SLASH_COMMANDS = {
   usage: { usage: '/usage', summary: 'tokens used in this session' },
   history: { usage: '/history', summary: 'show the conversation so far' },
   name: { usage: '/name', summary: 'show the conversation name (to resume it with --session)' },
+  image: { usage: '/image [prompt]', summary: 'make an image and see it here; no prompt: draw the last reply' },
   copy: { usage: '/copy', summary: 'copy the last reply to the clipboard (OSC 52 terminals)' },
 } as const;
 
@@ -41,6 +43,9 @@ export function parseInput(text: string): ParsedInput {
   return { kind: 'unknown', name };
 }
 
+/** /image's options, as `svc image` spells them (image-args.ts parses them). */
+const IMAGE_OPTIONS_HELP = `--aspect ${ASPECT_RATIOS.join('|')}  --format ${IMAGE_FORMATS.join('|')}  --seed N  --negative TEXT  -o PATH`;
+
 /** The text of /help. */
 export function helpText(): string {
   const width = Math.max(...Object.values(SLASH_COMMANDS).map((command) => command.usage.length));
@@ -48,6 +53,7 @@ export function helpText(): string {
   return [
     'Commands:',
     ...commands,
+    `  ${' '.repeat(width)}  /image options: ${IMAGE_OPTIONS_HELP}`,
     '',
     'Keys:',
     '  Enter             send          Ctrl-C  stop the reply / clear the line / twice to leave',
