@@ -27,7 +27,8 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-function shownPath(cwd: string, path: string): string {
+/** `path` relative to `cwd` when it is inside it, else as it is. */
+export function shownPath(cwd: string, path: string): string {
   const rel = relative(cwd, path);
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }

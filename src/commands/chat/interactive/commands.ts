@@ -2,11 +2,12 @@
  * What each slash command does to the session. Parsing and help text live in slash-commands.ts.
  */
 import { firstLineOf } from '../../../conversations/model.js';
+import { timeline } from '../../../conversations/timeline.js';
 import { parseModelId } from '../../../parse-values.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import { formatUsage } from '../usage-line.js';
 import { editInEditor } from './editor.js';
-import { runImageCommand } from './image-command.js';
+import { imageHistoryLine, runImageCommand } from './image-command.js';
 import type { SessionState } from './session-state.js';
 import { saveMessages, savePath } from './save-messages.js';
 import { helpText, type SlashCommandName } from './slash-commands.js';
@@ -92,12 +93,17 @@ const handlers: Record<SlashCommandName, Handler> = {
   },
   history: (state) => {
     if (state.session.system) say(state, `[system] ${neutraliseForTerminal(state.session.system)}`);
-    for (const turn of state.session.turns) {
+    for (const entry of timeline({ turns: state.session.turns, images: state.session.images })) {
+      if (entry.kind === 'image') {
+        say(state, imageHistoryLine(entry.image, state.io.cwd));
+        continue;
+      }
+      const { turn } = entry;
       say(state, `[you] ${neutraliseForTerminal(turn.user)}`);
       say(state, `[${turn.model ?? 'assistant'}] ${neutraliseForTerminal(turn.assistant)}${turn.interrupted ? ' [interrupted]' : ''}`);
     }
     if (state.unsent !== undefined) say(state, `[you] ${neutraliseForTerminal(state.unsent)} [not sent: /retry sends it]`);
-    else if (state.session.turns.length === 0) say(state, '(nothing yet)');
+    else if (state.session.turns.length === 0 && state.session.images.length === 0) say(state, '(nothing yet)');
   },
   name: (state) => say(state, state.session.saved ? `conversation: ${state.session.name}` : `conversation: ${state.session.name} (not saved: --no-save)`),
   image: runImageCommand,

@@ -6,12 +6,13 @@
  * svc image reports it; either way the session goes on. The image is kept in the conversation
  * as a record, never sent to the chat model.
  */
-import { firstLineOf } from '../../../conversations/model.js';
+import { firstLineOf, type ImageNote } from '../../../conversations/model.js';
+import { imageOptionsText } from '../../../conversations/timeline.js';
 import { UsageError } from '../../../errors.js';
 import { reportError } from '../../../report-error.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import { parseImageOptions, type ImagePlan } from '../../image/options.js';
-import { generateAndSave, previewChoice, type ImageJob } from '../../image/run.js';
+import { generateAndSave, previewChoice, shownPath, type ImageJob } from '../../image/run.js';
 import { isFolder, prepareTarget } from '../../image/target.js';
 import { parseImageCommand, type ImageCommandOptions } from './image-args.js';
 import { promptFromReply } from './reply-prompt.js';
@@ -59,6 +60,13 @@ async function prepare(state: SessionState, arg: string): Promise<{ plan: ImageP
   const target = prepareTarget(io, plan);
   // probe: false: the line editor owns stdin, and would read the terminal's answer as typing.
   return { plan, raw, job: { client, model: settings.imageModel.value, preview, target, probe: false } };
+}
+
+/** An image in /history and the resume banner: `[image] prompt → saved path (options)`. */
+export function imageHistoryLine(image: ImageNote, cwd?: string): string {
+  const options = imageOptionsText(image);
+  const path = cwd === undefined ? image.path : shownPath(cwd, image.path);
+  return `[image] ${neutraliseForTerminal(firstLineOf(image.prompt, 70))} → ${neutraliseForTerminal(path)}${options === '' ? '' : ` (${neutraliseForTerminal(options)})`}`;
 }
 
 export async function runImageCommand(state: SessionState, arg: string): Promise<void> {

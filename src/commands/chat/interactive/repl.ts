@@ -91,9 +91,11 @@ export async function runSession(start: SessionStart, firstMessage?: string): Pr
   applySystemFlag(state.session, plan.system);
 
   const earlier = state.session.turns.length;
+  const images = state.session.images.length;
+  const imagesNote = images > 0 ? `, ${images} image${images === 1 ? '' : 's'}: /history lists them` : '';
   note(
     io,
-    `svc chat · ${state.model} · ${earlier > 0 ? `resuming "${state.session.name}" (${earlier} turn${earlier === 1 ? '' : 's'})` : 'new conversation'}` +
+    `svc chat · ${state.model} · ${earlier + images > 0 ? `resuming "${state.session.name}" (${earlier} turn${earlier === 1 ? '' : 's'}${imagesNote})` : 'new conversation'}` +
       ' · /help for commands, Ctrl-D to leave',
   );
 
