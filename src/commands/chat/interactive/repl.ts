@@ -140,7 +140,7 @@ export async function runSession(start: SessionStart, firstMessage?: string): Pr
   if (state.unsent !== undefined) {
     note(io, `(your last message was not sent: "${neutraliseForTerminal(firstLineOf(state.unsent))}"${plan.conversation.save ? '; Up recalls it next time' : ''})`);
   }
-  if (state.session.saved && state.session.turns.length > 0) {
+  if (state.session.saved && state.session.turns.length + state.session.images.length > 0) {
     note(io, `saved as "${state.session.name}" · resume with: svc chat --continue   (or --session ${state.session.name})`);
   }
   if (signal.aborted) throw new InterruptedError();
