@@ -67,7 +67,12 @@ describe('the last reply as a prompt', () => {
     expect(cutAtSentence('Short. then one long run of words without any stop at all', 30)).toBe('Short. then one long run of');
   });
 
+  it('says when it cut', () => {
+    expect(promptFromReply('One. Two three four.', 10)).toEqual({ prompt: 'One. Two', cut: true });
+    expect(promptFromReply('**One.**', 10)).toEqual({ prompt: 'One.', cut: false });
+  });
+
   it('is empty for a reply that is only code', () => {
-    expect(promptFromReply('```js\nconsole.log(1)\n```')).toBe('');
+    expect(promptFromReply('```js\nconsole.log(1)\n```')).toEqual({ prompt: '', cut: false });
   });
 });

@@ -39,25 +39,27 @@ async function prepare(state: SessionState, arg: string): Promise<{ plan: ImageP
   const { context, client, plan: chatPlan } = state.deps;
   const raw = parseImageCommand(arg);
   if (raw.output === '-') throw new UsageError('/image saves a file; -o - (image bytes on stdout) is for svc image', { hint: 'give -o a file or folder name' });
+  let drawingReply: string | undefined;
   if (raw.words.length === 0) {
     const reply = lastReply(state);
     if (reply === undefined) {
       say(state, '(no prompt, and no reply yet to draw: /image <what to draw>)');
       return undefined;
     }
-    const prompt = promptFromReply(reply);
+    const { prompt, cut } = promptFromReply(reply);
     if (prompt === '') {
       say(state, '(the last reply has no prose to draw (only code): /image <what to draw>)');
       return undefined;
     }
-    const whole = prompt.length >= reply.trim().length - 1;
-    say(state, `(no prompt: drawing the last reply${whole ? '' : `, its first ${prompt.length} characters as plain text`}: "${neutraliseForTerminal(firstLineOf(prompt, 70))}")`);
+    drawingReply = `(no prompt: drawing the last reply as plain text${cut ? `, cut to its first ${prompt.length} characters` : ''}: "${neutraliseForTerminal(firstLineOf(prompt, 70))}")`;
     raw.words = [prompt];
   }
   const plan = parseImageOptions(raw, (path) => isFolder(io.cwd, path));
   const settings = await context.factory.settings(chatPlan.settings);
   const preview = previewChoice(io, plan, settings, undefined);
   const target = prepareTarget(io, plan);
+  // Said once the options are known good, just before the request it announces.
+  if (drawingReply) say(state, drawingReply);
   // probe: false: the line editor owns stdin, and would read the terminal's answer as typing.
   return { plan, raw, job: { client, model: settings.imageModel.value, preview, target, probe: false } };
 }

@@ -31,7 +31,12 @@ export function cutAtSentence(text: string, limit = PROMPT_LIMIT): string {
   return (space > 0 ? head.slice(0, space) : head).trimEnd();
 }
 
-/** The prompt drawn from `reply`: '' when nothing usable is left (a reply that was only code). */
-export function promptFromReply(reply: string, limit = PROMPT_LIMIT): string {
-  return cutAtSentence(plainText(reply), limit);
+/**
+ * The prompt drawn from `reply` ('' when nothing usable is left: a reply that was only code),
+ * and whether it had to be cut to fit `limit`.
+ */
+export function promptFromReply(reply: string, limit = PROMPT_LIMIT): { prompt: string; cut: boolean } {
+  const text = plainText(reply);
+  const prompt = cutAtSentence(text, limit);
+  return { prompt, cut: prompt.length < text.length };
 }
