@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseImageCommand, splitWords } from '../../src/commands/chat/interactive/image-args.js';
+import { helpText } from '../../src/commands/chat/interactive/slash-commands.js';
 import { cutAtSentence, plainText, promptFromReply } from '../../src/commands/chat/interactive/reply-prompt.js';
 
 describe('splitWords', () => {
@@ -74,5 +75,16 @@ describe('the last reply as a prompt', () => {
 
   it('is empty for a reply that is only code', () => {
     expect(promptFromReply('```js\nconsole.log(1)\n```')).toEqual({ prompt: '', cut: false });
+  });
+});
+
+describe('/help', () => {
+  it('lists /image with its options on the lines right under it', () => {
+    const lines = helpText().split('\n');
+    const row = lines.findIndex((line) => line.startsWith('  /image [prompt]'));
+    expect(lines[row]).toContain('no prompt: draw the last reply');
+    expect(lines[row + 1]!.trim()).toBe('options: --aspect R  --format F  --seed N  --negative TEXT  -o PATH');
+    expect(lines[row + 2]!.trim()).toBe('R: 1:1 16:9 9:16 4:3 3:4 21:9   F: png jpeg webp');
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(100);
   });
 });

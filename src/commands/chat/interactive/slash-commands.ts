@@ -18,8 +18,8 @@ export const SLASH_COMMANDS = {
   usage: { usage: '/usage', summary: 'tokens used in this session' },
   history: { usage: '/history', summary: 'show the conversation so far' },
   name: { usage: '/name', summary: 'show the conversation name (to resume it with --session)' },
-  image: { usage: '/image [prompt]', summary: 'make an image and see it here; no prompt: draw the last reply' },
   copy: { usage: '/copy', summary: 'copy the last reply to the clipboard (OSC 52 terminals)' },
+  image: { usage: '/image [prompt]', summary: 'make an image and see it here; no prompt: draw the last reply' },
 } as const;
 
 export type SlashCommandName = keyof typeof SLASH_COMMANDS;
@@ -44,7 +44,7 @@ export function parseInput(text: string): ParsedInput {
 }
 
 /** /image's options, as `svc image` spells them (image-args.ts parses them). */
-const IMAGE_OPTIONS_HELP = `--aspect ${ASPECT_RATIOS.join('|')}  --format ${IMAGE_FORMATS.join('|')}  --seed N  --negative TEXT  -o PATH`;
+const IMAGE_OPTIONS_HELP = ['options: --aspect R  --format F  --seed N  --negative TEXT  -o PATH', `R: ${ASPECT_RATIOS.join(' ')}   F: ${IMAGE_FORMATS.join(' ')}`];
 
 /** The text of /help. */
 export function helpText(): string {
@@ -53,7 +53,8 @@ export function helpText(): string {
   return [
     'Commands:',
     ...commands,
-    `  ${' '.repeat(width)}  /image options: ${IMAGE_OPTIONS_HELP}`,
+    // Right under /image, the last row of the table.
+    ...IMAGE_OPTIONS_HELP.map((line) => `  ${' '.repeat(width)}  ${line}`),
     '',
     'Keys:',
     '  Enter             send          Ctrl-C  stop the reply / clear the line / twice to leave',
