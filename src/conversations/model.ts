@@ -30,13 +30,29 @@ export interface Turn {
   at: string;
 }
 
+/**
+ * An image made with /image in the session: kept in the conversation's log and shown in its
+ * history, never sent to the chat model (toMessages reads only the system message and turns).
+ */
+export interface ImageNote {
+  prompt: string;
+  revisedPrompt?: string;
+  /** The options as typed, e.g. { aspect: '16:9', seed: '7' }: what to give again to redo it. */
+  options: Record<string, string>;
+  /** Where the file was saved, absolute. */
+  path: string;
+  at: string;
+}
+
 export type ConversationRecord =
   | { type: 'start'; v: 1; name: string; created: string }
   | ({ type: 'turn' } & Turn)
   | { type: 'system'; content: string | null; at: string }
   /** `model: null`: back to the model the settings give (a /model the service refused). */
   | { type: 'model'; model: string | null; at: string }
-  | { type: 'undo'; at: string };
+  | { type: 'undo'; at: string }
+  /** Older svc skips it as "not a conversation record" (records.ts), losing nothing else. */
+  | ({ type: 'image' } & ImageNote);
 
 export interface Conversation {
   name: string;
@@ -46,6 +62,8 @@ export interface Conversation {
   /** The model chosen with /model, if any; otherwise settings decide. */
   model: string | undefined;
   turns: Turn[];
+  /** Images made in the session, each with how many turns came before it (for the history). */
+  images: Array<ImageNote & { afterTurn: number }>;
   /** Tokens of every reply in the log, those later undone or retried included: they were used. */
   spent: Usage;
 }
@@ -65,7 +83,7 @@ export function addUsage(total: Usage, usage: Usage | undefined): void {
 
 /** Replay records into the conversation they describe. */
 export function replay(name: string, records: ConversationRecord[]): Conversation {
-  const conversation: Conversation = { name, created: '', updated: '', system: undefined, model: undefined, turns: [], spent: noUsage() };
+  const conversation: Conversation = { name, created: '', updated: '', system: undefined, model: undefined, turns: [], images: [], spent: noUsage() };
   for (const record of records) {
     switch (record.type) {
       case 'start':
@@ -91,6 +109,12 @@ export function replay(name: string, records: ConversationRecord[]): Conversatio
         conversation.turns.pop();
         conversation.updated = record.at;
         break;
+      case 'image': {
+        const { type: _type, ...image } = record;
+        conversation.images.push({ ...image, afterTurn: conversation.turns.length });
+        conversation.updated = record.at;
+        break;
+      }
     }
   }
   return conversation;

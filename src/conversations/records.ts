@@ -6,7 +6,7 @@
  */
 import type { Usage } from '../api/chat-types.js';
 import { isObject, type JsonObject } from '../json.js';
-import type { AttachmentRef, ConversationRecord, Turn } from './model.js';
+import type { AttachmentRef, ConversationRecord, ImageNote, Turn } from './model.js';
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
@@ -53,6 +53,14 @@ function turnOf(value: JsonObject): (Turn & { type: 'turn' }) | undefined {
   };
 }
 
+function imageOf(value: JsonObject): (ImageNote & { type: 'image' }) | undefined {
+  const { prompt, revisedPrompt, options, path, at } = value;
+  if (!isString(prompt) || !isString(path) || !isString(at) || !isObject(options)) return undefined;
+  if (revisedPrompt !== undefined && !isString(revisedPrompt)) return undefined;
+  if (!Object.values(options).every(isString)) return undefined;
+  return { type: 'image', prompt, ...(revisedPrompt === undefined ? {} : { revisedPrompt }), options: { ...(options as Record<string, string>) }, path, at };
+}
+
 /** The record `value` holds, with only the fields svc knows; undefined when it is not a record. */
 export function recordOf(value: unknown): ConversationRecord | undefined {
   if (!isObject(value)) return undefined;
@@ -68,6 +76,8 @@ export function recordOf(value: unknown): ConversationRecord | undefined {
       return isString(at) && (isString(value.model) || value.model === null) ? { type: 'model', model: value.model, at } : undefined;
     case 'undo':
       return isString(at) ? { type: 'undo', at } : undefined;
+    case 'image':
+      return imageOf(value);
     default:
       return undefined;
   }

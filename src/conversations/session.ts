@@ -6,7 +6,7 @@
  */
 import type { ChatMessage, Usage } from '../api/chat-types.js';
 import { describeSystemError } from '../system-errors.js';
-import { addUsage, replay, toMessages, type Conversation, type ConversationRecord, type Turn } from './model.js';
+import { addUsage, replay, toMessages, type Conversation, type ConversationRecord, type ImageNote, type Turn } from './model.js';
 import { newConversationName, type ConversationStore } from './store.js';
 
 /** Why the conversation stopped being saved. */
@@ -68,6 +68,9 @@ export class ConversationSession {
   get model(): string | undefined {
     return this.#conversation.model;
   }
+  get images(): Conversation['images'] {
+    return this.#conversation.images;
+  }
   /** Tokens of every reply this conversation has had, undone and retried ones included. */
   get spent(): Readonly<Usage> {
     return this.#conversation.spent;
@@ -84,6 +87,13 @@ export class ConversationSession {
     const record = { type: 'turn' as const, ...turn, at: new Date().toISOString() };
     this.#conversation.turns.push({ ...turn, at: record.at });
     addUsage(this.#conversation.spent, turn.usage);
+    this.#write(record);
+  }
+
+  /** Keep an image made in the session (in the log and the history; never sent to the model). */
+  addImage(image: Omit<ImageNote, 'at'>): void {
+    const record = { type: 'image' as const, ...image, at: new Date().toISOString() };
+    this.#conversation.images.push({ ...image, at: record.at, afterTurn: this.#conversation.turns.length });
     this.#write(record);
   }
 

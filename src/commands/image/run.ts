@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { relative, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import type { ApiClient } from '../../api/client.js';
 import { readDimensions } from '../../api/images/formats.js';
 import { generateImages, type ImageGeneration, type ImageRequest } from '../../api/images/generate.js';
 import { formatBytes } from '../../byte-size.js';
@@ -20,9 +21,10 @@ import type { ImageFlags } from './flags.js';
 import { parseImageOptions, type ImagePlan } from './options.js';
 import { checkImageFormats } from './check-formats.js';
 import { commitAll } from './save.js';
-import { isFolder, prepareTarget } from './target.js';
+import { isFolder, prepareTarget, type ImageTarget } from './target.js';
 
-function shownPath(cwd: string, path: string): string {
+/** `path` relative to `cwd` when it is inside it, else as it is. */
+export function shownPath(cwd: string, path: string): string {
   const rel = relative(cwd, path);
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
@@ -52,11 +54,81 @@ async function withSpinner<T>(io: IO, work: () => Promise<T>): Promise<T> {
  * A --preview typo is refused wherever it is typed; a bad SVC_PREVIEW or stored value only stops
  * a run that would show a preview. Read before the request, so either costs no request.
  */
-function previewChoice(io: IO, plan: ImagePlan, settings: ResolvedSettings, flag: string | undefined): PreviewChoice {
+export function previewChoice(io: IO, plan: ImagePlan, settings: ResolvedSettings, flag: string | undefined): PreviewChoice {
   const shows = io.stdoutIsTTY && !plan.json && plan.output.kind !== 'stdout';
   if (!shows && flag === undefined) return 'none';
   const choice = settings.preview.value;
   return shows ? choice : 'none';
+}
+
+/** One image made and saved: where, and the prompt the service used. */
+export interface SavedImage {
+  path: string;
+  revisedPrompt: string | undefined;
+}
+
+/** What the core needs beyond the plan: all settled before the request (no request is wasted). */
+export interface ImageJob {
+  client: ApiClient;
+  model: string;
+  preview: PreviewChoice;
+  target: ImageTarget;
+  signal: AbortSignal;
+  /** false where something else owns stdin (the chat session's line editor): no terminal question. */
+  probe?: boolean;
+}
+
+/**
+ * The core of `svc image`, shared with the session's /image: ask (with the spinner), check each
+ * image is the format asked for, save (or write to stdout), preview, then the revised prompt and
+ * the saved lines. Throws InterruptedError when `signal` stopped the request.
+ */
+export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): Promise<SavedImage[]> {
+  const { signal, target, preview } = job;
+  const request = buildRequest(plan, job.model);
+  let result: ImageGeneration;
+  try {
+    result = await withSpinner(io, () => generateImages(job.client, request, { signal, tempDir: target.dir }));
+  } catch (error) {
+    throw signal.aborted ? new InterruptedError() : error;
+  }
+  try {
+    checkImageFormats(result.images, plan.format);
+    if (plan.output.kind === 'stdout') {
+      if (result.images.length !== 1) throw new SvcError(`-o - writes one image, and the service sent ${result.images.length}`, { hint: 'use -o name.ext to save them all' });
+      const [image] = result.images;
+      await pipeline(createReadStream(image!.file.path), io.stdout, { end: false });
+      io.stderr.write(`${forOutput(image!.revisedPrompt ?? '', io.stderrIsTTY)}\n`);
+      return [];
+    }
+    const paths = target.paths(result.images.length);
+    const saved = result.images.map((image, index) => ({ path: paths[index]!, image, tempPath: image.file.path }));
+    commitAll(saved, plan.force);
+    if (plan.json) {
+      const images = saved.map(({ path, image }) => ({ path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes }));
+      io.stdout.write(`${JSON.stringify({ created: result.created, images, usage: result.usage ?? null }, null, 2)}\n`);
+    } else {
+      for (const { path, image } of saved) {
+        if (preview !== 'none') {
+          const { showPreview } = await import('../../preview/show.js');
+          await showPreview(io, { path }, { choice: preview, label: shownPath(io.cwd, path), ...(job.probe === false ? { probe: false } : {}) });
+        }
+        io.stdout.write(`${forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY)}\n`);
+      }
+    }
+    for (const { path, image } of saved) {
+      const size = readDimensions(image.file.head);
+      const dims = size ? `${size.width}×${size.height}, ` : '';
+      io.stderr.write(`saved ${shownPath(io.cwd, path)} (${dims}${formatBytes(image.file.bytes)})\n`);
+    }
+    if (plan.open) {
+      const { openInViewer } = await import('./open-viewer.js');
+      for (const { path } of saved) await openInViewer(io, path, shownPath(io.cwd, path));
+    }
+    return saved.map(({ path, image }) => ({ path, revisedPrompt: image.revisedPrompt }));
+  } finally {
+    for (const image of result.images) image.file.discard();
+  }
 }
 
 export async function runImage(words: string[], flags: ImageFlags, factory: Factory, signal: AbortSignal): Promise<void> {
@@ -71,48 +143,5 @@ export async function runImage(words: string[], flags: ImageFlags, factory: Fact
   const preview = previewChoice(io, plan, settings, flags.preview);
   const target = prepareTarget(io, plan);
   const client = await factory.apiClient(settings);
-  const request = buildRequest(plan, settings.imageModel.value);
-
-  let result: ImageGeneration;
-  try {
-    result = await withSpinner(io, () => generateImages(client, request, { signal, tempDir: target.dir }));
-  } catch (error) {
-    throw signal.aborted ? new InterruptedError() : error;
-  }
-  try {
-    checkImageFormats(result.images, plan.format);
-    if (plan.output.kind === 'stdout') {
-      if (result.images.length !== 1) throw new SvcError(`-o - writes one image, and the service sent ${result.images.length}`, { hint: 'use -o name.ext to save them all' });
-      const [image] = result.images;
-      await pipeline(createReadStream(image!.file.path), io.stdout, { end: false });
-      io.stderr.write(`${forOutput(image!.revisedPrompt ?? '', io.stderrIsTTY)}\n`);
-      return;
-    }
-    const paths = target.paths(result.images.length);
-    const saved = result.images.map((image, index) => ({ path: paths[index]!, image, tempPath: image.file.path }));
-    commitAll(saved, plan.force);
-    if (plan.json) {
-      const images = saved.map(({ path, image }) => ({ path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes }));
-      io.stdout.write(`${JSON.stringify({ created: result.created, images, usage: result.usage ?? null }, null, 2)}\n`);
-    } else {
-      for (const { path, image } of saved) {
-        if (preview !== 'none') {
-          const { showPreview } = await import('../../preview/show.js');
-          await showPreview(io, { path }, { choice: preview, label: shownPath(io.cwd, path) });
-        }
-        io.stdout.write(`${forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY)}\n`);
-      }
-    }
-    for (const { path, image } of saved) {
-      const size = readDimensions(image.file.head);
-      const dims = size ? `${size.width}×${size.height}, ` : '';
-      io.stderr.write(`saved ${shownPath(io.cwd, path)} (${dims}${formatBytes(image.file.bytes)})\n`);
-    }
-    if (plan.open) {
-      const { openInViewer } = await import('./open-viewer.js');
-      for (const { path } of saved) await openInViewer(io, path, shownPath(io.cwd, path));
-    }
-  } finally {
-    for (const image of result.images) image.file.discard();
-  }
+  await generateAndSave(io, plan, { client, model: settings.imageModel.value, preview, target, signal });
 }

@@ -1,3 +1,4 @@
+import { imageOptionsText, timeline } from '../../conversations/timeline.js';
 import { firstLine, toMessages } from '../../conversations/model.js';
 import type { Factory } from '../../factory.js';
 import { forOutput } from '../../terminal-text.js';
@@ -30,7 +31,14 @@ export async function runShow(factory: Factory, name: string, json: boolean): Pr
   const clean = (text: string): string => forOutput(text, io.stdoutIsTTY);
   const parts: string[] = [];
   if (conversation.system) parts.push(`[system]\n${clean(conversation.system)}`);
-  for (const turn of conversation.turns) {
+  for (const entry of timeline(conversation)) {
+    if (entry.kind === 'image') {
+      const { image } = entry;
+      const options = imageOptionsText(image);
+      parts.push(`[image${options === '' ? '' : ` ${clean(options)}`}]\n${clean(image.prompt)}\nsaved ${clean(image.path)}${image.revisedPrompt ? `\nrevised: ${clean(image.revisedPrompt)}` : ''}`);
+      continue;
+    }
+    const { turn } = entry;
     parts.push(`[user]\n${clean(turn.user)}`);
     parts.push(`[assistant${turn.interrupted ? ', interrupted' : ''}]\n${clean(turn.assistant)}`);
   }

@@ -3,22 +3,15 @@
  * what came. Nothing the user typed is dropped: a message whose send failed with no reply stays
  * as "not sent" for /retry, and a model the service refuses after /model is undone at once.
  */
-import type { ApiClient } from '../../../api/client.js';
 import type { Prompt } from '../../../attachments/message.js';
 import { addUsage } from '../../../conversations/model.js';
 import { ApiError } from '../../../errors.js';
 import { reportError } from '../../../report-error.js';
-import type { CommandContext } from '../../context.js';
-import type { ChatPlan } from '../options.js';
 import { replyText, streamReply, turnFrom } from '../reply.js';
 import { buildChatRequest, fieldsWithRole } from '../request.js';
-import type { SessionState } from './session-state.js';
+import type { SessionDeps, SessionState } from './session-state.js';
 
-export interface TurnDeps {
-  context: CommandContext;
-  client: ApiClient;
-  plan: ChatPlan;
-}
+export type TurnDeps = SessionDeps;
 
 function note(state: SessionState, text: string): void {
   state.io.stderr.write(`${text}\n`);

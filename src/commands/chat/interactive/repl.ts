@@ -77,6 +77,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
 
   const state: SessionState = {
     io,
+    deps,
     session: start.session,
     model: start.model,
     usage: noUsage(),
@@ -100,9 +101,11 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
   applySystemFlag(state.session, plan.system ?? start.role?.system);
 
   const earlier = state.session.turns.length;
+  const images = state.session.images.length;
+  const imagesNote = images > 0 ? `, ${images} image${images === 1 ? '' : 's'}: /history lists them` : '';
   note(
     io,
-    `svc chat · ${state.model}${state.role ? ` · role ${state.role.name}` : ''} · ${earlier > 0 ? `resuming "${state.session.name}" (${earlier} turn${earlier === 1 ? '' : 's'})` : 'new conversation'}` +
+    `svc chat · ${state.model}${state.role ? ` · role ${state.role.name}` : ''} · ${earlier + images > 0 ? `resuming "${state.session.name}" (${earlier} turn${earlier === 1 ? '' : 's'}${imagesNote})` : 'new conversation'}` +
       ' · /help for commands, Ctrl-D to leave',
   );
 
@@ -151,7 +154,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
     const count = state.attachments.length;
     note(io, `(${count} file${count === 1 ? '' : 's'} attached with /file went unsent)`);
   }
-  if (state.session.saved && state.session.turns.length > 0) {
+  if (state.session.saved && state.session.turns.length + state.session.images.length > 0) {
     note(io, `saved as "${state.session.name}" · resume with: svc chat --continue   (or --session ${state.session.name})`);
   }
   if (signal.aborted) throw new InterruptedError();

@@ -2,21 +2,32 @@
  * What the session loop (repl.ts), its turns (ask.ts) and the slash commands (commands.ts) share:
  * the state of one interactive session. Kept apart so those modules depend on it, not on each other.
  */
+import type { ApiClient } from '../../../api/client.js';
 import type { Usage } from '../../../api/chat-types.js';
 import type { Prompt } from '../../../attachments/message.js';
 import type { AttachedFile } from '../../../attachments/read.js';
 import type { Role } from '../../../roles/role-file.js';
 import type { ConversationSession } from '../../../conversations/session.js';
 import type { IO } from '../../../io.js';
+import type { CommandContext } from '../../context.js';
+import type { ChatPlan } from '../options.js';
 import type { LineReader } from './line-reader.js';
 import type { TerminalInput } from './terminal-input.js';
 
 /** What the session needs of the line reader (a test drives the session with its own). */
 export type SessionReader = Pick<LineReader, 'read' | 'whileBusy' | 'lend' | 'cancel' | 'close'>;
 
+/** What a turn or a command needs to reach the service: fixed for the whole session. */
+export interface SessionDeps {
+  context: CommandContext;
+  client: ApiClient;
+  plan: ChatPlan;
+}
+
 /** What the slash commands may look at and change. */
 export interface SessionState {
   io: IO;
+  deps: SessionDeps;
   session: ConversationSession;
   model: string;
   /** Tokens of the replies kept since this session started. */

@@ -2,6 +2,7 @@
  * The session's slash commands: what exists, one help line each, and parsing a typed line.
  * Pure, so a table test covers it.
  */
+import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../../api/images/formats.js';
 
 export const SLASH_COMMANDS = {
   help: { usage: '/help', summary: 'list these commands and keys' },
@@ -20,6 +21,7 @@ export const SLASH_COMMANDS = {
   history: { usage: '/history', summary: 'show the conversation so far' },
   name: { usage: '/name', summary: 'show the conversation name (to resume it with --session)' },
   copy: { usage: '/copy', summary: 'copy the last reply to the clipboard (OSC 52 terminals)' },
+  image: { usage: '/image [prompt]', summary: 'make an image and see it here; no prompt: draw the last reply' },
 } as const;
 
 export type SlashCommandName = keyof typeof SLASH_COMMANDS;
@@ -43,6 +45,9 @@ export function parseInput(text: string): ParsedInput {
   return { kind: 'unknown', name };
 }
 
+/** /image's options, as `svc image` spells them (image-args.ts parses them). */
+const IMAGE_OPTIONS_HELP = ['options: --aspect R  --format F  --seed N  --negative TEXT  -o PATH', `R: ${ASPECT_RATIOS.join(' ')}   F: ${IMAGE_FORMATS.join(' ')}`];
+
 /** The text of /help. */
 export function helpText(): string {
   const width = Math.max(...Object.values(SLASH_COMMANDS).map((command) => command.usage.length));
@@ -50,6 +55,8 @@ export function helpText(): string {
   return [
     'Commands:',
     ...commands,
+    // Right under /image, the last row of the table.
+    ...IMAGE_OPTIONS_HELP.map((line) => `  ${' '.repeat(width)}  ${line}`),
     '',
     'Keys:',
     '  Enter             send          Ctrl-C  stop the reply / clear the line / twice to leave',
