@@ -68,3 +68,11 @@ export function parseModelId(text: string, source: string): string {
   }
   return trimmed;
 }
+
+/** One of a few words (case-insensitive, as typed in a shell or a settings file). */
+export function parseChoice<T extends string>(text: string, source: string, choices: readonly T[]): T {
+  const word = text.trim().toLowerCase();
+  const choice = choices.find((candidate) => candidate === word);
+  if (choice === undefined) throw new InvalidValueError(source, `must be one of: ${choices.join(', ')}`, text);
+  return choice;
+}

@@ -2,7 +2,7 @@
  * The settings svc knows, where each can come from, and how each is checked.
  * cli.md "Settings and precedence" is the source of this table.
  */
-import { parseBaseUrl, parseIntegerInRange, parseModelId, parseNumberInRange } from '../parse-values.js';
+import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange } from '../parse-values.js';
 
 export interface SettingDefinition<T> {
   /** The environment variable that overrides the stored value. */
@@ -19,6 +19,13 @@ export interface SettingDefinition<T> {
    */
   stores: 'string' | 'number';
 }
+
+/**
+ * How replies reach a terminal: `auto` renders Markdown when stdout is a terminal (and never
+ * anywhere else); `raw` prints the text as the service sent it, as in a pipe.
+ */
+export const RENDER_MODES = ['auto', 'raw'] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
 
 /** Longest silence allowed, seconds: a day is already absurd, and keeps the ms value a safe timer. */
 const MAX_TIMEOUT_SECONDS = 86_400;
@@ -59,6 +66,13 @@ export const settingDefinitions = {
     parse: parseModelId,
     stores: 'string',
   } satisfies SettingDefinition<string>,
+  render: {
+    env: 'SVC_RENDER',
+    defaultValue: 'auto',
+    description: 'replies on a terminal: auto (Markdown rendered) or raw (the text as sent)',
+    parse: (text: string, source: string): RenderMode => parseChoice(text, source, RENDER_MODES),
+    stores: 'string',
+  } satisfies SettingDefinition<RenderMode>,
 };
 
 export type SettingName = keyof typeof settingDefinitions;

@@ -12,6 +12,7 @@ import { applySystemFlag, chatModel, openConversation } from './open-conversatio
 import type { ChatPlan } from './options.js';
 import { readPrompt } from './prompt-input.js';
 import { replyText, streamReply, turnFrom } from './reply.js';
+import { rendersReplies } from './reply-renderer.js';
 import { buildChatRequest } from './request.js';
 import { formatUsage } from './usage-line.js';
 
@@ -22,6 +23,8 @@ function writeJson(io: IO, completion: ChatCompletion): void {
 export async function runOneShot(plan: ChatPlan, factory: Factory, signal: AbortSignal): Promise<void> {
   const { io } = factory;
   const settings = await factory.settings(plan.settings);
+  // Decided before anything is sent: a mistyped SVC_RENDER on a terminal is a usage error (exit 2).
+  const render = !plan.json && rendersReplies(io, settings);
   const text = await readPrompt(io, plan, signal);
   if (text === '') {
     throw new UsageError('no prompt: give it as words or pipe it in', { hint: 'svc chat "why is the sky blue?"   or   git diff | svc chat "write a commit message"' });
@@ -32,7 +35,7 @@ export async function runOneShot(plan: ChatPlan, factory: Factory, signal: Abort
   const model = chatModel(settings, session);
   const request = buildChatRequest(model, session.messages(text), plan);
 
-  const outcome = await streamReply(io, client, request, { signal, quiet: plan.json });
+  const outcome = await streamReply(io, client, request, { signal, quiet: plan.json, render });
   const reply = replyText(outcome.completion);
   const finished = outcome.error === undefined;
   // Stopped by the user (Ctrl-C, or the reader of stdout leaving): kept marked interrupted, as in

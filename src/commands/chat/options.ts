@@ -36,7 +36,7 @@ export interface ChatPlan {
   /** `-i`: after the prompt, carry on talking from the terminal. */
   interactive: boolean;
   conversation: ConversationChoice;
-  /** --model, --base-url, --timeout, --max-retries: resolved with the environment and stored settings. */
+  /** --model, --base-url, --timeout, --max-retries and --raw (the render setting): resolved with the environment and stored settings. */
   settings: SettingFlags;
 }
 
@@ -64,6 +64,6 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
     stdin: flags.stdin,
     interactive,
     conversation,
-    settings: settingFlagsFrom(flags, 'model'),
+    settings: { ...settingFlagsFrom(flags, 'model'), render: flags.raw === true ? 'raw' : undefined },
   };
 }

@@ -46,7 +46,7 @@ export async function askTurn(state: SessionState, text: string, deps: TurnDeps)
   const request = buildChatRequest(state.model, state.session.messages(text), plan);
   let outcome;
   try {
-    outcome = await streamReply(io, client, request, { signal: stop.signal });
+    outcome = await streamReply(io, client, request, { signal: stop.signal, render: state.render });
   } finally {
     releaseKeys();
     release();

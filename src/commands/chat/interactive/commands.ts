@@ -6,6 +6,7 @@ import { parseModelId } from '../../../parse-values.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import { formatUsage } from '../usage-line.js';
 import { editInEditor } from './editor.js';
+import { showHistory } from './history.js';
 import type { SessionState } from './session-state.js';
 import { saveMessages, savePath } from './save-messages.js';
 import { helpText, type SlashCommandName } from './slash-commands.js';
@@ -89,15 +90,7 @@ const handlers: Record<SlashCommandName, Handler> = {
     say(state, `this session:       ${formatUsage(state.usage)}`);
     say(state, `whole conversation: ${formatUsage(state.session.spent)}, over ${count} turn${count === 1 ? '' : 's'}`);
   },
-  history: (state) => {
-    if (state.session.system) say(state, `[system] ${neutraliseForTerminal(state.session.system)}`);
-    for (const turn of state.session.turns) {
-      say(state, `[you] ${neutraliseForTerminal(turn.user)}`);
-      say(state, `[${turn.model ?? 'assistant'}] ${neutraliseForTerminal(turn.assistant)}${turn.interrupted ? ' [interrupted]' : ''}`);
-    }
-    if (state.unsent !== undefined) say(state, `[you] ${neutraliseForTerminal(state.unsent)} [not sent: /retry sends it]`);
-    else if (state.session.turns.length === 0) say(state, '(nothing yet)');
-  },
+  history: showHistory,
   name: (state) => say(state, state.session.saved ? `conversation: ${state.session.name}` : `conversation: ${state.session.name} (not saved: --no-save)`),
   copy: (state) => {
     const last = state.session.turns.at(-1);

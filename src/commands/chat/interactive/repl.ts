@@ -12,6 +12,7 @@ import { neutraliseForTerminal } from '../../../terminal-text.js';
 import type { CommandContext } from '../../context.js';
 import { applySystemFlag, chatModel, openConversation } from '../open-conversation.js';
 import type { ChatPlan } from '../options.js';
+import { rendersReplies } from '../reply-renderer.js';
 import { askTurn } from './ask.js';
 import { runSlashCommand } from './commands.js';
 import { MessageComposer } from './composer.js';
@@ -40,13 +41,14 @@ export async function runInteractive(plan: ChatPlan, context: CommandContext, fi
   const { io } = factory;
   const terminal = openTerminalInput(io);
   const settings = await factory.settings(plan.settings);
+  const render = rendersReplies(io, settings);
   const client = await factory.apiClient(settings);
   // Before the terminal goes raw: a conversation that cannot be opened or saved ends here.
   const store = await factory.conversationStore();
   const session = openConversation(store, plan.conversation);
   const history = await factory.inputHistory(plan.conversation.save);
   const reader = new LineReader(terminal, io.stderr, history);
-  await runSession({ plan, context, client, store, session, model: chatModel(settings, session), reader, terminal }, firstMessage);
+  await runSession({ plan, context, client, store, session, model: chatModel(settings, session), reader, terminal, render }, firstMessage);
 }
 
 export interface SessionStart {
@@ -59,6 +61,8 @@ export interface SessionStart {
   model: string;
   reader: SessionReader;
   terminal: Pick<TerminalInput, 'fd'>;
+  /** Replies rendered as Markdown (stdout is a terminal and --raw was not asked for); default false. */
+  render?: boolean;
 }
 
 /** The session itself: read, answer, until the user leaves. The reader is closed at the end. */
@@ -79,7 +83,15 @@ export async function runSession(start: SessionStart, firstMessage?: string): Pr
     leaving: false,
     unsent: undefined,
     modelTrial: undefined,
-    ask: (text) => askTurn(state, text, deps),
+    render: start.render ?? false,
+    ask: async (text) => {
+      try {
+        await askTurn(state, text, deps);
+      } finally {
+        // A blank line between a turn and the next prompt (stderr: stdout holds only the replies).
+        io.stderr.write('\n');
+      }
+    },
     startNewConversation: () => {
       state.session = ConversationSession.fresh(plan.conversation.save ? start.store : undefined);
       noticeSaveFailure(io, state.session);
