@@ -88,6 +88,7 @@ describe('svc config', () => {
       'maxRetries\t2\tdefault',
       'model\tenv-model\tenv',
       'imageModel\tsvc-vision\tdefault',
+      'render\tauto\tdefault',
       '',
     ]);
     expect((await runSvc(['config', 'unset', 'timeout'], sandbox)).exitCode).toBe(0);

@@ -12,11 +12,17 @@ Examples:
   $ svc chat                       # an interactive session (on a terminal)
   $ cat notes.md | svc chat -i     # the notes first, then keep talking
   $ svc chat --continue "and in Python?"
+  $ svc chat --raw "a bash loop over files"   # on a terminal: the Markdown as sent
 
 The prompt is the words, then piped stdin after a blank line. The reply goes to stdout;
 spinner, warnings and errors go to stderr. With no prompt on a terminal, svc chat opens an
 interactive session (/help inside lists its commands). Conversations are saved in
-$XDG_DATA_HOME/svc/conversations unless --no-save.`;
+$XDG_DATA_HOME/svc/conversations unless --no-save.
+
+On a terminal the reply is rendered as it streams (Markdown: headings, lists, tables,
+highlighted code). In a pipe or a file it is exactly the service's text, and --json is never
+rendered. --raw, SVC_RENDER=raw or \`svc config set render raw\` print the text as sent on a
+terminal too.`;
 
 export function chatCommand(context: CommandContext) {
   const command = declareChatCommand().addHelpText('after', EXAMPLES);
