@@ -261,7 +261,7 @@ for (const sizeMiB of imageSizes) {
 }
 
 // 6. Rendering on a terminal (bench/render/).
-await renderCases({ say, table, budget, compare, stat, quick, runs, work });
+await renderCases({ say, table, budget, compare, stat, quick, runs, env: baseEnv });
 
 // 7. Searching saved conversations: 10,000 of them (issue 15: under a second).
 {

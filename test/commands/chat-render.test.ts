@@ -183,6 +183,7 @@ describe('the text exactly as the service sent it', () => {
   it('on a terminal with --raw', () => exact(['--raw'], { tty: true }));
   it('on a terminal with --raw, over SVC_RENDER=auto', () => exact(['--raw'], { tty: true, env: { SVC_RENDER: 'auto' } }));
   it('on a terminal with SVC_RENDER=raw', () => exact([], { tty: true, env: { SVC_RENDER: 'raw' } }));
+  it('on a TERM=dumb terminal, which understands no escape sequence', () => exact([], { tty: true, env: { TERM: 'dumb' } }));
 
   it('on a terminal with the stored setting render=raw', async () => {
     expect((await runSvc(['config', 'set', 'render', 'RAW'], sandbox)).exitCode).toBe(0);

@@ -9,10 +9,11 @@ import type { OpenRenderer } from './reply-writer.js';
 
 /**
  * True when replies are rendered. The setting is read only for a terminal, so a pipe's output
- * never depends on it (and a mistyped SVC_RENDER does not stop a script).
+ * never depends on it (and a mistyped SVC_RENDER does not stop a script). TERM=dumb (Emacs'
+ * shell, some CI consoles) understands no escape sequence, styles or line redraws: text as sent.
  */
 export function rendersReplies(io: IO, settings: Pick<ResolvedSettings, 'render'>): boolean {
-  return io.stdoutIsTTY && settings.render.value === 'auto';
+  return io.stdoutIsTTY && io.env.TERM !== 'dumb' && settings.render.value === 'auto';
 }
 
 /**
