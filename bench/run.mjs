@@ -268,7 +268,7 @@ if (want('first-token')) {
 }
 
 // 6. Rendering on a terminal (bench/render/).
-if (want('render')) await renderCases({ say, table, budget, compare, stat, quick, runs, work });
+if (want('render')) await renderCases({ say, table, budget, compare, stat, quick, runs, env: baseEnv });
 
 // 7. Searching saved conversations: 10,000 of them (issue 15: under a second).
 if (want('search')) {

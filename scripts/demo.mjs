@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run demo`: start the embedded emulator on a free port, then show svc streaming a reply
-// from it, a reply with a code block, a pipe, --json and an image. Settings live in a throwaway
-// folder, so the user's are untouched.
+// from it, a reply with a code block (rendered as Markdown on a terminal), a pipe, --json and an
+// image. Settings live in a throwaway folder, so the user's are untouched.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,8 +54,10 @@ function show(title, command, args, input) {
 
 process.stderr.write(`svc demo: emulator running at ${ready.baseUrl}\n`);
 show('svc chat "how do lighthouses work?"', process.execPath, [svcBin, 'chat', '--no-stdin', 'how do lighthouses work?']);
-// A reply with structure (prose, a fenced code block, inline code): on a terminal it shows rendering at work.
-show('svc chat "write a python function that reverses a string"', process.execPath, [svcBin, 'chat', '--no-stdin', 'write a python function that reverses a string']);
+// A reply with structure (prose, a fenced code block, inline code): on a terminal svc renders it
+// (fences hidden, code highlighted, words wrapped); into a pipe or a log it is the Markdown as sent.
+const rendered = process.stdout.isTTY ? '   # rendered: stdout is a terminal (--raw for the Markdown as sent)' : '';
+show(`svc chat "write a python function that reverses a string"${rendered}`, process.execPath, [svcBin, 'chat', '--no-stdin', 'write a python function that reverses a string']);
 show('printf "line one\\nline two\\n" | svc chat "summarise this"', process.execPath, [svcBin, 'chat', 'summarise this'], 'line one\nline two\n');
 show('svc chat --json --max-tokens 12 -t 0 "name three rivers"', process.execPath, [svcBin, 'chat', '--no-stdin', '--json', '--max-tokens', '12', '-t', '0', 'name three rivers']);
 // The image is kept (in the system's temporary folder) so you can open it.

@@ -1,13 +1,15 @@
-// The renderer's cases of `npm run bench` (bench/run.mjs calls renderCases): module load cost,
-// the latency rendering adds to a first token, and a 20,000-piece stream, rendered against raw,
-// in-process and into a pseudo-terminal (util-linux `script`).
+// The rendering cases of `npm run bench` (bench/run.mjs calls renderCases): `svc chat` against
+// `svc chat --raw` end to end on a pseudo-terminal (util-linux `script`, 100 columns), for the
+// first token and for a 20,000-chunk stream; and, in-process, the renderer module alone: its
+// load cost, a first token and the same stream, against the neutralised text --raw writes.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startFirstTokenServer, startStreamServer } from '../servers.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const node = process.execPath;
+const svcBin = here('../../bin/svc.js');
+const quote = (text) => `'${text.replace(/'/g, "'\\''")}'`;
 
 /** Run a node script and parse the JSON it prints. */
 function measure(args) {
@@ -20,64 +22,82 @@ function measure(args) {
   });
 }
 
-/** Run pty-child.mjs under `script` (a 100-column pseudo-terminal); wall time, and when `marker` arrived. */
-function underPty(args, marker) {
+/**
+ * `svc args…` with a pseudo-terminal (100 columns) as stdin, stdout and stderr, as a person runs
+ * it; the terminal's output is read as fast as it comes. Wall time, and the arrival time of the
+ * first output holding `marker` (performance.timeOrigin + now, comparable across processes).
+ */
+function svcInPty(args, env, marker) {
   return new Promise((resolve, reject) => {
-    const line = `stty cols 100 2>/dev/null; exec ${node} ${here('./pty-child.mjs')} ${args.join(' ')}`;
+    const line = `stty cols 100 rows 40 2>/dev/null; exec ${quote(node)} ${quote(svcBin)} ${args.map(quote).join(' ')}`;
     const started = performance.now();
-    const child = spawn('script', ['-qfec', line, '/dev/null'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let seen;
+    const child = spawn('script', ['-qfec', line, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let seenAt;
     child.stdout.on('data', (data) => {
-      if (seen === undefined && marker && data.includes(marker)) seen = performance.timeOrigin + performance.now();
+      if (seenAt === undefined && marker !== undefined && data.includes(marker)) seenAt = performance.timeOrigin + performance.now();
     });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve({ ms: performance.now() - started, seenAt: seen }) : reject(new Error(`script ${args.join(' ')} exited ${code}`))));
+    child.on('close', (code) => (code === 0 ? resolve({ ms: performance.now() - started, seenAt }) : reject(new Error(`svc ${args.join(' ')} in a pty exited ${code}`))));
   });
 }
 
-export async function renderCases({ say, table, budget, compare, stat, quick, runs, work }) {
-  say('## Rendering Markdown on a terminal (src/render)');
+export async function renderCases({ say, table, budget, compare, stat, quick, runs, env: baseEnv }) {
+  // A colour terminal: rendering with highlighting, as most people see it.
+  const env = { ...baseEnv, TERM: 'xterm-256color' };
+  delete env.NO_COLOR;
+  say('## Rendering Markdown on a terminal');
   say();
-  say('`bench/render/`: the streaming renderer against raw output (the neutralised text, written as it comes),');
-  say('each in a fresh process. Nothing here runs when stdout is not a terminal: a pipe loads none of it.');
+  say('`svc chat` (rendered) against `svc chat --raw` (the text as sent, neutralised), each run with a');
+  say('pseudo-terminal as stdin, stdout and stderr (util-linux `script`, 100 columns, colour on). In a pipe');
+  say('none of the renderer is loaded (test/e2e/lean-loading checks the chunks a piped chat imports), so');
+  say('the pipe cases above are what `svc chat` costs there.');
   say();
 
-  // Module load cost of the bundled chunks, in a fresh process each time.
+  // The first token: the server holds it 300 ms, as a service thinks; the renderer loads meanwhile.
+  {
+    const hold = 300;
+    const server = await startFirstTokenServer(hold);
+    const serverEnv = { ...env, SVC_BASE_URL: server.url };
+    const latency = (args) => async () => {
+      const { seenAt } = await svcInPty(['chat', '--no-save', ...args, 'first'], serverEnv, 'X');
+      return { ms: seenAt - server.sent.at(-1) };
+    };
+    const samples = await compare({ 'svc chat': latency([]), 'svc chat --raw': latency(['--raw']) }, quick ? 1 : runs * 2);
+    server.close();
+    table(`First token on a terminal: from the chunk leaving the server (held ${hold} ms) to its text on the terminal (ms)`, samples, 'ms', 'ms', 'svc chat --raw');
+    budget('render: first token on a terminal, svc chat over svc chat --raw (ms)', stat(samples['svc chat'], 'ms').median - stat(samples['svc chat --raw'], 'ms').median, 5);
+  }
+
+  // 20,000 chunks as fast as the server sends them, through svc onto the terminal.
+  {
+    const chunks = quick ? 2000 : 20000;
+    const server = await startStreamServer(chunks);
+    const serverEnv = { ...env, SVC_BASE_URL: server.url };
+    const whole = (args) => () => svcInPty(['chat', '--no-save', ...args, 'stream'], serverEnv);
+    const samples = await compare({ 'svc chat': whole([]), 'svc chat --raw': whole(['--raw']) }, quick ? 1 : runs * 2);
+    server.close();
+    table(`A stream of ${chunks} chunks onto a terminal: whole process, start to exit (ms)`, samples, 'ms', 'ms', 'svc chat --raw');
+    budget(`render: ${chunks} chunks onto a terminal, svc chat / svc chat --raw`, stat(samples['svc chat'], 'ms').median / stat(samples['svc chat --raw'], 'ms').median, 1.5);
+  }
+
+  // The renderer module alone, in-process (bench/render/inproc.mjs).
   const loads = [];
   for (let i = 0; i < (quick ? 1 : runs * 2); i++) loads.push(await measure(['load']));
-  say('### Module load cost (ms, fresh process, ES module loader already started)');
+  say('### The renderer module alone, in-process: load cost (ms, fresh process, ES module loader already started)');
   say();
-  say('| module | median | min | max |');
+  say('| part | median | min | max |');
   say('|---|---|---|---|');
-  for (const key of ['renderer', 'highlighter', 'firstPythonBlock']) {
+  for (const [key, label] of [
+    ['chunk', 'terminal-renderer chunk: the streaming renderer, highlight.js core and 26 languages'],
+    ['firstPythonLine', 'first python line highlighted (registers and compiles the language)'],
+  ]) {
     const s = stat(loads, key);
-    const label = { renderer: 'streaming renderer chunk', highlighter: 'highlight.js core + 26 languages (chunk)', firstPythonBlock: 'first python line highlighted (registers and compiles the language)' }[key];
     say(`| ${label} | ${s.median.toFixed(1)} | ${s.min.toFixed(1)} | ${s.max.toFixed(1)} |`);
   }
   say();
-
-  // The first token: from push() to the bytes handed to write(), in-process.
   const first = await compare({ render: () => measure(['first', 'render']), raw: () => measure(['first', 'raw']) }, quick ? 1 : runs * 2);
-  table('First token, in-process: push() to write() (ms)', first, 'ms', 'ms', 'raw');
-  budget('render: first token, added over raw (ms, in-process)', stat(first.render, 'ms').median - stat(first.raw, 'ms').median, 5);
-
-  // The first token into a pseudo-terminal: after a 300 ms hold (modules loaded by then, as they
-  // are while svc waits for the service), from the hand-over to its arrival at the terminal's reader.
-  const hold = 300;
-  const firstPty = (mode) => async () => {
-    const file = join(work, `sent-${mode}`);
-    const { seenAt } = await underPty(['first', mode, String(hold), file], 'Hello');
-    return { ms: seenAt - Number(readFileSync(file, 'utf8')) };
-  };
-  const firstInPty = await compare({ render: firstPty('render'), raw: firstPty('raw') }, quick ? 1 : runs);
-  table(`First token into a pseudo-terminal, after a ${hold} ms hold (ms)`, firstInPty, 'ms', 'ms', 'raw');
-  budget('render: first token into a pty, added over raw (ms)', stat(firstInPty.render, 'ms').median - stat(firstInPty.raw, 'ms').median, 5);
-
-  // 20,000 pieces: in-process (the renderer's own cost) and into a pseudo-terminal (whole process).
+  table('The renderer module alone: a first token, push() to write() (ms)', first, 'ms', 'ms', 'raw');
   const pieces = quick ? 2000 : 20000;
   const inproc = await compare({ render: () => measure(['stream', 'render', String(pieces)]), raw: () => measure(['stream', 'raw', String(pieces)]) }, quick ? 1 : runs * 2);
-  table(`${pieces} pieces, in-process: the pushes alone (ms)`, inproc, 'ms', 'ms', 'raw');
-  const pty = await compare({ render: () => underPty(['stream', 'render', String(pieces)]), raw: () => underPty(['stream', 'raw', String(pieces)]) }, quick ? 1 : runs * 2);
-  table(`${pieces} pieces into a pseudo-terminal: whole process, start to exit (ms)`, pty, 'ms', 'ms', 'raw');
-  budget(`render: ${pieces} pieces into a pty, render / raw`, stat(pty.render, 'ms').median / stat(pty.raw, 'ms').median, 1.5);
+  table(`The renderer module alone: ${pieces} pieces, the pushes (ms)`, inproc, 'ms', 'ms', 'raw');
 }

@@ -1,9 +1,10 @@
-// One measurement of the streaming renderer in a fresh process, printed as JSON on stdout:
-//   node bench/render/inproc.mjs load                 module load cost of the bundled chunks
+// One in-process measurement of the renderer module as svc loads it (the bundled
+// terminal-renderer chunk: the renderer and highlight.js), in a fresh process, printed as JSON:
+//   node bench/render/inproc.mjs load                 load cost of the chunk, first python line highlighted
 //   node bench/render/inproc.mjs first <render|raw>   time from a first token to its bytes
 //   node bench/render/inproc.mjs stream <render|raw> <chunks>   a stream of "w123 " chunks
-// "raw" is what svc does without rendering: neutralise the text and write it. Both write into
-// the same sink (bytes counted), so only the work between the text and stdout is measured.
+// "raw" is what `svc chat --raw` does with the text on a terminal: neutralise it and write it.
+// Both write into the same sink (bytes counted), so only the work between the text and stdout is measured.
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -14,25 +15,26 @@ const chunk = (prefix) => dir + readdirSync(dir).find((file) => file.startsWith(
 await import('data:text/javascript,export default 1');
 
 const t0 = performance.now();
-const { createStreamingRenderer } = await import(chunk('streaming-renderer-'));
+const { terminalRenderer } = await import(chunk('terminal-renderer-'));
 const t1 = performance.now();
-const { createHighlighter } = await import(chunk('highlight-'));
-const t2 = performance.now();
 const { neutraliseForTerminal } = await import('../../dist/terminal-text.js');
 
 let bytes = 0;
 const sink = (text) => (bytes += text.length);
+// A colour terminal of 100 columns without hyperlinks, as the pseudo-terminal cases run.
 const make = () =>
   mode === 'render'
-    ? createStreamingRenderer({ columns: () => 100, color: true, hyperlinks: false, highlighter: createHighlighter(), write: sink })
+    ? terminalRenderer({ stream: { columns: 100 }, env: { TERM: 'xterm-256color' }, write: sink })
     : { push: (text) => sink(neutraliseForTerminal(text)), end() {} };
 
 if (what === 'load') {
-  const highlight = createHighlighter();
+  const renderer = make();
+  renderer.push('```python\n');
+  const t2 = performance.now();
+  renderer.push('def f(x):\n');
   const t3 = performance.now();
-  highlight('def f(x):\n    return x', 'python');
-  const t4 = performance.now();
-  console.log(JSON.stringify({ renderer: t1 - t0, highlighter: t2 - t1, firstPythonBlock: t4 - t3 }));
+  renderer.end();
+  console.log(JSON.stringify({ chunk: t1 - t0, firstPythonLine: t3 - t2 }));
 } else if (what === 'first') {
   const target = make();
   const start = performance.now();

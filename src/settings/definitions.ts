@@ -21,6 +21,13 @@ export interface SettingDefinition<T> {
   stores: 'string' | 'number';
 }
 
+/**
+ * How replies reach a terminal: `auto` renders Markdown when stdout is a terminal (and never
+ * anywhere else); `raw` prints the text as the service sent it, as in a pipe.
+ */
+export const RENDER_MODES = ['auto', 'raw'] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
+
 /** Longest silence allowed, seconds: a day is already absurd, and keeps the ms value a safe timer. */
 const MAX_TIMEOUT_SECONDS = 86_400;
 
@@ -67,6 +74,13 @@ export const settingDefinitions = {
     parse: (text: string, source: string): PreviewChoice => parseChoice(text, source, PREVIEW_CHOICES),
     stores: 'string',
   } satisfies SettingDefinition<PreviewChoice>,
+  render: {
+    env: 'SVC_RENDER',
+    defaultValue: 'auto',
+    description: 'replies on a terminal: auto (Markdown rendered) or raw (the text as sent)',
+    parse: (text: string, source: string): RenderMode => parseChoice(text, source, RENDER_MODES),
+    stores: 'string',
+  } satisfies SettingDefinition<RenderMode>,
 };
 
 export type SettingName = keyof typeof settingDefinitions;

@@ -52,10 +52,11 @@ describe('bench/run.mjs --quick', () => {
       expect(contenders(reading, 'peak memory (max RSS)', 'MiB')).toEqual(["svc's scanner", 'stream-json', 'JSON.parse + Buffer.from']);
       expect(contenders(section(text, 'Time to first token'), 'added latency', 'ms')).toEqual(['svc chat', 'curl -sN']);
       const render = section(text, 'Rendering Markdown on a terminal');
-      expect(render).toMatch(new RegExp(String.raw`\| streaming renderer chunk \| ${number} \|`));
-      expect(contenders(render, 'First token, in-process: push() to write() (ms)', 'ms')).toEqual(['render', 'raw']);
-      expect(contenders(render, 'First token into a pseudo-terminal, after a 300 ms hold (ms)', 'ms')).toEqual(['render', 'raw']);
-      expect(contenders(render, '2000 pieces into a pseudo-terminal: whole process, start to exit (ms)', 'ms')).toEqual(['render', 'raw']);
+      expect(contenders(render, 'First token on a terminal: from the chunk leaving the server (held 300 ms) to its text on the terminal (ms)', 'ms')).toEqual(['svc chat', 'svc chat --raw']);
+      expect(contenders(render, 'A stream of 2000 chunks onto a terminal: whole process, start to exit (ms)', 'ms')).toEqual(['svc chat', 'svc chat --raw']);
+      expect(render).toMatch(new RegExp(String.raw`\| terminal-renderer chunk: [^|]+ \| ${number} \|`));
+      expect(contenders(render, 'The renderer module alone: a first token, push() to write() (ms)', 'ms')).toEqual(['render', 'raw']);
+      expect(contenders(render, 'The renderer module alone: 2000 pieces, the pushes (ms)', 'ms')).toEqual(['render', 'raw']);
       expect(contenders(section(text, 'Searching 500 saved conversations'), 'wall time', 'ms')).toEqual([
         'svc sessions search (1% match)',
         'svc sessions search (every one matches)',
@@ -77,9 +78,8 @@ describe('bench/run.mjs --quick', () => {
         'image 3 MiB memory: svc / openai',
         'image 3 MiB time: svc / openai',
         'first token: svc added latency (ms)',
-        'render: first token, added over raw (ms, in-process)',
-        'render: first token into a pty, added over raw (ms)',
-        'render: 2000 pieces into a pty, render / raw',
+        'render: first token on a terminal, svc chat over svc chat --raw (ms)',
+        'render: 2000 chunks onto a terminal, svc chat / svc chat --raw',
         'search 500 conversations, 1% match (ms)',
         'search 500 conversations, every one matches (ms)',
         'batch 200: svc / node:http client',

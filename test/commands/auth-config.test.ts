@@ -89,6 +89,7 @@ describe('svc config', () => {
       'model\tenv-model\tenv',
       'imageModel\tsvc-vision\tdefault',
       'preview\tauto\tdefault',
+      'render\tauto\tdefault',
       '',
     ]);
     expect((await runSvc(['config', 'unset', 'timeout'], sandbox)).exitCode).toBe(0);

@@ -172,9 +172,9 @@ describe('hostile model text', () => {
     expect(result.stdout).toBe(`${hostile}\n`);
   });
 
-  it('is neutralised when stdout is a terminal', async () => {
+  it('is neutralised when stdout is a terminal (--raw: rendered replies are checked in chat-render.test.ts)', async () => {
     scripted.server.script(reply.sse([chunk(hostile, 'stop'), 'data: [DONE]\n\n']));
-    const result = await runSvc(['chat', 'x'], sandbox, { stdoutIsTTY: true });
+    const result = await runSvc(['chat', '--raw', 'x'], sandbox, { stdoutIsTTY: true });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('safe ␛]0;pwned␇ ␛]52;c;ZXZpbA==␇ ␛[2J done\n');
   });

@@ -1,18 +1,25 @@
 /**
- * What a chat loads. Start-up is a budget (bench/), and these are the two big savings a change
+ * What a chat loads. Start-up is a budget (bench/), and these are the big savings a change
  * could silently undo: undici's parts are loaded one by one (its index drags in fetch, and with
- * it Node's own copy of undici), and its HTTP/2 code (node:http2, node:tls) loads only if a
- * server ever negotiates HTTP/2. Checked by what the process loaded, not by timing.
+ * it Node's own copy of undici), its HTTP/2 code (node:http2, node:tls) loads only if a
+ * server ever negotiates HTTP/2, and the Markdown renderer and highlight.js load only when
+ * stdout is a terminal. Checked by what the process loaded, not by timing.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
-import { svc } from '../helpers/run-svc.js';
+import { SVC_BIN, svc } from '../helpers/run-svc.js';
 
 const KEY = 'lean-key-0123456789abcdef';
 const PRELOAD = fileURLToPath(new URL('../helpers/report-loaded-modules.cjs', import.meta.url));
+const FILES_PRELOAD = fileURLToPath(new URL('../helpers/report-loaded-files.cjs', import.meta.url));
+const BUNDLE = fileURLToPath(new URL('../../dist/bundle/', import.meta.url));
+/** Text only the renderer's code holds, and text only highlight.js's holds. */
+const RENDERER_MARK = 'createStreamingRenderer';
+const HIGHLIGHT_MARK = 'registerLanguage';
 
 const setup = useEmulatorSandbox(KEY);
 
@@ -32,5 +39,47 @@ describe('a streamed chat loads only what it uses', () => {
     expect(loaded).not.toContain('internal/deps/undici/undici');
     expect(loaded).not.toContain('http2');
     expect(loaded).not.toContain('tls');
+  });
+});
+
+/** The contents of every bundle file a run of svc imported (the list is written by FILES_PRELOAD). */
+function loadedBundleCode(listFile: string): string[] {
+  const urls = new Set(readFileSync(listFile, 'utf8').split('\n').filter((url) => url.startsWith('file:')));
+  return [...urls].map((url) => fileURLToPath(url)).filter((path) => path.startsWith(BUNDLE)).map((path) => readFileSync(path, 'utf8'));
+}
+
+describe('the Markdown renderer loads only for a terminal', () => {
+  const prompt = 'write a python function that reverses a string';
+
+  it('the marks are in the bundle, so their absence below means something', () => {
+    const bundle = readdirSync(BUNDLE).filter((name) => name.endsWith('.js')).map((name) => readFileSync(join(BUNDLE, name), 'utf8'));
+    expect(bundle.some((code) => code.includes(RENDERER_MARK))).toBe(true);
+    expect(bundle.some((code) => code.includes(HIGHLIGHT_MARK))).toBe(true);
+  });
+
+  it('in a pipe, a chat whose reply is Markdown loads neither the renderer nor highlight.js', async () => {
+    const list = join(setup.sandbox.home, 'pipe-files.txt');
+    const env = { ...setup.sandbox.env, NODE_OPTIONS: `--require ${FILES_PRELOAD}`, SVC_TEST_FILES_OUT: list };
+    const result = await svc(['chat', '--no-save', prompt], { ...setup.sandbox, env });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toContain('```python');
+    const code = loadedBundleCode(list);
+    // The chat's own code was recorded (the hook works) ...
+    expect(code.some((text) => text.includes('waiting for the service'))).toBe(true);
+    // ... and nothing of the renderer's.
+    expect(code.filter((text) => text.includes(RENDERER_MARK) || text.includes(HIGHLIGHT_MARK))).toEqual([]);
+  });
+
+  it('on a terminal the same chat loads both (the control for the case above)', async () => {
+    const list = join(setup.sandbox.home, 'tty-files.txt');
+    rmSync(list, { force: true });
+    // util-linux `script` gives svc a pseudo-terminal as stdout.
+    const env = { ...setup.sandbox.env, TERM: 'xterm-256color', NODE_OPTIONS: `--require ${FILES_PRELOAD}`, SVC_TEST_FILES_OUT: list };
+    const result = await execa('script', ['-qec', `node "${SVC_BIN}" chat --no-save "${prompt}"`, '/dev/null'], { env, extendEnv: false, reject: false, timeout: 20_000, stdin: 'ignore' });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('```');
+    const code = loadedBundleCode(list);
+    expect(code.some((text) => text.includes(RENDERER_MARK))).toBe(true);
+    expect(code.some((text) => text.includes(HIGHLIGHT_MARK))).toBe(true);
   });
 });

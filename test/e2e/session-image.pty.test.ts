@@ -46,7 +46,7 @@ describe.skipIf(!hasTmux)('/image in a terminal session', () => {
       expect(first.indexOf('▀')).toBeLessThan(first.indexOf('a red fox in fresh snow'));
 
       await term.type('describe a lighthouse', true);
-      await term.waitFor(/rocky cape\.\n› $/m);
+      await term.waitFor(/rocky cape\.\n\n› $/m);
       await term.type('/image', true);
       await term.waitFor('(no prompt: drawing the last reply as plain text: "A white lighthouse on a rocky cape.")');
       await term.waitFor(/saved a-white-lighthouse-on-a-rocky-cape\.png[^\n]*\n› $/m);
@@ -58,7 +58,7 @@ describe.skipIf(!hasTmux)('/image in a terminal session', () => {
       await term.waitFor(/\(image cancelled; nothing saved\)\n› $/m);
 
       await term.type('are you there?', true);
-      await term.waitFor(/Still here\.\n› $/m);
+      await term.waitFor(/Still here\.\n\n› $/m);
       await term.type('/history', true);
       await term.waitFor('[image] A white lighthouse on a rocky cape. → a-white-lighthouse-on-a-rocky-cape.png');
       await term.press('C-d');

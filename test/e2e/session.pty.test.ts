@@ -71,12 +71,12 @@ describe.skipIf(!hasTmux)('svc chat, interactive, in a terminal', () => {
       const during = await term.waitFor(/lighthouses\n[^\n]*Lighthouses guide ships/);
       expect(during.split('› ').length - 1).toBe(1);
       firstHalfSeen.open();
-      await term.waitFor(/past the rocks\.\n› $/m);
+      await term.waitFor(/past the rocks\.\n\n› $/m);
 
       // A pasted block of three lines is one message.
       await term.paste('line one\nline two\nline three');
       await term.press('Enter');
-      await term.waitFor(/line three[\s\S]*Three lines received\.\n› /);
+      await term.waitFor(/line three[\s\S]*Three lines received\.\n\n› /);
       expect(await term.count('› ')).toBe(3);
 
       // Ctrl-C in the middle of a reply stops it, closes its connection, and returns to the prompt.
@@ -90,7 +90,7 @@ describe.skipIf(!hasTmux)('svc chat, interactive, in a terminal', () => {
       await term.type('/undo', true);
       await term.waitFor('(dropped: "write a very long story about the sea"');
       await term.type('/retry', true);
-      await term.waitFor(/\(dropped[\s\S]*\n› [\s\S]*Three lines, once more\.\n› $/m);
+      await term.waitFor(/\(dropped[\s\S]*\n› [\s\S]*Three lines, once more\.\n\n› $/m);
       // The retry sent the conversation up to the pasted message again, without the dropped turn.
       expect(JSON.parse(scripted.server.requests[3]!.body).messages).toEqual([
         { role: 'user', content: 'tell me about lighthouses' },
@@ -178,10 +178,10 @@ describe.skipIf(!hasTmux)('what the session sends', () => {
     try {
       await term.waitFor('/help for commands');
       await term.type('question one', true);
-      await term.waitFor(/first answer\n› /);
+      await term.waitFor(/first answer\n\n› /);
       scripted.server.script(reply.sse([chunk('second answer', 'stop'), 'data: [DONE]\n\n']));
       await term.type('question two', true);
-      await term.waitFor(/second answer\n› /);
+      await term.waitFor(/second answer\n\n› /);
       await term.press('C-d');
       await term.waitFor('[exit 0]');
       const second = JSON.parse(scripted.server.requests[1]?.body ?? '{}');

@@ -38,14 +38,14 @@ describe.skipIf(!hasTmux)('more faults, in the session', () => {
     try {
       await term.waitFor('/help for commands');
       await term.type('one', true);
-      await term.waitFor(/first reply\n› /);
+      await term.waitFor(/first reply\n\n› /);
       scripted.server.script(reply.json(401, { error: { message: 'key revoked' } }));
       await term.type('two', true);
       await term.waitFor('key revoked');
       await term.waitFor(/key revoked[\s\S]*\n› /);
       scripted.server.script(reply.sse([chunk('back again', 'stop'), 'data: [DONE]\n\n']));
       await term.type('three', true);
-      await term.waitFor(/back again\n› /);
+      await term.waitFor(/back again\n\n› /);
       await term.press('C-d');
       await term.waitFor('[exit 0]');
       expect(await term.screen()).not.toMatch(/\n\s+at .+:\d+:\d+/);

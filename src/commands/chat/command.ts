@@ -16,13 +16,19 @@ Examples:
   $ svc chat --role shell "find files over 1 GB"                     # just the command
   $ git diff --staged | svc chat --role commit
   $ svc chat --dry-run -t 0 "hello"   # the request as a curl command; nothing sent
+  $ svc chat --raw "a bash loop over files"   # on a terminal: the Markdown as sent
 
 The prompt is the words, then each -f file as a fenced block labelled with its path, then
 piped stdin, separated by blank lines. A file must be UTF-8 text of at most 1 MiB (4 MiB for
 all of them); a quoted glob (*, ?, **, {a,b}) is expanded by svc. The reply goes to stdout;
 spinner, warnings and errors go to stderr. With no prompt on a terminal, svc chat opens an
 interactive session (/help inside lists its commands). Conversations are saved in
-$XDG_DATA_HOME/svc/conversations unless --no-save.`;
+$XDG_DATA_HOME/svc/conversations unless --no-save.
+
+On a terminal the reply is rendered as it streams (Markdown: headings, lists, tables,
+highlighted code). In a pipe or a file it is exactly the service's text, and --json is never
+rendered. --raw, SVC_RENDER=raw or \`svc config set render raw\` print the text as sent on a
+terminal too.`;
 
 export function chatCommand(context: CommandContext) {
   const command = declareChatCommand().addHelpText('after', EXAMPLES);

@@ -34,6 +34,7 @@ export function declareChatCommand() {
   const withFields = addRequestFieldOptions(command)
     .option('--no-stream', 'wait for the whole reply instead of streaming it')
     .option('--json', 'print the whole completion as JSON (service-api.md 2.2) instead of text')
+    .option('--raw', 'on a terminal, print the reply as sent instead of rendering its Markdown (env SVC_RENDER=raw)')
     .option('--usage', 'print token counts to stderr')
     .option('--no-stdin', 'never read stdin, even when it is a pipe')
     .option('-i, --interactive', 'after the prompt (words or piped stdin), go on talking from the terminal')

@@ -15,6 +15,7 @@ import { replyText, streamReply, turnFrom } from './reply.js';
 import { buildChatRequest, fieldsWithRole } from './request.js';
 import type { ChatInputs } from './prepare.js';
 import { printDryRun } from '../dry-run.js';
+import { rendersReplies } from './reply-renderer.js';
 import { formatUsage } from './usage-line.js';
 
 function writeJson(io: IO, completion: ChatCompletion): void {
@@ -24,6 +25,8 @@ function writeJson(io: IO, completion: ChatCompletion): void {
 export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Factory, signal: AbortSignal): Promise<void> {
   const { io } = factory;
   const settings = await factory.settings(plan.settings);
+  // Decided before anything is sent: a mistyped SVC_RENDER on a terminal is a usage error (exit 2).
+  const render = !plan.json && !plan.dryRun && rendersReplies(io, settings);
   const prompt = await readPrompt(io, plan, inputs.files, signal);
   const text = prompt.text;
   if (text === '') {
@@ -42,7 +45,7 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
     return;
   }
 
-  const outcome = await streamReply(io, client, request, { signal, quiet: plan.json });
+  const outcome = await streamReply(io, client, request, { signal, quiet: plan.json, render });
   const reply = replyText(outcome.completion);
   const finished = outcome.error === undefined;
   // Stopped by the user (Ctrl-C, or the reader of stdout leaving): kept marked interrupted, as in

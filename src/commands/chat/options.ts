@@ -37,7 +37,7 @@ export interface ChatPlan {
   /** `-i`: after the prompt, carry on talking from the terminal. */
   interactive: boolean;
   conversation: ConversationChoice;
-  /** --model, --base-url, --timeout, --max-retries: resolved with the environment and stored settings. */
+  /** --model, --base-url, --timeout, --max-retries and --raw (the render setting): resolved with the environment and stored settings. */
   settings: SettingFlags;
   /** `-f`: the files (or quoted globs) whose text joins the message, read before anything is sent. */
   files?: readonly string[];
@@ -73,7 +73,7 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
     stdin: flags.stdin,
     interactive,
     conversation,
-    settings: settingFlagsFrom(flags, 'model'),
+    settings: { ...settingFlagsFrom(flags, 'model'), render: flags.raw === true ? 'raw' : undefined },
     files: flags.file ?? [],
     role: flags.role === undefined ? undefined : parseRoleName(flags.role, '--role'),
     dryRun,

@@ -1,24 +1,41 @@
 /**
- * Reply text → stdout: neutralised on a terminal, exact in a pipe, ended with one newline,
- * with backpressure, and a reader that went away (`| head -1`) treated as a quiet success.
+ * Reply text → stdout: rendered as Markdown or neutralised on a terminal, exact in a pipe, ended
+ * with one newline, with backpressure, and a reader that went away (`| head -1`) treated as a
+ * quiet success.
  */
 import { once } from 'node:events';
 import type { IO } from '../../io.js';
+import type { StreamingRenderer } from '../../render/streaming-renderer.js';
 import { classifyStdoutError } from '../../stdout-check.js';
 import { forOutput } from '../../terminal-text.js';
+
+/** Makes the renderer that draws a reply, given where its bytes go (reply-renderer.ts). */
+export type OpenRenderer = (write: (bytes: string) => void) => StreamingRenderer;
 
 export class ReplyWriter {
   readonly #io: IO;
   readonly #onClosed: () => void;
+  /** The renderer's module, still loading while the request is in flight; absent when not rendering. */
+  readonly #loading: Promise<OpenRenderer> | undefined;
+  #renderer: StreamingRenderer | undefined;
   #wroteAny = false;
   #endsWithNewline = false;
   #closed = false;
+  /** stdout's buffer is full: wait for 'drain' before the next piece. */
+  #mustDrain = false;
   #failure: unknown;
 
-  /** `onClosed` is called once when stdout can take no more (EPIPE or another write error). */
-  constructor(io: IO, onClosed: () => void) {
+  /**
+   * `onClosed` is called once when stdout can take no more (EPIPE or another write error).
+   * With `renderer`, the text is rendered: the renderer neutralises it itself, before styling,
+   * so its bytes go to stdout as they are.
+   */
+  constructor(io: IO, onClosed: () => void, renderer?: Promise<OpenRenderer>) {
     this.#io = io;
     this.#onClosed = onClosed;
+    this.#loading = renderer;
+    // Awaited by the first write; a reply that fails before any text never asks for it.
+    renderer?.catch(() => {});
     io.stdout.on('error', this.#onError);
   }
 
@@ -40,17 +57,35 @@ export class ReplyWriter {
     this.#onClosed();
   };
 
+  /** Wait until the first text can be drawn (the renderer loaded, when rendering). */
+  async ready(): Promise<void> {
+    if (this.#loading && !this.#renderer) this.#renderer = (await this.#loading)((bytes) => this.#send(bytes));
+  }
+
   async write(text: string): Promise<void> {
     if (this.#closed || text === '') return;
     this.#wroteAny = true;
-    this.#endsWithNewline = text.endsWith('\n');
-    const shown = forOutput(text, this.#io.stdoutIsTTY);
-    if (!this.#io.stdout.write(shown)) await this.#drain();
+    if (this.#loading) {
+      await this.ready();
+      this.#renderer?.push(text);
+    } else {
+      this.#endsWithNewline = text.endsWith('\n');
+      this.#send(forOutput(text, this.#io.stdoutIsTTY));
+    }
+    await this.#drained();
   }
 
-  /** End the reply with a newline unless it already has one; nothing when no text was written. */
+  /**
+   * End the reply: a rendered one has its last line finished and the terminal's style put back
+   * (also after Ctrl-C); a plain one gets a newline unless it has one. Nothing when no text came.
+   */
   async finish(): Promise<void> {
-    if (this.#wroteAny && !this.#endsWithNewline) await this.write('\n');
+    if (this.#renderer) {
+      this.#renderer.end();
+      await this.#drained();
+    } else if (this.#wroteAny && !this.#endsWithNewline) {
+      await this.write('\n');
+    }
   }
 
   /** Stop listening for errors; stdout stays open for whoever writes next. */
@@ -58,7 +93,13 @@ export class ReplyWriter {
     this.#io.stdout.off('error', this.#onError);
   }
 
-  async #drain(): Promise<void> {
+  #send(bytes: string): void {
+    if (!this.#closed && bytes !== '' && !this.#io.stdout.write(bytes)) this.#mustDrain = true;
+  }
+
+  async #drained(): Promise<void> {
+    if (!this.#mustDrain) return;
+    this.#mustDrain = false;
     try {
       await once(this.#io.stdout, 'drain');
     } catch {

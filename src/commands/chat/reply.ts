@@ -10,6 +10,7 @@ import type { Prompt } from '../../attachments/message.js';
 import type { Turn } from '../../conversations/model.js';
 import { startSpinner, type IO } from '../../io.js';
 import { stdoutFailure } from '../../stdout-check.js';
+import { loadReplyRenderer } from './reply-renderer.js';
 import { ReplyWriter } from './reply-writer.js';
 
 export interface ReplyOutcome {
@@ -28,6 +29,8 @@ export interface ReplyOptions {
   signal: AbortSignal;
   /** Print nothing while streaming (`--json` prints the whole object afterwards). */
   quiet?: boolean;
+  /** Render the reply as Markdown (stdout is a terminal: see reply-renderer.ts). */
+  render?: boolean;
 }
 
 /** The turn to keep for the user's message: the reply as far as it came, marked if unfinished. */
@@ -49,8 +52,11 @@ export async function streamReply(io: IO, client: ApiClient, request: ChatReques
   const stop = new AbortController();
   const onAbort = (): void => stop.abort();
   options.signal.addEventListener('abort', onAbort, { once: true });
-  const writer = new ReplyWriter(io, () => stop.abort());
+  // The renderer loads while the request is in flight (never for --json: nothing is drawn).
+  const renderer = options.render && !options.quiet ? loadReplyRenderer(io) : undefined;
+  const writer = new ReplyWriter(io, () => stop.abort(), renderer);
   const spinner = await startSpinner(io, 'waiting for the service…');
+  let first = true;
   const outcome: ReplyOutcome = { completion: undefined, error: undefined, stdoutClosed: false, cutByReader: false };
   try {
     outcome.completion = await runChat(client, request, {
@@ -58,7 +64,12 @@ export async function streamReply(io: IO, client: ApiClient, request: ChatReques
       onDelta: options.quiet
         ? undefined
         : async (text) => {
-            spinner.stop();
+            if (first) {
+              first = false;
+              // The spinner stays until the first text can be drawn, and is gone before it is.
+              await writer.ready();
+              spinner.stop();
+            }
             await writer.write(text);
           },
     });

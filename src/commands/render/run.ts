@@ -5,7 +5,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { colorWanted, type IO } from '../../io.js';
+import type { IO } from '../../io.js';
 import { asBytes } from '../../streams.js';
 import { StdoutBytes } from './stdout-bytes.js';
 
@@ -41,19 +41,8 @@ async function copy(stdin: Readable, signal: AbortSignal, out: StdoutBytes): Pro
 
 async function render(io: IO, signal: AbortSignal, out: StdoutBytes): Promise<void> {
   // Loaded only here: a pipe never pays for the renderer or the highlighter.
-  const [{ createStreamingRenderer }, { createHighlighter }, { hyperlinksWanted }] = await Promise.all([
-    import('../../render/streaming-renderer.js'),
-    import('../../render/highlight.js'),
-    import('../../render/hyperlinks.js'),
-  ]);
-  const stdout = io.stdout as { columns?: number };
-  const renderer = createStreamingRenderer({
-    columns: () => stdout.columns ?? 80,
-    color: colorWanted(io.env, true),
-    hyperlinks: hyperlinksWanted(io.env, true),
-    highlighter: createHighlighter(),
-    write: (bytes) => out.queue(bytes),
-  });
+  const { terminalRenderer } = await import('../../render/terminal-renderer.js');
+  const renderer = terminalRenderer({ stream: io.stdout as { columns?: number }, env: io.env, write: (bytes) => out.queue(bytes) });
   const decoder = new StringDecoder('utf8');
   try {
     for await (const piece of input(io.stdin, signal)) {

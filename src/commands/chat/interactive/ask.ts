@@ -40,7 +40,7 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
   const request = buildChatRequest(state.model, state.session.messages(prompt.text), { fields: fieldsWithRole(plan.fields, state.role), stream: plan.stream });
   let outcome;
   try {
-    outcome = await streamReply(io, client, request, { signal: stop.signal });
+    outcome = await streamReply(io, client, request, { signal: stop.signal, render: state.render });
   } finally {
     releaseKeys();
     release();

@@ -1,17 +1,16 @@
 /**
  * What each slash command does to the session. Parsing and help text live in slash-commands.ts.
  */
-import { summariseMessage } from '../../../attachments/message.js';
 import { firstLineOf } from '../../../conversations/model.js';
 import { UsageError } from '../../../errors.js';
 import { loadRole } from '../../../roles/store.js';
-import { timeline } from '../../../conversations/timeline.js';
 import { parseModelId } from '../../../parse-values.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import { formatUsage } from '../usage-line.js';
 import { takeAttachments, fileCommand } from './attach.js';
 import { editInEditor } from './editor.js';
-import { imageHistoryLine, runImageCommand } from './image-command.js';
+import { runImageCommand } from './image-command.js';
+import { showHistory } from './history.js';
 import type { SessionState } from './session-state.js';
 import { saveMessages, savePath } from './save-messages.js';
 import { helpText, type SlashCommandName } from './slash-commands.js';
@@ -95,20 +94,7 @@ const handlers: Record<SlashCommandName, Handler> = {
     say(state, `this session:       ${formatUsage(state.usage)}`);
     say(state, `whole conversation: ${formatUsage(state.session.spent)}, over ${count} turn${count === 1 ? '' : 's'}`);
   },
-  history: (state) => {
-    if (state.session.system) say(state, `[system] ${neutraliseForTerminal(state.session.system)}`);
-    for (const entry of timeline({ turns: state.session.turns, images: state.session.images })) {
-      if (entry.kind === 'image') {
-        say(state, imageHistoryLine(entry.image, state.io.cwd));
-        continue;
-      }
-      const { turn } = entry;
-      say(state, `[you] ${neutraliseForTerminal(summariseMessage(turn.user, turn.files))}`);
-      say(state, `[${turn.model ?? 'assistant'}] ${neutraliseForTerminal(turn.assistant)}${turn.interrupted ? ' [interrupted]' : ''}`);
-    }
-    if (state.unsent !== undefined) say(state, `[you] ${neutraliseForTerminal(summariseMessage(state.unsent.text, state.unsent.files))} [not sent: /retry sends it]`);
-    else if (state.session.turns.length === 0 && state.session.images.length === 0) say(state, '(nothing yet)');
-  },
+  history: showHistory,
   file: fileCommand,
   role: (state, arg) => {
     const name = arg.trim();

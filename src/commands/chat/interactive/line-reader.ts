@@ -31,6 +31,7 @@ export class LineReader {
     this.#history = history;
     terminal.stream.setEncoding('utf8');
     this.#takeTerminal();
+    const resizeListeners = new Set(output.listeners('resize'));
     this.#rl = createInterface({
       input: this.#filter,
       output,
@@ -41,6 +42,7 @@ export class LineReader {
       tabSize: 4,
     });
     this.#rl.pause();
+    this.#onlyWhilePrompting(output, resizeListeners);
     this.#rl.on('line', (text) => {
       this.#history.add(text); // blank lines are not kept
       this.#deliver({ kind: 'line', text });
@@ -99,6 +101,24 @@ export class LineReader {
     }
     this.#giveTerminalBack();
     if (this.#terminal.fd !== 0) this.#terminal.stream.destroy();
+  }
+
+  /**
+   * readline redraws its prompt line whenever the terminal is resized, even while paused: during
+   * a reply (SIGWINCH while it streams) that would draw the prompt over the line being written
+   * and erase what follows. Its resize listener runs only while a prompt is shown.
+   */
+  #onlyWhilePrompting(output: Writable, before: Set<unknown>): void {
+    for (const listener of output.listeners('resize')) {
+      if (before.has(listener)) continue;
+      const redraw = listener as () => void;
+      const guarded = (): void => {
+        if (this.#waiting && !this.#closed) redraw();
+      };
+      output.off('resize', redraw);
+      output.on('resize', guarded);
+      this.#rl.on('close', () => output.off('resize', guarded));
+    }
   }
 
   #deliver(result: ReadResult): void {

@@ -14,6 +14,7 @@ import { neutraliseForTerminal } from '../../../terminal-text.js';
 import type { CommandContext } from '../../context.js';
 import { applySystemFlag, chatModel, openConversation } from '../open-conversation.js';
 import type { ChatPlan } from '../options.js';
+import { rendersReplies } from '../reply-renderer.js';
 import { askTurn } from './ask.js';
 import { takeAttachments } from './attach.js';
 import { applyRole } from './role.js';
@@ -44,13 +45,14 @@ export async function runInteractive(plan: ChatPlan, role: Role | undefined, con
   const { io } = factory;
   const terminal = openTerminalInput(io);
   const settings = await factory.settings(plan.settings);
+  const render = rendersReplies(io, settings);
   const client = await factory.apiClient(settings);
   // Before the terminal goes raw: a conversation that cannot be opened or saved ends here.
   const store = await factory.conversationStore();
   const session = openConversation(store, plan.conversation);
   const history = await factory.inputHistory(plan.conversation.save);
   const reader = new LineReader(terminal, io.stderr, history);
-  await runSession({ plan, role, context, client, store, session, model: chatModel(settings, session, role), reader, terminal }, firstMessage);
+  await runSession({ plan, role, context, client, store, session, model: chatModel(settings, session, role), reader, terminal, render }, firstMessage);
 }
 
 export interface SessionStart {
@@ -65,6 +67,8 @@ export interface SessionStart {
   model: string;
   reader: SessionReader;
   terminal: Pick<TerminalInput, 'fd'>;
+  /** Replies rendered as Markdown (stdout is a terminal and --raw was not asked for); default false. */
+  render?: boolean;
 }
 
 /** The session itself: read, answer, until the user leaves. The reader is closed at the end. */
@@ -88,7 +92,15 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
     attachments: [],
     role: start.role,
     modelTrial: undefined,
-    ask: (prompt) => askTurn(state, prompt, deps),
+    render: start.render ?? false,
+    ask: async (prompt) => {
+      try {
+        await askTurn(state, prompt, deps);
+      } finally {
+        // A blank line between a turn and the next prompt (stderr: stdout holds only the replies).
+        io.stderr.write('\n');
+      }
+    },
     startNewConversation: () => {
       state.session = ConversationSession.fresh(plan.conversation.save ? start.store : undefined);
       noticeSaveFailure(io, state.session);

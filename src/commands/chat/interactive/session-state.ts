@@ -44,6 +44,8 @@ export interface SessionState {
   role: Role | undefined;
   /** After /model, until the new model has answered once: what to go back to if it is refused. */
   modelTrial: { model: string; conversationModel: string | undefined } | undefined;
+  /** Replies are rendered as Markdown (stdout is a terminal, the render setting is auto). */
+  render: boolean;
   /** Send `prompt` as the next turn (for /retry and /edit). */
   ask(prompt: Prompt): Promise<void>;
   startNewConversation(): void;

@@ -1,0 +1,54 @@
+/**
+ * /history: the conversation so far, on stderr, in order: the system message, each turn (a file
+ * attached to a message shown as its name and size), each image made with /image, and a message
+ * not sent. When the session renders replies and stderr is a terminal, each reply is shown
+ * rendered, as it looked when it came; otherwise as text, neutralised, one line per message. The
+ * stored turns are never changed: /copy and /save still give the Markdown as the service sent it.
+ */
+import { summariseMessage } from '../../../attachments/message.js';
+import type { Turn } from '../../../conversations/model.js';
+import { timeline } from '../../../conversations/timeline.js';
+import { neutraliseForTerminal } from '../../../terminal-text.js';
+import { imageHistoryLine } from './image-command.js';
+import type { SessionState } from './session-state.js';
+
+function say(state: SessionState, text: string): void {
+  state.io.stderr.write(`${text}\n`);
+}
+
+export async function showHistory(state: SessionState): Promise<void> {
+  const { session } = state;
+  const render = state.render && state.io.stderrIsTTY ? await replyRenderer(state) : undefined;
+  if (session.system) say(state, `[system] ${neutraliseForTerminal(session.system)}`);
+  let shown = 0;
+  for (const entry of timeline({ turns: session.turns, images: session.images })) {
+    if (render && (shown > 0 || session.system)) say(state, '');
+    shown += 1;
+    if (entry.kind === 'image') {
+      say(state, imageHistoryLine(entry.image, state.io.cwd));
+      continue;
+    }
+    const { turn } = entry;
+    say(state, `[you] ${neutraliseForTerminal(summariseMessage(turn.user, turn.files))}`);
+    if (render) {
+      say(state, `[${turn.model ?? 'assistant'}]`);
+      render(turn);
+    } else {
+      say(state, `[${turn.model ?? 'assistant'}] ${neutraliseForTerminal(turn.assistant)}${turn.interrupted ? ' [interrupted]' : ''}`);
+    }
+  }
+  if (state.unsent !== undefined) say(state, `[you] ${neutraliseForTerminal(summariseMessage(state.unsent.text, state.unsent.files))} [not sent: /retry sends it]`);
+  else if (shown === 0) say(state, '(nothing yet)');
+}
+
+/** Draws one reply rendered on stderr; each reply gets its own renderer, so none spills into the next. */
+async function replyRenderer(state: SessionState): Promise<(turn: Turn) => void> {
+  const { terminalRenderer } = await import('../../../render/terminal-renderer.js');
+  const stderr = state.io.stderr;
+  return (turn) => {
+    const renderer = terminalRenderer({ stream: stderr as { columns?: number }, env: state.io.env, write: (bytes) => stderr.write(bytes) });
+    renderer.push(turn.assistant);
+    renderer.end();
+    if (turn.interrupted) say(state, '[interrupted]');
+  };
+}
