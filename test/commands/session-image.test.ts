@@ -9,9 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ReadResult } from '../../src/commands/chat/interactive/line-reader.js';
 import { runSession } from '../../src/commands/chat/interactive/repl.js';
-import type { SessionReader } from '../../src/commands/chat/interactive/session-state.js';
 import { chatModel, openConversation } from '../../src/commands/chat/open-conversation.js';
 import type { ChatPlan } from '../../src/commands/chat/options.js';
 import { recordOf } from '../../src/conversations/records.js';
@@ -20,34 +18,8 @@ import { createFactory } from '../../src/factory.js';
 import { InterruptRouter } from '../../src/interrupts.js';
 import { runSvc, testIO } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
+import { ScriptedReader } from '../helpers/scripted-reader.js';
 import { chunk, reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
-
-/** Hands the session one typed line after another, then Ctrl-D; `pressCtrlC` is Ctrl-C while busy. */
-class ScriptedReader implements SessionReader {
-  readonly #lines: string[];
-  #onInterrupt: (() => void) | undefined;
-  constructor(lines: string[]) {
-    this.#lines = [...lines];
-  }
-  async read(): Promise<ReadResult> {
-    const text = this.#lines.shift();
-    return text === undefined ? { kind: 'eof' } : { kind: 'line', text };
-  }
-  whileBusy(onInterrupt: () => void): () => void {
-    this.#onInterrupt = onInterrupt;
-    return () => {
-      this.#onInterrupt = undefined;
-    };
-  }
-  pressCtrlC(): void {
-    this.#onInterrupt?.();
-  }
-  lend(): () => void {
-    return () => {};
-  }
-  cancel(): void {}
-  close(): void {}
-}
 
 const scripted = useScriptedServer();
 const server = () => scripted.server;

@@ -6,9 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ReadResult } from '../../src/commands/chat/interactive/line-reader.js';
 import { runSession } from '../../src/commands/chat/interactive/repl.js';
-import type { SessionReader } from '../../src/commands/chat/interactive/session-state.js';
 import { chatModel, openConversation } from '../../src/commands/chat/open-conversation.js';
 import type { ChatPlan } from '../../src/commands/chat/options.js';
 import { ConversationStore } from '../../src/conversations/store.js';
@@ -16,27 +14,8 @@ import { createFactory } from '../../src/factory.js';
 import { InterruptRouter } from '../../src/interrupts.js';
 import { testIO } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
+import { ScriptedReader } from '../helpers/scripted-reader.js';
 import { chunk, reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
-
-/** Hands the session one typed line after another, then Ctrl-D. */
-class ScriptedReader implements SessionReader {
-  readonly #lines: string[];
-  constructor(lines: string[]) {
-    this.#lines = [...lines];
-  }
-  async read(): Promise<ReadResult> {
-    const text = this.#lines.shift();
-    return text === undefined ? { kind: 'eof' } : { kind: 'line', text };
-  }
-  whileBusy(): () => void {
-    return () => {};
-  }
-  lend(): () => void {
-    return () => {};
-  }
-  cancel(): void {}
-  close(): void {}
-}
 
 // Each test scripts the answers its session needs; an unused one or an extra request fails it.
 const scripted = useScriptedServer();

@@ -1,9 +1,13 @@
-/** A line reader for the interactive session that hands it typed lines, one after another, then Ctrl-D. */
+/**
+ * A line reader for the interactive session that hands it typed lines, one after another, then
+ * Ctrl-D; `pressCtrlC()` is Ctrl-C while the session is busy (a reply or an image on its way).
+ */
 import type { ReadResult } from '../../src/commands/chat/interactive/line-reader.js';
 import type { SessionReader } from '../../src/commands/chat/interactive/session-state.js';
 
 export class ScriptedReader implements SessionReader {
   readonly #lines: string[];
+  #onInterrupt: (() => void) | undefined;
   constructor(lines: string[]) {
     this.#lines = [...lines];
   }
@@ -11,8 +15,14 @@ export class ScriptedReader implements SessionReader {
     const text = this.#lines.shift();
     return text === undefined ? { kind: 'eof' } : { kind: 'line', text };
   }
-  whileBusy(): () => void {
-    return () => {};
+  whileBusy(onInterrupt: () => void): () => void {
+    this.#onInterrupt = onInterrupt;
+    return () => {
+      this.#onInterrupt = undefined;
+    };
+  }
+  pressCtrlC(): void {
+    this.#onInterrupt?.();
   }
   lend(): () => void {
     return () => {};
