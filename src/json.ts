@@ -19,3 +19,12 @@ export function isObject(value: unknown): value is JsonObject {
 export function escapeJsonForTerminal(text: string): string {
   return text.replace(/[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/**
+ * `value` as indented JSON and a newline, for a command's stdout: on a terminal with what could
+ * drive it escaped (escapeJsonForTerminal: the JSON value is the same), in a pipe as it is.
+ */
+export function jsonForOutput(value: unknown, isTTY: boolean): string {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  return isTTY ? escapeJsonForTerminal(text) : text;
+}

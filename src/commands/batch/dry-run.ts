@@ -10,6 +10,7 @@ import type { IO } from '../../io.js';
 import { dryRunCommand, noteKeyVariable } from '../dry-run.js';
 import { textWriter } from './output.js';
 import type { BatchRequest } from './requests.js';
+import { escapeJsonForTerminal } from '../../json.js';
 
 export async function printBatchDryRun(io: IO, settings: ResolvedSettings, requests: AsyncIterable<BatchRequest>): Promise<number> {
   const write = textWriter(io.stdout);
@@ -19,7 +20,7 @@ export async function printBatchDryRun(io: IO, settings: ResolvedSettings, reque
     // The endpoints perform.ts posts to; batch bodies never stream (body-checks.ts).
     const endpoint = request.kind === 'chat' ? 'chat/completions' : 'images/generations';
     // JSON-quoted, so a custom_id with a newline cannot end the comment line.
-    await write(`${count > 0 ? '\n' : ''}# custom_id: ${JSON.stringify(request.customId)}\n${dryRunCommand(settings, endpoint, request.body, false)}\n`);
+    await write(`${count > 0 ? '\n' : ''}# custom_id: ${escapeJsonForTerminal(JSON.stringify(request.customId))}\n${dryRunCommand(settings, endpoint, request.body, false)}\n`);
     count++;
   }
   noteKeyVariable(io);

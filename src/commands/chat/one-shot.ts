@@ -17,9 +17,10 @@ import type { ChatInputs } from './prepare.js';
 import { printDryRun } from '../dry-run.js';
 import { rendersReplies } from './reply-renderer.js';
 import { formatUsage } from './usage-line.js';
+import { jsonForOutput } from '../../json.js';
 
 function writeJson(io: IO, completion: ChatCompletion): void {
-  io.stdout.write(`${JSON.stringify(completion, null, 2)}\n`);
+  io.stdout.write(jsonForOutput(completion, io.stdoutIsTTY));
 }
 
 export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Factory, signal: AbortSignal): Promise<void> {

@@ -22,6 +22,7 @@ import { parseImageOptions, type ImagePlan } from './options.js';
 import { checkImageFormats } from './check-formats.js';
 import { commitAll } from './save.js';
 import { isFolder, prepareTarget, type ImageTarget } from './target.js';
+import { jsonForOutput } from '../../json.js';
 
 /** `path` relative to `cwd` when it is inside it, else as it is. */
 export function shownPath(cwd: string, path: string): string {
@@ -106,7 +107,7 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
     commitAll(saved, plan.force);
     if (plan.json) {
       const images = saved.map(({ path, image }) => ({ path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes }));
-      io.stdout.write(`${JSON.stringify({ created: result.created, images, usage: result.usage ?? null }, null, 2)}\n`);
+      io.stdout.write(jsonForOutput({ created: result.created, images, usage: result.usage ?? null }, io.stdoutIsTTY));
     } else {
       for (const { path, image } of saved) {
         if (preview !== 'none') {
@@ -119,7 +120,7 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
     for (const { path, image } of saved) {
       const size = readDimensions(image.file.head);
       const dims = size ? `${size.width}×${size.height}, ` : '';
-      io.stderr.write(`saved ${shownPath(io.cwd, path)} (${dims}${formatBytes(image.file.bytes)})\n`);
+      io.stderr.write(`saved ${forOutput(shownPath(io.cwd, path), io.stderrIsTTY)} (${dims}${formatBytes(image.file.bytes)})\n`);
     }
     if (plan.open) {
       const { openInViewer } = await import('./open-viewer.js');

@@ -8,6 +8,7 @@ import { DEFAULT_PROFILE, parseProfileName, PROFILE_ENV, profileDir, profileExis
 import { BrokenStoreFileError, openStore } from '../../settings/store.js';
 import { readStoredKey, warnSkipped } from '../../settings/stored-key.js';
 import { forOutput } from '../../terminal-text.js';
+import { jsonForOutput } from '../../json.js';
 
 interface ProfileRow {
   name: string;
@@ -61,7 +62,7 @@ export async function runList(factory: Factory, json: boolean): Promise<void> {
   }
   noteOverrides(io);
   if (json) {
-    io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    io.stdout.write(jsonForOutput(rows, io.stdoutIsTTY));
     return;
   }
   // A hand-edited base URL could hold anything: neutralised on a terminal, like all stored text.

@@ -18,7 +18,8 @@ export async function runRender(io: IO, signal: AbortSignal): Promise<void> {
   if (io.stdinKind === 'other') return; // stdin closed or a device such as /dev/null: nothing to render
   const out = new StdoutBytes(io.stdout);
   try {
-    if (io.stdoutIsTTY) await render(io, signal, out);
+    // TERM=dumb understands no escape sequences: the text as it came, as chat does there.
+    if (io.stdoutIsTTY && io.env.TERM !== 'dumb') await render(io, signal, out);
     else await copy(io.stdin, signal, out);
   } catch (error) {
     if (signal.aborted) throw new InterruptedError();

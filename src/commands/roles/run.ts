@@ -10,6 +10,7 @@ import { forOutput } from '../../terminal-text.js';
 import { editInEditor } from '../chat/interactive/editor.js';
 import { parseRequestFields, rawFieldsOfFlags } from '../chat/request-fields.js';
 import type { RoleSetFlags } from './flags.js';
+import { jsonForOutput } from '../../json.js';
 
 type UsableRole = Exclude<RoleEntry, { problem: string }>;
 
@@ -21,12 +22,12 @@ export function runList(factory: Factory, json: boolean): void {
   const { io } = factory;
   const entries = listRoles(io.env);
   for (const entry of entries) {
-    if ('problem' in entry) io.stderr.write(`svc: warning: the role file ${forOutput(entry.path, io.stderrIsTTY)} ${entry.problem}; fix it with \`svc roles edit ${entry.name}\`\n`);
+    if ('problem' in entry) io.stderr.write(`svc: warning: the role file ${forOutput(entry.path, io.stderrIsTTY)} ${forOutput(entry.problem, io.stderrIsTTY)}; fix it with \`svc roles edit ${entry.name}\`\n`);
   }
   const usable = entries.filter((entry): entry is UsableRole => !('problem' in entry));
   if (json) {
     const rows = usable.map((entry) => ({ name: entry.name, source: entry.source, path: entry.path ?? null, system: entry.role.system, model: entry.role.model ?? null, fields: entry.role.fields }));
-    io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    io.stdout.write(jsonForOutput(rows, io.stdoutIsTTY));
     return;
   }
   // A role file is the user's text, hand-edited perhaps: neutralised on a terminal.

@@ -2,13 +2,14 @@ import { imageOptionsText, timeline } from '../../conversations/timeline.js';
 import { firstLine, toMessages } from '../../conversations/model.js';
 import type { Factory } from '../../factory.js';
 import { forOutput } from '../../terminal-text.js';
+import { jsonForOutput } from '../../json.js';
 
 export async function runList(factory: Factory, json: boolean): Promise<void> {
   const { io } = factory;
   const summaries = (await factory.conversationStore()).list();
   if (json) {
     const rows = summaries.map((s) => ({ name: s.name, updated: s.updated, turns: s.turns, first: firstLine(s.conversation, 200) }));
-    io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    io.stdout.write(jsonForOutput(rows, io.stdoutIsTTY));
     return;
   }
   if (summaries.length === 0) {
@@ -25,7 +26,7 @@ export async function runShow(factory: Factory, name: string, json: boolean): Pr
   const store = await factory.conversationStore();
   const conversation = store.read(name);
   if (json) {
-    io.stdout.write(`${JSON.stringify(toMessages(conversation), null, 2)}\n`);
+    io.stdout.write(jsonForOutput(toMessages(conversation), io.stdoutIsTTY));
     return;
   }
   const clean = (text: string): string => forOutput(text, io.stdoutIsTTY);

@@ -4,6 +4,7 @@ import { conversationStoreFor } from '../../conversations/store.js';
 import { SilentExit, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { forOutput } from '../../terminal-text.js';
+import { jsonForOutput } from '../../json.js';
 
 /** Lines shown per conversation in the listing (--json has them all). */
 const SHOWN_LINES = 3;
@@ -23,7 +24,7 @@ export async function runSearch(factory: Factory, words: string[], json: boolean
   if (text.includes('\n')) throw new UsageError('the search text is one line: lines are searched one by one');
   const hits = searchConversations(conversationStoreFor(io), text);
   const clean = (line: string): string => forOutput(line, io.stdoutIsTTY);
-  if (json) io.stdout.write(clean(`${JSON.stringify(hits, null, 2)}\n`));
+  if (json) io.stdout.write(jsonForOutput(hits, io.stdoutIsTTY));
   else if (hits.length > 0) io.stdout.write(`${hits.map((hit) => describeHit(hit, clean)).join('\n')}\n`);
   if (hits.length === 0) {
     // As grep: exit 1 when nothing is found, so a script can test for it.

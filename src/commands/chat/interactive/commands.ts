@@ -49,7 +49,7 @@ const handlers: Record<SlashCommandName, Handler> = {
     }
   },
   model: (state, arg) => {
-    if (arg.trim() === '') return say(state, `model: ${state.model}`);
+    if (arg.trim() === '') return say(state, `model: ${neutraliseForTerminal(state.model)}`);
     let next: string;
     try {
       next = parseModelId(arg, '/model');

@@ -31,10 +31,10 @@ export async function showHistory(state: SessionState): Promise<void> {
     const { turn } = entry;
     say(state, `[you] ${neutraliseForTerminal(summariseMessage(turn.user, turn.files))}`);
     if (render) {
-      say(state, `[${turn.model ?? 'assistant'}]`);
+      say(state, `[${neutraliseForTerminal(turn.model ?? 'assistant')}]`);
       render(turn);
     } else {
-      say(state, `[${turn.model ?? 'assistant'}] ${neutraliseForTerminal(turn.assistant)}${turn.interrupted ? ' [interrupted]' : ''}`);
+      say(state, `[${neutraliseForTerminal(turn.model ?? 'assistant')}] ${neutraliseForTerminal(turn.assistant)}${turn.interrupted ? ' [interrupted]' : ''}`);
     }
   }
   if (state.unsent !== undefined) say(state, `[you] ${neutraliseForTerminal(summariseMessage(state.unsent.text, state.unsent.files))} [not sent: /retry sends it]`);

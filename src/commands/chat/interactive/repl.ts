@@ -117,7 +117,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
   const imagesNote = images > 0 ? `, ${images} image${images === 1 ? '' : 's'}: /history lists them` : '';
   note(
     io,
-    `svc chat · ${state.model}${state.role ? ` · role ${state.role.name}` : ''} · ${earlier + images > 0 ? `resuming "${state.session.name}" (${earlier} turn${earlier === 1 ? '' : 's'}${imagesNote})` : 'new conversation'}` +
+    `svc chat · ${neutraliseForTerminal(state.model)}${state.role ? ` · role ${state.role.name}` : ''} · ${earlier + images > 0 ? `resuming "${state.session.name}" (${earlier} turn${earlier === 1 ? '' : 's'}${imagesNote})` : 'new conversation'}` +
       ' · /help for commands, Ctrl-D to leave',
   );
 
