@@ -1,9 +1,9 @@
 /**
  * Building one message from several typed lines: a line ending in "\" goes on, and a line
  * starting with `"""` opens a block closed by a line ending with `"""`. Pasted newlines arrive
- * as PASTED_NEWLINE (see paste-filter.ts) and become real ones here.
+ * as PASTED_NEWLINE (see paste-filter.ts) and become real ones here, as do pasted tabs (PASTED_TAB).
  */
-import { PASTED_NEWLINE } from './paste-filter.js';
+import { PASTED_NEWLINE, PASTED_TAB } from './paste-filter.js';
 
 const FENCE = '"""';
 
@@ -24,7 +24,7 @@ export class MessageComposer {
   }
 
   feed(rawLine: string): ComposeResult {
-    const line = rawLine.split(PASTED_NEWLINE).join('\n');
+    const line = rawLine.split(PASTED_NEWLINE).join('\n').split(PASTED_TAB).join('\t');
     if (this.#inBlock) {
       if (line.trimEnd().endsWith(FENCE)) {
         const last = line.trimEnd().slice(0, -FENCE.length);

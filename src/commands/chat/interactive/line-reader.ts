@@ -1,6 +1,7 @@
 /**
  * Reading input lines with Node's readline: editing keys, Up/Down history, bracketed paste
- * kept whole (paste-filter.ts), Ctrl-C and Ctrl-D reported to the caller.
+ * kept whole (paste-filter.ts), Tab completion (complete-line.ts), Ctrl-C and Ctrl-D reported
+ * to the caller.
  *
  * One readline interface serves the whole session, with the terminal in raw mode throughout.
  * Between prompts it is paused: keys typed while a reply streams wait (unechoed) for the next
@@ -10,6 +11,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { KEEP, type InputHistory } from '../../../conversations/input-history.js';
+import { completeSessionLine, isCommandLine, type Completion, type CompletionContext } from './complete-line.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, PasteFilter } from './paste-filter.js';
 import type { TerminalInput } from './terminal-input.js';
 
@@ -25,7 +27,8 @@ export class LineReader {
   #waiting: ((result: ReadResult) => void) | undefined;
   #closed = false;
 
-  constructor(terminal: TerminalInput, output: Writable, history: InputHistory) {
+  /** `completion`: the session's folder and environment, for Tab; without it Tab is just a tab. */
+  constructor(terminal: TerminalInput, output: Writable, history: InputHistory, completion?: CompletionContext) {
     this.#terminal = terminal;
     this.#output = output;
     this.#history = history;
@@ -40,6 +43,7 @@ export class LineReader {
       historySize: KEEP,
       removeHistoryDuplicates: true,
       tabSize: 4,
+      ...(completion ? { completer: (line: string) => this.#complete(line, completion) } : {}),
     });
     this.#rl.pause();
     this.#onlyWhilePrompting(output, resizeListeners);
@@ -119,6 +123,16 @@ export class LineReader {
       output.on('resize', guarded);
       this.#rl.on('close', () => output.off('resize', guarded));
     }
+  }
+
+  /**
+   * With a completer, readline never inserts a typed Tab itself; in a message (not a slash
+   * command) the Tab is text, as it was before completion existed, so it is inserted here.
+   */
+  #complete(line: string, context: CompletionContext): Completion {
+    const completion = completeSessionLine(line, context);
+    if (!isCommandLine(line)) this.#rl.write('\t');
+    return completion;
   }
 
   #deliver(result: ReadResult): void {

@@ -2,12 +2,15 @@
  * Bracketed paste (xterm's mode 2004): the terminal wraps pasted text in ESC[200~ … ESC[201~.
  * Node's readline would send each pasted line as its own message, so this filter, between the
  * terminal and readline, drops the markers and turns newlines inside a paste into
- * PASTED_NEWLINE, a visible stand-in that MessageComposer turns back into "\n".
+ * PASTED_NEWLINE, a visible stand-in that MessageComposer turns back into "\n". Tabs likewise
+ * become PASTED_TAB: a Tab reaching readline would ask for completion, not be text.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 
 /** U+2424 SYMBOL FOR NEWLINE: shown in the input line where a pasted line break is. */
 export const PASTED_NEWLINE = '\u2424';
+/** U+2409 SYMBOL FOR HORIZONTAL TABULATION: a pasted tab, turned back into "\t" by the composer. */
+export const PASTED_TAB = '\u2409';
 
 export const PASTE_START = '\u001b[200~';
 export const PASTE_END = '\u001b[201~';
@@ -23,7 +26,7 @@ export function filterPaste(text: string, pasting: boolean): { out: string; past
     const marker = inPaste ? PASTE_END : PASTE_START;
     const found = text.indexOf(marker, index);
     const chunk = found === -1 ? text.slice(index) : text.slice(index, found);
-    out += inPaste ? chunk.replace(/\r\n|\r|\n/g, PASTED_NEWLINE) : chunk;
+    out += inPaste ? chunk.replace(/\r\n|\r|\n/g, PASTED_NEWLINE).replaceAll('\t', PASTED_TAB) : chunk;
     if (found === -1) break;
     inPaste = !inPaste;
     index = found + marker.length;

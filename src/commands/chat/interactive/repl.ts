@@ -51,7 +51,7 @@ export async function runInteractive(plan: ChatPlan, role: Role | undefined, con
   const store = await factory.conversationStore();
   const session = openConversation(store, plan.conversation);
   const history = await factory.inputHistory(plan.conversation.save);
-  const reader = new LineReader(terminal, io.stderr, history);
+  const reader = new LineReader(terminal, io.stderr, history, { cwd: io.cwd, env: io.env });
   await runSession({ plan, role, context, client, store, session, model: chatModel(settings, session, role), reader, terminal, render }, firstMessage);
 }
 
