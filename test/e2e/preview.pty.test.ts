@@ -83,7 +83,7 @@ describe.skipIf(!hasTmux)('half blocks in tmux', () => {
   });
 
   it('inside tmux, kitty’s environment still gets half blocks (tmux would drop kitty images)', async () => {
-    const term = await startTmux(svcLine('image "a red fox in snow" --aspect 16:9 -o fox.png'), { ...setup.sandbox.env, ...TERMINALS, KITTY_WINDOW_ID: '1' }, setup.sandbox.home);
+    const term = await startTmux(svcLine('image "a red fox in snow" --aspect 16:9 --seed 11 -o fox.png'), { ...setup.sandbox.env, ...TERMINALS, KITTY_WINDOW_ID: '1' }, setup.sandbox.home);
     try {
       await term.waitFor('[exit 0]', 20_000);
       const coloured = await term.screenWithColours();
