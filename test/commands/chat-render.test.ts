@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runSession } from '../../src/commands/chat/interactive/repl.js';
 import { chatModel, openConversation } from '../../src/commands/chat/open-conversation.js';
-import type { ChatPlan } from '../../src/commands/chat/options.js';
 import { ConversationStore } from '../../src/conversations/store.js';
 import { createFactory } from '../../src/factory.js';
 import { InterruptRouter } from '../../src/interrupts.js';
@@ -22,6 +21,7 @@ import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { ScriptedReader } from '../helpers/scripted-reader.js';
 import { chunk, reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
 import { TerminalScreen } from '../helpers/terminal-screen.js';
+import { sessionPlan } from '../helpers/session-plan.js';
 
 const DOC = [
   '# A **rendered** reply',
@@ -217,18 +217,7 @@ describe('the session on a terminal', () => {
     // CI=true: no spinner, so stderr holds only what the session says.
     const { io, stdout, stderr } = testIO({ env: { ...sandbox.env, ...COLOUR, CI: 'true' }, cwd: sandbox.home, stdoutIsTTY: true, stderrIsTTY: true, columns: COLUMNS });
     const factory = createFactory(io);
-    const plan: ChatPlan = {
-      words: [],
-      fields: {},
-      system: undefined,
-      stream: true,
-      json: false,
-      usage: false,
-      stdin: false,
-      interactive: true,
-      conversation: { continueLatest: false, sessionName: 'talk', save: true },
-      settings: {},
-    };
+    const plan = sessionPlan();
     try {
       const settings = await factory.settings({});
       const client = await factory.apiClient(settings);

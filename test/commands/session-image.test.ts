@@ -11,7 +11,6 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { runSession } from '../../src/commands/chat/interactive/repl.js';
 import { chatModel, openConversation } from '../../src/commands/chat/open-conversation.js';
-import type { ChatPlan } from '../../src/commands/chat/options.js';
 import { recordOf } from '../../src/conversations/records.js';
 import { ConversationStore } from '../../src/conversations/store.js';
 import { createFactory } from '../../src/factory.js';
@@ -20,6 +19,7 @@ import { runSvc, testIO } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { ScriptedReader } from '../helpers/scripted-reader.js';
 import { chunk, reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
+import { sessionPlan } from '../helpers/session-plan.js';
 
 const scripted = useScriptedServer();
 const server = () => scripted.server;
@@ -46,18 +46,7 @@ afterAll(() => sandbox?.cleanup());
 async function session(lines: string[] | ScriptedReader, options: { continueLatest?: boolean; stdoutIsTTY?: boolean } = {}) {
   const { io, stdout, stderr } = testIO({ env: sandbox.env, cwd: work, stdoutIsTTY: options.stdoutIsTTY ?? false, columns: 40 });
   const factory = createFactory(io);
-  const plan: ChatPlan = {
-    words: [],
-    fields: {},
-    system: undefined,
-    stream: true,
-    json: false,
-    usage: false,
-    stdin: false,
-    interactive: true,
-    conversation: options.continueLatest ? { continueLatest: true, sessionName: undefined, save: true } : { continueLatest: false, sessionName: 'talk', save: true },
-    settings: {},
-  };
+  const plan = sessionPlan(options.continueLatest ? { continueLatest: true, sessionName: undefined, save: true } : undefined);
   try {
     const settings = await factory.settings({});
     const client = await factory.apiClient(settings);

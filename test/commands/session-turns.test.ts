@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { runSession } from '../../src/commands/chat/interactive/repl.js';
 import { chatModel, openConversation } from '../../src/commands/chat/open-conversation.js';
-import type { ChatPlan } from '../../src/commands/chat/options.js';
 import { ConversationStore } from '../../src/conversations/store.js';
 import { createFactory } from '../../src/factory.js';
 import { InterruptRouter } from '../../src/interrupts.js';
@@ -16,6 +15,7 @@ import { testIO } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { ScriptedReader } from '../helpers/scripted-reader.js';
 import { chunk, reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
+import { sessionPlan } from '../helpers/session-plan.js';
 
 // Each test scripts the answers its session needs; an unused one or an extra request fails it.
 const scripted = useScriptedServer();
@@ -36,18 +36,7 @@ afterAll(() => sandbox?.cleanup());
 async function session(lines: string[], name = 'talk'): Promise<{ stderr: string; store: ConversationStore }> {
   const { io, stderr } = testIO({ env: sandbox.env, cwd: sandbox.home });
   const factory = createFactory(io);
-  const plan: ChatPlan = {
-    words: [],
-    fields: {},
-    system: undefined,
-    stream: true,
-    json: false,
-    usage: false,
-    stdin: false,
-    interactive: true,
-    conversation: { continueLatest: false, sessionName: name, save: true },
-    settings: {},
-  };
+  const plan = sessionPlan({ continueLatest: false, sessionName: name, save: true });
   try {
     const settings = await factory.settings({});
     const client = await factory.apiClient(settings);
