@@ -7,6 +7,7 @@
  * so a cut line never swallows the next record.
  */
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { LineSplitter, type SplitLine } from './line-splitter.js';
 
 /**
  * The longest line read, in bytes. A record is one turn (a message and its reply); the longest
@@ -62,6 +63,12 @@ function parseLine(bytes: Buffer, line: number, into: JsonLines): void {
   }
 }
 
+/** One line into `into`: parsed, skipped when blank, or named as too long. */
+function addLine(line: SplitLine, maxLineBytes: number, into: JsonLines): void {
+  if ('tooLong' in line) into.problems.push({ line: line.number, problem: `longer than ${sizeInWords(maxLineBytes)}` });
+  else if (line.bytes.length > 0) parseLine(line.bytes, line.number, into);
+}
+
 let scratch: Buffer | undefined;
 
 /**
@@ -79,41 +86,17 @@ function readBuffer(): Buffer {
  */
 export function readJsonLines(path: string, maxLineBytes = MAX_LINE_BYTES): JsonLines {
   const result: JsonLines = { values: [], problems: [] };
+  const splitter = new LineSplitter(maxLineBytes);
+  const take = (line: SplitLine): void => addLine(line, maxLineBytes, result);
   const fd = openSync(path, 'r');
   try {
     const chunk = readBuffer();
-    let pieces: Buffer[] = [];
-    let lineBytes = 0;
-    let tooLong = false;
-    let line = 1;
-    const endLine = (): void => {
-      if (tooLong) result.problems.push({ line, problem: `longer than ${sizeInWords(maxLineBytes)}` });
-      else if (lineBytes > 0) parseLine(Buffer.concat(pieces, lineBytes), line, result);
-      pieces = [];
-      lineBytes = 0;
-      tooLong = false;
-      line += 1;
-    };
-    const take = (piece: Buffer): void => {
-      if (tooLong) return;
-      if (lineBytes + piece.length > maxLineBytes) {
-        tooLong = true;
-        pieces = [];
-        return;
-      }
-      pieces.push(Buffer.from(piece));
-      lineBytes += piece.length;
-    };
+    // Each line is parsed before the next read reuses the buffer (LineSplitter.push).
     for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
-      let start = 0;
-      for (let end = chunk.indexOf(NEWLINE, start); end !== -1 && end < read; end = chunk.indexOf(NEWLINE, start)) {
-        take(chunk.subarray(start, end));
-        endLine();
-        start = end + 1;
-      }
-      if (start < read) take(chunk.subarray(start, read));
+      for (const line of splitter.push(chunk.subarray(0, read))) take(line);
     }
-    if (lineBytes > 0 || tooLong) endLine();
+    const last = splitter.end();
+    if (last) take(last);
   } finally {
     closeSync(fd);
   }
@@ -123,13 +106,10 @@ export function readJsonLines(path: string, maxLineBytes = MAX_LINE_BYTES): Json
 /** The JSON lines of a file already read whole (one far smaller than {@link MAX_LINE_BYTES}). */
 export function parseJsonLines(bytes: Buffer): JsonLines {
   const result: JsonLines = { values: [], problems: [] };
-  let line = 1;
-  for (let start = 0; start < bytes.length; line += 1) {
-    let end = bytes.indexOf(NEWLINE, start);
-    if (end === -1) end = bytes.length;
-    if (end > start) parseLine(bytes.subarray(start, end), line, result);
-    start = end + 1;
-  }
+  const splitter = new LineSplitter(MAX_LINE_BYTES);
+  for (const line of splitter.push(bytes)) addLine(line, MAX_LINE_BYTES, result);
+  const last = splitter.end();
+  if (last) addLine(last, MAX_LINE_BYTES, result);
   return result;
 }
 
