@@ -13,6 +13,7 @@ import type { IO } from '../../src/io.js';
 import { buildProgram } from '../../src/program.js';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
+import { bashComplete } from '../helpers/bash-complete.js';
 
 const FILES = { bash: 'svc.bash', zsh: '_svc', fish: 'svc.fish' } as const;
 const committed = (shell: keyof typeof FILES) => readFileSync(fileURLToPath(new URL(`../../completions/${FILES[shell]}`, import.meta.url)), 'utf8');
@@ -64,19 +65,7 @@ describe('completion scripts', () => {
 });
 
 /** Complete `line` (the cursor at its end) with the committed bash script. */
-async function bashComplete(line: string): Promise<string[]> {
-  const script = `
-    svc() { node "${SVC_BIN}" "$@"; }
-    source completions/svc.bash
-    COMP_LINE="$1"; COMP_POINT=\${#COMP_LINE}
-    read -ra COMP_WORDS <<< "$COMP_LINE"
-    [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
-    COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
-    _svc
-    printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const result = await execa('bash', ['-c', script, 'bash', line], { cwd: fileURLToPath(new URL('../..', import.meta.url)), env: sandbox.env, extendEnv: false });
-  return result.stdout.split('\n').filter(Boolean);
-}
+const complete = (line: string): Promise<string[]> => bashComplete(line, sandbox.env, fileURLToPath(new URL('../..', import.meta.url)));
 
 describe('bash completion, for real', () => {
   it.each([
@@ -94,11 +83,11 @@ describe('bash completion, for real', () => {
     ['svc sessions delete ', ['weekend', 'work']],
     ['svc chat --no-s', ['--no-stream', '--no-stdin', '--no-save']],
   ])('%j → %j', async (line, expected) => {
-    expect((await bashComplete(line)).sort()).toEqual([...expected].sort());
+    expect((await complete(line)).sort()).toEqual([...expected].sort());
   });
 
   it('after a colon, only the rest of the value is offered (bash splits words at ":")', async () => {
-    expect(await bashComplete('svc image --aspect 16:')).toEqual(['9']);
+    expect(await complete('svc image --aspect 16:')).toEqual(['9']);
   });
 });
 

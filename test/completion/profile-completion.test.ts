@@ -5,14 +5,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionModel } from '../../src/commands/completion/model.js';
 import { createFactory } from '../../src/factory.js';
 import { InterruptRouter } from '../../src/interrupts.js';
 import type { IO } from '../../src/io.js';
 import { buildProgram } from '../../src/program.js';
-import { makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
+import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
+import { bashComplete } from '../helpers/bash-complete.js';
 
 let sandbox: Sandbox;
 beforeAll(() => {
@@ -22,19 +22,7 @@ beforeAll(() => {
 afterAll(() => sandbox.cleanup());
 
 /** Complete `line` (the cursor at its end) with the committed bash script. */
-async function bashComplete(line: string): Promise<string[]> {
-  const script = `
-    svc() { node "${SVC_BIN}" "$@"; }
-    source completions/svc.bash
-    COMP_LINE="$1"; COMP_POINT=\${#COMP_LINE}
-    read -ra COMP_WORDS <<< "$COMP_LINE"
-    [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
-    COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
-    _svc
-    printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const result = await execa('bash', ['-c', script, 'bash', line], { cwd: fileURLToPath(new URL('../..', import.meta.url)), env: sandbox.env, extendEnv: false });
-  return result.stdout.split('\n').filter(Boolean);
-}
+const complete = (line: string): Promise<string[]> => bashComplete(line, sandbox.env, fileURLToPath(new URL('../..', import.meta.url)));
 
 describe('profile completions', () => {
   it('every command offers --profile (it is accepted after any command)', () => {
@@ -53,6 +41,6 @@ describe('profile completions', () => {
     // The value of --profile is not taken for a command word.
     ['svc --profile work se', ['sessions']],
   ])('bash: %j offers %j', async (line, expected) => {
-    expect((await bashComplete(line)).sort()).toEqual([...expected].sort());
+    expect((await complete(line)).sort()).toEqual([...expected].sort());
   });
 });

@@ -4,10 +4,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
+import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
+import { bashComplete } from '../helpers/bash-complete.js';
 
 let sandbox: Sandbox;
 beforeAll(() => {
@@ -19,21 +18,8 @@ beforeAll(() => {
 });
 afterAll(() => sandbox.cleanup());
 
-/** Complete `line` (the cursor at its end) with the committed bash script, from the sandbox's home. */
-async function bashComplete(line: string): Promise<string[]> {
-  const completions = fileURLToPath(new URL('../../completions/svc.bash', import.meta.url));
-  const script = `
-    svc() { node "${SVC_BIN}" "$@"; }
-    source "${completions}"
-    COMP_LINE="$1"; COMP_POINT=\${#COMP_LINE}
-    read -ra COMP_WORDS <<< "$COMP_LINE"
-    [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
-    COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
-    _svc
-    printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const result = await execa('bash', ['-c', script, 'bash', line], { cwd: sandbox.home, env: sandbox.env, extendEnv: false });
-  return result.stdout.split('\n').filter(Boolean);
-}
+/** Complete `line` (the cursor at its end) with the committed bash script. */
+const complete = (line: string): Promise<string[]> => bashComplete(line, sandbox.env, sandbox.home);
 
 describe('role and file completions', () => {
   it.each([
@@ -46,6 +32,6 @@ describe('role and file completions', () => {
     ['svc image --dry', ['--dry-run']],
     ['svc batch --dry', ['--dry-run']],
   ])('bash: %j offers %j', async (line, expected) => {
-    expect((await bashComplete(line)).sort()).toEqual([...expected].sort());
+    expect((await complete(line)).sort()).toEqual([...expected].sort());
   });
 });

@@ -1,0 +1,23 @@
+/**
+ * What bash offers on Tab for `line` (the cursor at its end), from the committed
+ * completions/svc.bash, with `svc` running the built binary in `env`, from `cwd`.
+ */
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { SVC_BIN } from './run-svc.js';
+
+const COMPLETIONS = fileURLToPath(new URL('../../completions/svc.bash', import.meta.url));
+
+export async function bashComplete(line: string, env: Record<string, string>, cwd: string): Promise<string[]> {
+  const script = `
+    svc() { node "${SVC_BIN}" "$@"; }
+    source "${COMPLETIONS}"
+    COMP_LINE="$1"; COMP_POINT=\${#COMP_LINE}
+    read -ra COMP_WORDS <<< "$COMP_LINE"
+    [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+    COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
+    _svc
+    printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const result = await execa('bash', ['-c', script, 'bash', line], { cwd, env, extendEnv: false });
+  return result.stdout.split('\n').filter(Boolean);
+}
