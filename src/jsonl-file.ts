@@ -7,6 +7,7 @@
  * so a cut line never swallows the next record.
  */
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { describeBytes } from './byte-size.js';
 import { LineSplitter, type SplitLine } from './line-splitter.js';
 
 /**
@@ -40,9 +41,6 @@ const CHUNK_BYTES = 1024 * 1024;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
 
-function sizeInWords(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`;
-}
 
 function parseLine(bytes: Buffer, line: number, into: JsonLines): void {
   let text: string;
@@ -65,7 +63,7 @@ function parseLine(bytes: Buffer, line: number, into: JsonLines): void {
 
 /** One line into `into`: parsed, skipped when blank, or named as too long. */
 function addLine(line: SplitLine, maxLineBytes: number, into: JsonLines): void {
-  if ('tooLong' in line) into.problems.push({ line: line.number, problem: `longer than ${sizeInWords(maxLineBytes)}` });
+  if ('tooLong' in line) into.problems.push({ line: line.number, problem: `longer than ${describeBytes(maxLineBytes)}` });
   else if (line.bytes.length > 0) parseLine(line.bytes, line.number, into);
 }
 

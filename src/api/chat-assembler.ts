@@ -12,7 +12,8 @@
 import { MalformedResponseError } from '../errors.js';
 import { isObject, type JsonObject } from '../json.js';
 import type { ChatCompletion, Usage } from './chat-types.js';
-import { describeBytes, MAX_CHAT_ANSWER_BYTES } from './limits.js';
+import { MAX_CHAT_ANSWER_BYTES } from './limits.js';
+import { describeBytes } from '../byte-size.js';
 
 function readUsage(value: unknown): Usage | undefined {
   if (!isObject(value)) return undefined;

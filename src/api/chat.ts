@@ -8,7 +8,8 @@ import { htmlAnswerError, isHtmlAnswer, peekBody, readUpTo } from './answer-body
 import { CompletionAssembler } from './chat-assembler.js';
 import type { ChatCompletion, ChatRequest } from './chat-types.js';
 import type { ApiClient, ApiResponse } from './client.js';
-import { describeBytes, MAX_CHAT_ANSWER_BYTES } from './limits.js';
+import { MAX_CHAT_ANSWER_BYTES } from './limits.js';
+import { describeBytes } from '../byte-size.js';
 import { missingReplyError } from './reply-checks.js';
 import { extractServiceMessage, hasServiceError, messageFromJson, parseServiceJson as parseJson } from './service-message.js';
 import { SseDecoder } from './sse/decode.js';

@@ -27,8 +27,3 @@ export const MAX_IMAGE_ANSWER_TEXT_BYTES = 64 * MIB;
 
 /** Error bodies and pages that are not the service's answer are read for their message only. */
 export const MAX_ERROR_BODY_BYTES = 1 * MIB;
-
-/** "16 MiB" for messages. */
-export function describeBytes(bytes: number): string {
-  return bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`;
-}

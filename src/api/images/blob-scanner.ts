@@ -10,7 +10,8 @@
  * Buffer.indexOf and decodes with Buffer's native base64.
  */
 import { MalformedResponseError } from '../../errors.js';
-import { describeBytes, MAX_IMAGE_ANSWER_TEXT_BYTES } from '../limits.js';
+import { MAX_IMAGE_ANSWER_TEXT_BYTES } from '../limits.js';
+import { describeBytes } from '../../byte-size.js';
 import { parseServiceJson } from '../service-message.js';
 import { Base64Decoder } from './base64-decoder.js';
 

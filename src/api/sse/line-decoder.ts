@@ -12,7 +12,8 @@
  * the decoded text (never more than its bytes), rather than held until memory runs out.
  */
 import { MalformedResponseError } from '../../errors.js';
-import { describeBytes, MAX_SSE_LINE_BYTES } from '../limits.js';
+import { MAX_SSE_LINE_BYTES } from '../limits.js';
+import { describeBytes } from '../../byte-size.js';
 
 /** The error for a line or an event beyond the bound. */
 export function sseTooLong(what: string): MalformedResponseError {

@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { isObject } from '../../json.js';
 import type { LineProblem } from '../../jsonl-file.js';
 import { readLines } from './lines.js';
+import { MAX_CHAT_ANSWER_BYTES } from '../../api/limits.js';
 
 export interface PreviousRun {
   /** custom_id → true when one of its lines succeeded. */
@@ -25,8 +26,8 @@ export function succeeded(record: Record<string, unknown>): boolean {
 export async function readPreviousRun(path: string): Promise<PreviousRun> {
   const outcomes = new Map<string, boolean>();
   const problems: LineProblem[] = [];
-  // Output lines can hold a long completion; 64 MiB is the bound of the answer itself.
-  for await (const line of readLines(createReadStream(path), 64 * 1024 * 1024)) {
+  // Output lines can hold a long completion: its line is bounded as the answer itself is.
+  for await (const line of readLines(createReadStream(path), MAX_CHAT_ANSWER_BYTES)) {
     if ('tooLong' in line) {
       problems.push({ line: line.number, problem: 'longer than 64 MiB' });
       continue;
