@@ -122,9 +122,11 @@ export function ensureRolesDir(env: Env): void {
   ensurePrivateDir(rolesDir(env));
 }
 
-/** Write a role's file whole (a temporary file, then renamed over), in a private config folder. */
-export function saveRoleText(env: Env, name: string, text: string): string {
-  const path = roleFilePath(env, name);
+/**
+ * Write `path` in the roles folder whole (a temporary file, then renamed over), owner-only: a
+ * crash leaves the old file or the new one, never half of either.
+ */
+export function writeRolesFile(env: Env, path: string, text: string): void {
   const temp = `${path}.${process.pid}.tmp`;
   try {
     ensureRolesDir(env);
@@ -134,6 +136,12 @@ export function saveRoleText(env: Env, name: string, text: string): string {
     rmSync(temp, { force: true });
     throw new SvcError(`cannot write ${path}: ${describeSystemError(error)}; the role was not changed`);
   }
+}
+
+/** Write a role's file whole, in a private config folder. */
+export function saveRoleText(env: Env, name: string, text: string): string {
+  const path = roleFilePath(env, name);
+  writeRolesFile(env, path, text);
   return path;
 }
 

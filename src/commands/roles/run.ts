@@ -1,11 +1,11 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IO } from '../../io.js';
 import { parseModelId } from '../../parse-values.js';
 import { builtInRole } from '../../roles/built-in.js';
 import { formatRoleFile, parseRoleFile, RoleFileProblem, type Role } from '../../roles/role-file.js';
-import { ensureRolesDir, findRole, listRoles, parseRoleName, removeRoleFile, roleFilePath, type RoleEntry, saveRole, saveRoleText, unknownRoleError } from '../../roles/store.js';
+import { findRole, listRoles, parseRoleName, removeRoleFile, roleFilePath, type RoleEntry, saveRole, saveRoleText, unknownRoleError, writeRolesFile } from '../../roles/store.js';
 import { forOutput } from '../../terminal-text.js';
 import { editInEditor } from '../chat/interactive/editor.js';
 import { parseRequestFields, rawFieldsOfFlags } from '../chat/request-fields.js';
@@ -123,8 +123,7 @@ export function runEdit(factory: Factory, text: string): void {
     parseRoleFile(name, edited);
   } catch (error) {
     if (!(error instanceof RoleFileProblem)) throw error;
-    ensureRolesDir(io.env);
-    writeFileSync(draftPath, edited, { mode: 0o600 });
+    writeRolesFile(io.env, draftPath, edited);
     throw new UsageError(`the role was not saved: ${error.message}`, { hint: `your text is kept in ${draftPath}; run \`svc roles edit ${name}\` again to fix it` });
   }
   saveRoleText(io.env, name, edited);
