@@ -9,13 +9,9 @@ import { ApiError } from '../../../errors.js';
 import { reportError } from '../../../report-error.js';
 import { replyText, streamReply, turnFrom } from '../reply.js';
 import { buildChatRequest, fieldsWithRole } from '../request.js';
-import type { SessionDeps, SessionState } from './session-state.js';
+import { say, type SessionDeps, type SessionState } from './session-state.js';
 
 export type TurnDeps = SessionDeps;
-
-function note(state: SessionState, text: string): void {
-  state.io.stderr.write(`${text}\n`);
-}
 
 /**
  * The service turned the request down because of its model (unknown, not allowed), not because
@@ -57,11 +53,11 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
   }
   if (finished) {
     state.modelTrial = undefined; // the new model answered: it stays
-    if (outcome.completion?.choices[0]?.finish_reason === 'length') note(state, '(the reply was cut at the token limit)');
+    if (outcome.completion?.choices[0]?.finish_reason === 'length') say(state, '(the reply was cut at the token limit)');
     return;
   }
   if (stop.signal.aborted) {
-    note(state, '(reply interrupted; kept as far as it came: /retry asks again)');
+    say(state, '(reply interrupted; kept as far as it came: /retry asks again)');
     return;
   }
   await reportError(io, outcome.error, context.factory.loadedApiKey());
@@ -71,8 +67,8 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
     state.model = trial.model;
     state.session.setModel(trial.conversationModel);
     state.modelTrial = undefined;
-    note(state, `(the service refused ${refused}; back to ${state.model})`);
+    say(state, `(the service refused ${refused}; back to ${state.model})`);
   }
-  if (state.unsent !== undefined) note(state, '(your message was not sent: /retry sends it again, Up recalls it to change it)');
-  else if (reply !== '') note(state, '(the partial reply is kept: /retry asks again)');
+  if (state.unsent !== undefined) say(state, '(your message was not sent: /retry sends it again, Up recalls it to change it)');
+  else if (reply !== '') say(state, '(the partial reply is kept: /retry asks again)');
 }

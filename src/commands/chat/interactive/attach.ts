@@ -8,7 +8,7 @@ import { readAttachments } from '../../../attachments/read.js';
 import { UsageError } from '../../../errors.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import { savePath } from './save-messages.js';
-import type { SessionState } from './session-state.js';
+import { say, type SessionState } from './session-state.js';
 
 /**
  * The paths of a /file line: split at spaces, except inside "double" or 'single' quotes or after
@@ -35,10 +35,6 @@ export function splitPaths(arg: string): string[] {
   }
   if (current !== undefined) paths.push(current);
   return paths;
-}
-
-function say(state: SessionState, text: string): void {
-  state.io.stderr.write(`${text}\n`);
 }
 
 function listPending(state: SessionState): string {

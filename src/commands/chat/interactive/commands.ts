@@ -11,13 +11,9 @@ import { takeAttachments, fileCommand } from './attach.js';
 import { editInEditor } from './editor.js';
 import { runImageCommand } from './image-command.js';
 import { showHistory } from './history.js';
-import type { SessionState } from './session-state.js';
+import { say, type SessionState } from './session-state.js';
 import { saveMessages, savePath } from './save-messages.js';
 import { helpText, type SlashCommandName } from './slash-commands.js';
-
-function say(state: SessionState, text: string): void {
-  state.io.stderr.write(`${text}\n`);
-}
 
 type Handler = (state: SessionState, arg: string) => void | Promise<void>;
 

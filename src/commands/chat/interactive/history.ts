@@ -10,11 +10,7 @@ import type { Turn } from '../../../conversations/model.js';
 import { timeline } from '../../../conversations/timeline.js';
 import { neutraliseForTerminal } from '../../../terminal-text.js';
 import { imageHistoryLine } from './image-command.js';
-import type { SessionState } from './session-state.js';
-
-function say(state: SessionState, text: string): void {
-  state.io.stderr.write(`${text}\n`);
-}
+import { say, type SessionState } from './session-state.js';
 
 export async function showHistory(state: SessionState): Promise<void> {
   const { session } = state;

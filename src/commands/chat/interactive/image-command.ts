@@ -16,11 +16,7 @@ import { generateAndSave, previewChoice, shownPath, type ImageJob } from '../../
 import { isFolder, prepareTarget } from '../../image/target.js';
 import { parseImageCommand, type ImageCommandOptions } from './image-args.js';
 import { promptFromReply } from './reply-prompt.js';
-import type { SessionState } from './session-state.js';
-
-function say(state: SessionState, text: string): void {
-  state.io.stderr.write(`${text}\n`);
-}
+import { say, type SessionState } from './session-state.js';
 
 /** The newest reply with words in it (an interrupted turn may have none). */
 function lastReply(state: SessionState): string | undefined {

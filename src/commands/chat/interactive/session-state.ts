@@ -52,3 +52,8 @@ export interface SessionState {
   /** Use `role` from now on (/role); returns what changed, to tell the user. */
   useRole(role: Role): string;
 }
+
+/** One line for the person at the session (stderr: stdout holds only the replies). */
+export function say(state: Pick<SessionState, 'io'>, text: string): void {
+  state.io.stderr.write(`${text}\n`);
+}
