@@ -30,11 +30,12 @@ delete baseEnv.CI;
  * RSS in MiB and CPU time in ms (from GNU time). `onMarker` gets the arrival time of the first stdout data that
  * contains `marker`.
  */
-function run(command, commandArgs, { env = baseEnv, rss = false, marker, onMarker } = {}) {
+function run(command, commandArgs, { env = baseEnv, rss = false, marker, onMarker, input } = {}) {
   return new Promise((resolve, reject) => {
     const argv = rss ? ['/usr/bin/time', ['-f', '%U %S\n%M', command, ...commandArgs]] : [command, commandArgs];
     const started = performance.now();
-    const child = spawn(argv[0], argv[1], { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], argv[1], { env, cwd: work, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (input !== undefined) child.stdin.end(input);
     let stderr = '';
     let marked = false;
     child.stdout.on('data', (data) => {
@@ -368,8 +369,15 @@ if (want('preview')) {
   // In a pseudo-terminal of 100 × 40 made by `script`, so stdout is a terminal as for a user; the
   // emulator draws the same 1024 × 1024 picture every time (same prompt and seed), and its cost is
   // in every contender alike. Peak memory is svc's (GNU time reports the largest descendant).
+  // For sixel svc asks the terminal its cell size (and DA1); `script` is no terminal that answers,
+  // so the answers of one with 10 × 20-pixel cells are typed ahead, as a real one sends them.
+  const SIXEL_TERMINAL_ANSWERS = '\x1b[6;20;10t\x1b[?62;4;22c';
   const inTerminal = (preview, format = 'png') => () =>
-    run('script', ['-q', '-e', '-c', `stty cols 100 rows 40; ${node} ${svcBin} image "a lighthouse at dusk" --seed 7 --format ${format} -o ${join(work, `p-${n++}.${format}`)} --preview ${preview}`, '/dev/null'], { env, rss: true });
+    run('script', ['-q', '-e', '-c', `stty cols 100 rows 40; ${node} ${svcBin} image "a lighthouse at dusk" --seed 7 --format ${format} -o ${join(work, `p-${n++}.${format}`)} --preview ${preview}`, '/dev/null'], {
+      env,
+      rss: true,
+      ...(preview === 'sixel' ? { input: SIXEL_TERMINAL_ANSWERS } : {}),
+    });
   const contenders = {
     'png, --preview none': inTerminal('none'),
     'png, half blocks': inTerminal('blocks'),
@@ -381,27 +389,63 @@ if (want('preview')) {
     'webp, --preview none': inTerminal('none', 'webp'),
     'webp, kitty': inTerminal('kitty', 'webp'),
   };
-  const samples = await compare(contenders);
+  // Preview times differ by tens of milliseconds from run to run on a shared machine: at least 15
+  // rounds, and the added time is the median of each round's difference to its own baseline
+  // (the rounds alternate, so a slow spell of the machine falls on both sides of a pair).
+  const samples = await compare(contenders, quick ? runs : Math.max(runs, 15));
+  // svc's own account of one preview (SVC_DEBUG=1: decode, scale, encode, write), which no start-up
+  // or machine noise blurs; its parts are readied while the service works (src/preview/warm-up.ts).
+  const own = {};
+  for (const [preview, format] of [['blocks', 'png'], ['kitty', 'png'], ['iterm', 'png'], ['sixel', 'png'], ['kitty', 'jpeg'], ['kitty', 'webp']]) {
+    for (let i = 0; i < (quick ? 1 : 5); i++) {
+      const out = await new Promise((resolve, reject) => {
+        const child = spawn('script', ['-q', '-e', '-c', `stty cols 100 rows 40; ${node} ${svcBin} image "a lighthouse at dusk" --seed 7 --format ${format} -o ${join(work, `own-${n++}.${format}`)} --preview ${preview}`, '/dev/null'], {
+          env: { ...env, SVC_DEBUG: '1' },
+          cwd: work,
+          stdio: ['pipe', 'pipe', 'ignore'],
+        });
+        child.stdin.end(preview === 'sixel' ? SIXEL_TERMINAL_ANSWERS : '');
+        let text = '';
+        child.stdout.on('data', (data) => (text += data.toString('latin1')));
+        child.on('error', reject);
+        child.on('close', () => resolve(text));
+      });
+      const line = /preview: [^\r\n]*ms: ([^\r\n]*)/.exec(out);
+      if (!line) throw new Error(`no preview debug line for ${preview} ${format}: ${out.slice(-300)}`);
+      const parts = Object.fromEntries(line[1].split(', ').map((part) => part.split(' ')).map(([step, ms]) => [step, Number(ms)]));
+      (own[`${format}, ${preview}`] ??= []).push({ ...parts, total: Object.values(parts).reduce((a, b) => a + b, 0) });
+    }
+  }
   await emulator.close();
   say('## Preview of a 1-megapixel image (1024 × 1024, emulator) in a 100 × 40 terminal');
   say();
   say('`svc image` with each preview against the same run without one (`--preview none`), in a');
-  say('pseudo-terminal; the difference of the medians is what the preview adds.');
+  say('pseudo-terminal; the added time is the median over the rounds of each run minus its round\'s');
+  say('`--preview none` run (the difference of the two medians is shown beside it).');
   say();
   table('wall time', samples, 'ms', 'ms', 'png, --preview none');
   table('CPU time (user + system)', samples, 'cpuMs', 'ms', 'png, --preview none');
   table('peak memory (max RSS)', samples, 'rssMiB', 'MiB', 'png, --preview none');
-  say('| preview | added wall ms (median) | added CPU ms (median) | added MiB (median) |');
-  say('|---|---|---|---|');
+  say('| preview | added wall ms (median of pairs) | difference of medians | added CPU ms (median) | added MiB (median) |');
+  say('|---|---|---|---|---|');
   for (const name of Object.keys(contenders)) {
     if (name.endsWith('none')) continue;
     const base = `${name.split(',')[0]}, --preview none`;
-    const addedMs = stat(samples[name], 'ms').median - stat(samples[base], 'ms').median;
+    const addedMs = median(samples[name].map((sample, i) => sample.ms - samples[base][i].ms));
+    const ofMedians = stat(samples[name], 'ms').median - stat(samples[base], 'ms').median;
     const addedCpu = stat(samples[name], 'cpuMs').median - stat(samples[base], 'cpuMs').median;
     const addedMiB = stat(samples[name], 'rssMiB').median - stat(samples[base], 'rssMiB').median;
-    say(`| ${name} | ${fmt(addedMs)} | ${fmt(addedCpu)} | ${fmt(addedMiB)} |`);
+    say(`| ${name} | ${fmt(addedMs)} | ${fmt(ofMedians)} | ${fmt(addedCpu)} | ${fmt(addedMiB)} |`);
     budget(`preview ${name}: added ms`, addedMs, 100);
     budget(`preview ${name}: added MiB`, addedMiB, 30);
+  }
+  say();
+  say('svc\'s own account of the preview once the image is saved (`SVC_DEBUG=1`), medians in ms:');
+  say();
+  say('| preview | decode | scale | encode | write | total |');
+  say('|---|---|---|---|---|---|');
+  for (const [name, list] of Object.entries(own)) {
+    say(`| ${name} | ${['decode', 'scale', 'encode', 'write', 'total'].map((step) => fmt(median(list.map((entry) => entry[step])))).join(' | ')} |`);
   }
   say();
 }

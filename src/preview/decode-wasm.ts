@@ -52,6 +52,11 @@ function decoder(format: WasmFormat): Promise<Decode> {
   return pending;
 }
 
+/** Start compiling `format`'s decoder now (while the image is generated); a failure is left for the decode to report. */
+export function preloadDecoder(format: WasmFormat): void {
+  decoder(format).catch(() => {});
+}
+
 /** RGBA pixels of a JPEG (baseline or progressive) or WebP (lossy or lossless, with alpha) file. */
 export async function decodeWithWasm(format: WasmFormat, bytes: Uint8Array): Promise<Pixels> {
   const decode = await decoder(format);

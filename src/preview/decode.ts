@@ -10,7 +10,7 @@
  *   - WebP: @jsquash/webp's decoder, libwebp in WebAssembly, from the package svc already carries.
  */
 import { detectFormat, readDimensions, type ImageFormat } from '../api/images/formats.js';
-import type { Pixels } from './pixels.js';
+import { rowsOf, toPixels, type PixelRows, type Pixels } from './pixels.js';
 
 /**
  * The largest picture decoded for a preview, in pixels. A 1-megapixel image needs 4 MiB decoded;
@@ -22,7 +22,16 @@ export const MAX_PREVIEW_PIXELS = 36_000_000;
 /** Why a file was not previewed: one line for a warning, never the file's own text. */
 export class PreviewDecodeError extends Error {}
 
+/** The file's pixels as plain RGBA. */
 export async function decodeImage(bytes: Uint8Array): Promise<Pixels> {
+  return toPixels(await decodeRows(bytes));
+}
+
+/**
+ * The file's pixels as the decoder left them (a PNG's rows stay in its inflated buffer), for the
+ * preview, which scales them down before anything else.
+ */
+export async function decodeRows(bytes: Uint8Array): Promise<PixelRows> {
   const format: ImageFormat | undefined = detectFormat(bytes.subarray(0, 64));
   if (!format) throw new PreviewDecodeError('not a PNG, JPEG or WebP file');
   // The whole file: a JPEG's frame header can come after a large EXIF block.
@@ -34,15 +43,15 @@ export async function decodeImage(bytes: Uint8Array): Promise<Pixels> {
     switch (format) {
       case 'png': {
         const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-        const fast = (await import('./png-rgb.js')).decodeRgbPng(file);
+        const fast = (await import('./png-rgb.js')).decodeRgbPngRows(file);
         if (fast) return fast;
         const { PNG } = (await import('pngjs')).default;
         const png = PNG.sync.read(file);
-        return { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) };
+        return rowsOf({ width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) });
       }
       case 'jpeg':
       case 'webp':
-        return await (await import('./decode-wasm.js')).decodeWithWasm(format, bytes);
+        return rowsOf(await (await import('./decode-wasm.js')).decodeWithWasm(format, bytes));
     }
   } catch (error) {
     if (error instanceof PreviewDecodeError) throw error;

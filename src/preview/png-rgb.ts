@@ -1,31 +1,72 @@
 /**
  * A fast path for the PNGs image services send: 8-bit RGB or RGBA, not interlaced. zlib (Node's
- * own, native) inflates the image data; one loop then undoes the row filters and writes RGBA.
- * Anything else (palette, grey, 16-bit, interlaced) is left to pngjs (decode.ts). Why: pngjs
- * inflates into pieces it then joins, undoes the filters into a second copy and expands that into
- * a third, about 60 ms and 16 MiB for a megapixel, most of the preview's budget; this takes about
- * a third of the time and half the memory. Checked against pngjs on every filter type
- * (test/preview/png-rgb.test.ts).
+ * own, native) inflates the image data; the row filters are then undone in place, in the inflated
+ * buffer itself, which the scaler reads as it is (RGB stays RGB: no RGBA copy of a picture that is
+ * only going to be scaled down). Anything else (palette, grey, 16-bit, interlaced) is left to pngjs
+ * (decode.ts). Why: pngjs inflates into pieces it then joins, undoes the filters into a second
+ * copy and expands that into a third, about 60 ms and 16 MiB for a megapixel, most of the
+ * preview's budget; this takes about 18 ms and the one inflated buffer. Checked against pngjs on
+ * every filter type (test/preview/png-rgb.test.ts).
  */
 import { inflateSync } from 'node:zlib';
-import type { Pixels } from './pixels.js';
+import { toPixels, type PixelRows, type Pixels } from './pixels.js';
 
 /** PNG § 11.2.2: colour type 2 is truecolour (RGB), 6 truecolour with alpha. */
-const CHANNELS: Record<number, number> = { 2: 3, 6: 4 };
+const CHANNELS: Record<number, 3 | 4> = { 2: 3, 6: 4 };
 
-function paeth(a: number, b: number, c: number): number {
-  const p = a + b - c;
-  const pa = Math.abs(p - a);
-  const pb = Math.abs(p - b);
-  const pc = Math.abs(p - c);
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+/**
+ * Undo one row's filter (PNG § 9.2) in place: bytes `start` to `end` of `raw`, the same row above
+ * `above` bytes earlier (its filter byte lies between and is skipped), `channels` bytes a pixel.
+ * One loop per filter type, so the choice is made once a row, not once a byte; bytes left of the
+ * first pixel and above the first row count as 0, and the Uint8Array keeps each sum modulo 256.
+ */
+function unfilterRow(raw: Buffer, filter: number, start: number, end: number, above: number, channels: number, first: boolean): void {
+  const left = start + channels;
+  switch (filter) {
+    case 0:
+      return;
+    case 1:
+      for (let i = left; i < end; i += 1) raw[i] = raw[i]! + raw[i - channels]!;
+      return;
+    case 2:
+      if (!first) for (let i = start; i < end; i += 1) raw[i] = raw[i]! + raw[i - above]!;
+      return;
+    case 3:
+      if (first) {
+        for (let i = left; i < end; i += 1) raw[i] = raw[i]! + (raw[i - channels]! >> 1);
+        return;
+      }
+      for (let i = start; i < left; i += 1) raw[i] = raw[i]! + (raw[i - above]! >> 1);
+      for (let i = left; i < end; i += 1) raw[i] = raw[i]! + ((raw[i - channels]! + raw[i - above]!) >> 1);
+      return;
+    case 4:
+      // Paeth of (left, up, up-left): with no row above it is the left byte, with no left byte up.
+      if (first) {
+        for (let i = left; i < end; i += 1) raw[i] = raw[i]! + raw[i - channels]!;
+        return;
+      }
+      for (let i = start; i < left; i += 1) raw[i] = raw[i]! + raw[i - above]!;
+      for (let i = left; i < end; i += 1) {
+        const a = raw[i - channels]!;
+        const b = raw[i - above]!;
+        const c = raw[i - above - channels]!;
+        // |p - a|, |p - b|, |p - c| for p = a + b - c, without forming p.
+        const pa = Math.abs(b - c);
+        const pb = Math.abs(a - c);
+        const pc = Math.abs(a + b - c - c);
+        raw[i] = raw[i]! + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+      }
+      return;
+    default:
+      throw new Error(`unknown row filter ${filter}`);
+  }
 }
 
 /**
- * RGBA pixels of `file` when it is an 8-bit RGB(A) PNG without interlacing, else undefined (the
+ * The rows of `file` when it is an 8-bit RGB(A) PNG without interlacing, else undefined (the
  * caller decodes it another way). Throws on a damaged file of that kind.
  */
-export function decodeRgbPng(file: Buffer): Pixels | undefined {
+export function decodeRgbPngRows(file: Buffer): PixelRows | undefined {
   // Signature (8), then IHDR: length (4), "IHDR" (4), width, height, depth, colour, compression, filter, interlace.
   if (file.length < 33 || file.toString('latin1', 12, 16) !== 'IHDR') return undefined;
   const width = file.readUInt32BE(16);
@@ -46,55 +87,21 @@ export function decodeRgbPng(file: Buffer): Pixels | undefined {
     at += 12 + length;
   }
   if (parts.length === 0) throw new Error('the file holds no image data');
-  const stride = width * channels;
-  const expected = (stride + 1) * height;
+  const bytes = width * channels;
+  const stride = bytes + 1;
+  const expected = stride * height;
   // maxOutputLength: a file cannot make zlib produce more than its picture needs.
   const raw = inflateSync(parts.length === 1 ? parts[0]! : Buffer.concat(parts), { maxOutputLength: expected });
   if (raw.length < expected) throw new Error('the image data is shorter than the picture');
-
-  const data = new Uint8Array(width * height * 4);
-  // The previous row, unfiltered (zeros above the first), and the current one.
-  let previous = new Uint8Array(stride);
-  let current = new Uint8Array(stride);
   for (let y = 0; y < height; y += 1) {
-    const start = y * (stride + 1) + 1;
-    const filter = raw[start - 1];
-    // One loop per filter type (PNG § 9.2), so the choice is made once a row, not once a byte.
-    // Bytes to the left of the first pixel count as 0; the Uint8Array keeps each sum modulo 256.
-    switch (filter) {
-      case 0:
-        current.set(raw.subarray(start, start + stride));
-        break;
-      case 1:
-        for (let i = 0; i < channels; i += 1) current[i] = raw[start + i]!;
-        for (let i = channels; i < stride; i += 1) current[i] = raw[start + i]! + current[i - channels]!;
-        break;
-      case 2:
-        for (let i = 0; i < stride; i += 1) current[i] = raw[start + i]! + previous[i]!;
-        break;
-      case 3:
-        for (let i = 0; i < channels; i += 1) current[i] = raw[start + i]! + (previous[i]! >> 1);
-        for (let i = channels; i < stride; i += 1) current[i] = raw[start + i]! + ((current[i - channels]! + previous[i]!) >> 1);
-        break;
-      case 4:
-        for (let i = 0; i < channels; i += 1) current[i] = raw[start + i]! + previous[i]!; // Paeth(0, up, 0) is up
-        for (let i = channels; i < stride; i += 1) current[i] = raw[start + i]! + paeth(current[i - channels]!, previous[i]!, previous[i - channels]!);
-        break;
-      default:
-        throw new Error(`unknown row filter ${filter}`);
-    }
-    const o = y * width * 4;
-    if (channels === 4) {
-      data.set(current, o);
-    } else {
-      for (let x = 0, i = 0, p = o; x < width; x += 1, i += 3, p += 4) {
-        data[p] = current[i]!;
-        data[p + 1] = current[i + 1]!;
-        data[p + 2] = current[i + 2]!;
-        data[p + 3] = 255;
-      }
-    }
-    [previous, current] = [current, previous];
+    const start = y * stride + 1;
+    unfilterRow(raw, raw[start - 1]!, start, start + bytes, stride, channels, y === 0);
   }
-  return { width, height, data };
+  return { width, height, channels, data: raw, offset: 1, stride };
+}
+
+/** {@link decodeRgbPngRows} as plain RGBA pixels. */
+export function decodeRgbPng(file: Buffer): Pixels | undefined {
+  const rows = decodeRgbPngRows(file);
+  return rows && toPixels(rows);
 }

@@ -1,14 +1,19 @@
 /**
- * Asking the terminal whether it speaks sixel: the primary device attributes query (DA1,
- * `ESC [ c`), which every VT100 descendant answers with `ESC [ ? 6x ; ... c`, listing 4 when it
- * draws sixel graphics (VT330/VT340 numbering, which xterm, mlterm, foot, Konsole, WezTerm and
- * xterm.js keep). The answer arrives on stdin, so the question is only asked when stdin is the
- * very terminal stdout writes to, for at most {@link PROBE_TIMEOUT_MS}, in raw mode (so the
- * answer is neither echoed nor held for a line), and the terminal's mode is put back after.
+ * Asking the terminal two things at once: the size of a character cell in pixels (XTWINOPS
+ * `ESC [ 16 t`, answered `ESC [ 6 ; height ; width t` by xterm, mlterm, foot, WezTerm, kitty and
+ * others; sixel draws one image pixel per screen pixel, so this is what fits a sixel picture to
+ * the terminal), and whether it speaks sixel: the primary device attributes query (DA1, `ESC [ c`),
+ * which every VT100 descendant answers with `ESC [ ? 6x ; ... c`, listing 4 when it draws sixel
+ * graphics (VT330/VT340 numbering, which xterm, mlterm, foot, Konsole, WezTerm and xterm.js keep).
+ * Terminals answer in order, and every one answers DA1, so its answer ends the wait whether or not
+ * the cell size came first. The answers arrive on stdin, so the questions are only asked when
+ * stdin is the very terminal stdout writes to, for at most {@link PROBE_TIMEOUT_MS}, in raw mode
+ * (so the answer is neither echoed nor held for a line), and the terminal's mode is put back after.
  */
 import { fstatSync, readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import type { Readable, Writable } from 'node:stream';
+import type { PixelSize } from './fit.js';
 
 /** Long enough for a local terminal or one over ssh nearby, short enough to go unnoticed. */
 export const PROBE_TIMEOUT_MS = 100;
@@ -65,11 +70,32 @@ export function listsSixel(parameters: readonly string[]): boolean {
 }
 
 /**
- * Send DA1 and wait up to `timeoutMs` for the answer: true when it lists sixel, false when it
- * does not or none came in time. Never throws: a terminal that cannot be asked has no sixel.
+ * The cell size in an XTWINOPS answer (`ESC [ 6 ; height ; width t`), if `text` holds one of a
+ * believable size (a few pixels to a few hundred; anything else is ignored, not trusted).
  */
-export async function probeSixel(input: TerminalInput, output: Writable, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
-  if (typeof input.setRawMode !== 'function') return false;
+export function parseCellSize(text: string): PixelSize | undefined {
+  const match = /\x1b\[6;(\d{1,4});(\d{1,4})t/.exec(text);
+  if (!match) return undefined;
+  const height = Number(match[1]);
+  const width = Number(match[2]);
+  return width >= 2 && width <= 500 && height >= 2 && height <= 500 ? { width, height } : undefined;
+}
+
+/** What the terminal said: whether it draws sixel, and its cell size when it told. */
+export interface TerminalAnswers {
+  sixel: boolean;
+  cell: PixelSize | undefined;
+}
+
+const NO_ANSWERS: TerminalAnswers = { sixel: false, cell: undefined };
+
+/**
+ * Ask for the cell size and DA1, and wait up to `timeoutMs` for the DA1 answer: sixel when it lists
+ * it, the cell size when that came before it. A terminal that does not answer in time has neither.
+ * Never throws: a terminal that cannot be asked has no sixel and no known cell size.
+ */
+export async function probeTerminal(input: TerminalInput, output: Writable, timeoutMs = PROBE_TIMEOUT_MS): Promise<TerminalAnswers> {
+  if (typeof input.setRawMode !== 'function') return NO_ANSWERS;
   const wasRaw = input.isRaw === true;
   // Listening makes the stream flow; one that was not flowing is paused again, or its open handle
   // would keep the process alive after the command is done.
@@ -88,11 +114,12 @@ export async function probeSixel(input: TerminalInput, output: Writable, timeout
       };
       input.on('data', onData);
     });
-    output.write('\x1b[c');
+    output.write('\x1b[16t\x1b[c');
     const parameters = await answer;
-    return parameters !== undefined && listsSixel(parameters);
+    if (parameters === undefined) return NO_ANSWERS;
+    return { sixel: listsSixel(parameters), cell: parseCellSize(received) };
   } catch {
-    return false;
+    return NO_ANSWERS;
   } finally {
     clearTimeout(timer);
     if (onData) input.off('data', onData);

@@ -10,14 +10,15 @@
  * neutralises it like any other text.
  */
 import { readFile } from 'node:fs/promises';
+import { debugLogger } from '../debug.js';
 import type { IO } from '../io.js';
 import { describeSystemError, errnoCode } from '../system-errors.js';
 import { forOutput } from '../terminal-text.js';
 import { afterProbe, decide, wrapForTmux, type Decision, type PreviewChoice, type Protocol } from './choose.js';
-import { decodeImage, PreviewDecodeError } from './decode.js';
-import { ASSUMED_CELL, fitImage, HALF_BLOCK_CELL, previewArea, type CellSize, type Fit } from './fit.js';
-import type { Pixels } from './pixels.js';
-import { inForeground, probeSixel, sameTerminal, type TerminalInput } from './probe.js';
+import { decodeRows, PreviewDecodeError } from './decode.js';
+import { ASSUMED_CELL, fitImage, HALF_BLOCK_CELL, previewArea, type CellSize, type Fit, type PixelSize } from './fit.js';
+import type { PixelRows } from './pixels.js';
+import { inForeground, probeTerminal, sameTerminal, type TerminalInput } from './probe.js';
 import { scaleDown } from './scale.js';
 
 export interface PreviewOptions {
@@ -47,40 +48,55 @@ function terminalSize(io: IO, given: CellSize | undefined): CellSize {
   return { columns: columns && columns > 0 ? columns : 80, rows: rows && rows > 0 ? rows : 24 };
 }
 
-async function decideWithProbe(io: IO, options: PreviewOptions): Promise<Decision> {
+/**
+ * How to draw, and for sixel the terminal's cell size in pixels when it can be asked: the
+ * terminal is asked when the choice is auto and its environment does not settle it, or when
+ * sixel was asked for by name (whose picture is sized in screen pixels, not cells).
+ */
+async function decideWithProbe(io: IO, options: PreviewOptions): Promise<{ decision: Decision; cell: PixelSize | undefined }> {
   const input = io.stdin as TerminalInput;
   const canProbe = options.probe !== false && io.stdinKind === 'tty' && sameTerminal(input, io.stdout as { fd?: number }) && inForeground();
   const decision = decide(options.choice, io.env, canProbe);
-  if (decision.kind !== 'probe') return decision;
-  return afterProbe(decision, await probeSixel(input, io.stdout), io.env);
+  if (decision.kind === 'probe') {
+    const answers = await probeTerminal(input, io.stdout);
+    return { decision: afterProbe(decision, answers.sixel, io.env), cell: answers.cell };
+  }
+  if (canProbe && decision.kind === 'draw' && decision.protocol === 'sixel') return { decision, cell: (await probeTerminal(input, io.stdout)).cell };
+  return { decision, cell: undefined };
 }
 
-/** The bytes that draw `pixels` with `protocol`, ending on the line after the picture. */
-async function render(pixels: Pixels, decision: Extract<Decision, { kind: 'draw' }>, terminal: CellSize): Promise<{ text: string; cells: CellSize }> {
+/**
+ * The bytes that draw `pixels` with `protocol`, ending on the line after the picture. `cell`: the
+ * terminal's cell size when it told (sixel only; kitty and iTerm2 fit the picture to cells themselves).
+ */
+async function render(pixels: PixelRows, decision: Extract<Decision, { kind: 'draw' }>, terminal: CellSize, cell: PixelSize | undefined): Promise<{ text: Array<string | Buffer>; cells: CellSize; scaledAt: number }> {
   const area = previewArea(terminal);
   if (decision.protocol === 'blocks') {
     const fit = fitImage(pixels, area, HALF_BLOCK_CELL);
     const scaled = scaleDown(pixels, fit.pixels.width, fit.pixels.height);
+    const scaledAt = performance.now();
     const { halfBlocks } = await import('./encoders/blocks.js');
-    return { text: halfBlocks(scaled, decision.colours), cells: { columns: scaled.width, rows: Math.ceil(scaled.height / 2) } };
+    return { text: [halfBlocks(scaled, decision.colours)], cells: { columns: scaled.width, rows: Math.ceil(scaled.height / 2) }, scaledAt };
   }
-  const fit: Fit = fitImage(pixels, area, ASSUMED_CELL);
+  const fit: Fit = fitImage(pixels, area, decision.protocol === 'sixel' ? (cell ?? ASSUMED_CELL) : ASSUMED_CELL);
   const scaled = scaleDown(pixels, fit.pixels.width, fit.pixels.height);
-  let escape: string;
+  const scaledAt = performance.now();
+  let escape: string | Buffer;
   switch (decision.protocol) {
     case 'kitty':
       escape = (await import('./encoders/kitty.js')).kittyImage(scaled, fit);
       break;
     case 'iterm':
-      escape = await (await import('./encoders/iterm.js')).itermImage(scaled, fit.cells);
+      escape = (await import('./encoders/iterm.js')).itermImage(scaled, fit.cells);
       break;
     case 'sixel':
       escape = (await import('./encoders/sixel.js')).sixelImage(scaled);
       break;
   }
-  if (decision.passthrough === 'tmux') escape = wrapForTmux(escape);
+  // Sixel comes as ASCII bytes (a quarter of a megabyte is not worth a string); it is never wrapped.
+  if (typeof escape === 'string' && decision.passthrough === 'tmux') escape = wrapForTmux(escape);
   // Each protocol leaves the cursor on the picture's last row: a newline moves past it.
-  return { text: `${escape}\n`, cells: fit.cells };
+  return { text: typeof escape === 'string' ? [`${escape}\n`] : [escape, '\n'], cells: fit.cells, scaledAt };
 }
 
 /**
@@ -91,20 +107,35 @@ async function render(pixels: Pixels, decision: Extract<Decision, { kind: 'draw'
  */
 export async function showPreview(io: IO, source: PreviewSource, options: PreviewOptions): Promise<PreviewResult> {
   if (!io.stdoutIsTTY) return { shown: false, reason: 'stdout is not a terminal' };
-  const decision = await decideWithProbe(io, options);
+  const { decision, cell } = await decideWithProbe(io, options);
   if (decision.kind !== 'draw') return { shown: false, reason: decision.kind === 'none' ? decision.reason : 'undecided' };
   const label = options.label ?? ('path' in source ? source.path : 'the image');
+  const debug = debugLogger(io);
   try {
     const bytes = 'path' in source ? await readFile(source.path) : source.bytes;
-    const pixels = await decodeImage(bytes);
-    const { text, cells } = await render(pixels, decision, terminalSize(io, options.terminal));
-    io.stdout.write(text);
+    const started = performance.now();
+    const pixels = await decodeRows(bytes);
+    const decoded = performance.now();
+    const { text, cells, scaledAt } = await render(pixels, decision, terminalSize(io, options.terminal), cell);
+    const encoded = performance.now();
+    for (const piece of text) io.stdout.write(piece);
+    const times = { decode: decoded - started, scale: scaledAt - decoded, encode: encoded - scaledAt, write: performance.now() - encoded };
+    debug?.(describeDrawing(decision.protocol, pixels, cells, cell, times, text));
     return { shown: true, protocol: decision.protocol, cells };
   } catch (error) {
     const reason = error instanceof PreviewDecodeError ? error.message : describeFailure(error);
     io.stderr.write(`svc: warning: no preview of ${forOutput(label, io.stderrIsTTY)}: ${reason}\n`);
     return { shown: false, reason };
   }
+}
+
+/** The debug line (SVC_DEBUG=1) of a preview drawn: how, how big, and how long each part took. */
+function describeDrawing(protocol: Protocol, image: PixelSize, cells: CellSize, cell: PixelSize | undefined, times: Record<string, number>, text: Array<string | Buffer>): string {
+  const bytes = text.reduce((sum, piece) => sum + (typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length), 0);
+  const cellSize = protocol === 'sixel' ? `, cell ${cell ? `${cell.width}×${cell.height} px (from the terminal)` : `${ASSUMED_CELL.width}×${ASSUMED_CELL.height} px (assumed)`}` : '';
+  return `preview: ${protocol}, ${image.width}×${image.height} image in ${cells.columns}×${cells.rows} cells${cellSize}, ${bytes} bytes; ms: ${Object.entries(times)
+    .map(([step, ms]) => `${step} ${ms.toFixed(1)}`)
+    .join(', ')}`;
 }
 
 /** A read failure in words ("no such file or folder (ENOENT)"); anything else stays vague on purpose. */

@@ -1,7 +1,8 @@
 /**
  * The preview's decoders and encoders load only when a preview is shown: `svc image` in a pipe,
  * with --json or with --preview none never imports a decoder (png-rgb, pngjs, the WebAssembly
- * codecs) or the preview module (start-up and memory are budgets, bench/). Checked by what the process imported.
+ * codecs), the preview module, or what readies it while the image is made (preload, warm-up);
+ * start-up and memory are budgets, bench/. Checked by what the process imported.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodePng } from '../../src/emulator/images/png.js';
@@ -25,6 +26,14 @@ vi.mock('../../src/preview/png-rgb.js', async (importOriginal) => {
 });
 vi.mock('../../src/preview/show.js', async (importOriginal) => {
   loaded.add('preview');
+  return importOriginal();
+});
+vi.mock('../../src/preview/preload.js', async (importOriginal) => {
+  loaded.add('preload');
+  return importOriginal();
+});
+vi.mock('../../src/preview/warm-up.js', async (importOriginal) => {
+  loaded.add('warm-up');
   return importOriginal();
 });
 
@@ -53,6 +62,6 @@ describe('what svc image loads', () => {
     const shown = await runSvc(['image', 'grey', '-o', 'd.png'], sandbox, { env, stdoutIsTTY: true });
     expect(shown.stdout).toContain('\x1b_G');
     // An 8-bit RGB PNG takes the fast path: not even pngjs is loaded for it.
-    expect([...loaded].sort()).toEqual(['png-rgb', 'preview']);
+    expect([...loaded].sort()).toEqual(['png-rgb', 'preload', 'preview', 'warm-up']);
   });
 });

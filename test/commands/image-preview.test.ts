@@ -144,6 +144,16 @@ describe('the protocol each terminal gets', () => {
     expectColour(right, [30, 90, 200], 12);
   });
 
+  it('SVC_DEBUG=1 tells how the preview was drawn and what each step took', async () => {
+    server.script(answer(FILES.png), answer(FILES.png));
+    const kitty = await onTerminal(['a harbour', '-o', 'debug.png'], { TERM: 'xterm-kitty', SVC_DEBUG: '1' });
+    const bytes = kitty.stdout.indexOf('\na harbour at dawn');
+    expect(kitty.stderr).toMatch(new RegExp(`^svc debug: preview: kitty, 320×180 image in 32×9 cells, ${bytes + 1} bytes; ms: decode [0-9.]+, scale [0-9.]+, encode [0-9.]+, write [0-9.]+$`, 'm'));
+    const sixel = await onTerminal(['a harbour', '-o', 'debug-sixel.png', '--preview', 'sixel', '--force'], { SVC_DEBUG: '1' });
+    expect(sixel.stderr).toMatch(/^svc debug: preview: sixel, 320×180 image in 32×9 cells, cell 10×20 px \(assumed\), \d+ bytes; ms: /m);
+    expect(withoutPreviewEscapes(kitty.stderr)).toBe(kitty.stderr);
+  });
+
   it('several images: each preview just before its own revised prompt', async () => {
     server.script(answer(FILES.png, 'revised', 2));
     const result = await onTerminal(['a harbour', '-o', 'harbour.png'], { TERM: 'xterm-kitty' });

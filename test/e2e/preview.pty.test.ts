@@ -144,6 +144,25 @@ describe.skipIf(!hasScript)('graphics protocols in a pseudo-terminal', () => {
     expect(out).not.toMatch(/-icanon|-echo\b/);
   });
 
+  it('a terminal that tells its cell size (6 × 13, xterm’s own font): the sixel picture is sized in its pixels', async () => {
+    const line = `${svcLine('image "a lighthouse at dusk" --seed 7 -o small-cells.png')}; stty -a`;
+    const out = await inPty(line, TERMINALS, '\x1b[6;13;6t\x1b[?62;4;22c');
+    expect(out.split('\x1b[16t\x1b[c')).toHaveLength(2);
+    const [image] = sixelImages(out);
+    // Two thirds of 40 rows is 26, of 13 pixels: 338 high, and as wide (100 columns of 6 allow 600).
+    expect([image!.pixels.width, image!.pixels.height]).toEqual([338, 338]);
+    expectSameColour(image!.pixels, await savedPicture('small-cells.png'), 6);
+    expect(out).not.toMatch(/-icanon|-echo\b/);
+  });
+
+  it('sixel asked for by name: the cell size is asked for too, and assumed when no answer comes', async () => {
+    const told = await inPty(svcLine('image "a lighthouse at dusk" --seed 7 -o named.png --preview sixel'), TERMINALS, '\x1b[6;16;8t\x1b[?62;22c');
+    expect([sixelImages(told)[0]!.pixels.width, sixelImages(told)[0]!.pixels.height]).toEqual([416, 416]);
+    const silent = await inPty(svcLine('image "a lighthouse at dusk" --seed 7 -o named-silent.png --preview sixel'), TERMINALS);
+    expect(silent).toContain('\x1b[16t\x1b[c');
+    expect([sixelImages(silent)[0]!.pixels.width, sixelImages(silent)[0]!.pixels.height]).toEqual([520, 520]);
+  });
+
   it('a terminal that does not answer: half blocks after the short wait, mode put back', async () => {
     const out = await inPty(`${svcLine('image "a lighthouse at dusk" -o quiet.png')}; stty -a`, TERMINALS);
     expect(out.split('\x1b[c')).toHaveLength(2);

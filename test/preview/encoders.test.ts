@@ -50,14 +50,23 @@ describe('kitty', () => {
 });
 
 describe('iTerm2', () => {
-  it('carries a PNG that decodes to exactly the pixels, with its size and the cells, and no name', async () => {
+  it('carries a PNG that decodes to exactly the pixels, with its size and the cells, and no name', () => {
     const pixels = picture(9, 4, true);
-    const text = await itermImage(pixels, { columns: 5, rows: 2 });
+    const text = itermImage(pixels, { columns: 5, rows: 2 });
     const [image, ...others] = itermImages(text);
     expect(others).toEqual([]);
     expect(image!.args).toEqual({ inline: '1', size: String(image!.file.length), width: '5', height: '2', preserveAspectRatio: '1' });
     expect(image!.pixels.width).toBe(9);
     expect(Buffer.from(image!.pixels.data)).toEqual(Buffer.from(pixels.data));
+  });
+
+  it('an opaque picture goes as an RGB PNG (a quarter smaller), still exactly the pixels', () => {
+    const pixels = picture(9, 4);
+    const [image] = itermImages(itermImage(pixels, { columns: 5, rows: 2 }));
+    expect(image!.file[25]).toBe(2); // IHDR colour type: truecolour, no alpha
+    expect(Buffer.from(image!.pixels.data)).toEqual(Buffer.from(pixels.data));
+    const [transparent] = itermImages(itermImage(picture(9, 4, true), { columns: 5, rows: 2 }));
+    expect(transparent!.file[25]).toBe(6);
   });
 });
 
@@ -69,7 +78,7 @@ describe('sixel', () => {
     const height = 9; // not a multiple of six: a partial last band
     const data = new Uint8Array(width * height * 4);
     for (let i = 0; i < width * height; i += 1) data.set([levels(6, i % 6), levels(7, (i * 3) % 7), levels(6, (i * 5) % 6), 255], i * 4);
-    const text = sixelImage({ width, height, data });
+    const text = sixelImage({ width, height, data }).toString('latin1');
     const [image, ...others] = sixelImages(text);
     expect(others).toEqual([]);
     expect(image!.raster).toBe('1;1;13;9');
@@ -88,7 +97,7 @@ describe('sixel', () => {
     for (let i = 0; i < width * height; i += 1) data.set([120, 200, 30, 255], i * 4);
     const indices = quantise({ width, height, data });
     expect(new Set(indices).size).toBeGreaterThan(1);
-    const [image] = sixelImages(sixelImage({ width, height, data }));
+    const [image] = sixelImages(sixelImage({ width, height, data }).toString('latin1'));
     const mean = [0, 1, 2].map((c) => {
       let sum = 0;
       for (let i = 0; i < width * height; i += 1) sum += image!.pixels.data[i * 4 + c]!;
@@ -100,7 +109,7 @@ describe('sixel', () => {
   });
 
   it('writes only the format: the DCS, numbers, and sixel characters', () => {
-    const text = sixelImage(picture(20, 14));
+    const text = sixelImage(picture(20, 14)).toString('latin1');
     expect(text.startsWith('\x1bP0;1;0q"1;1;20;14')).toBe(true);
     expect(text.endsWith('\x1b\\')).toBe(true);
     expect(text.slice(2, -2)).toMatch(/^[0-9;q"#!$\-?-~]*$/);

@@ -1,14 +1,14 @@
 /**
- * The DA1 probe for sixel: the answer parsed, the terminal's raw mode put back whatever happens,
+ * The terminal probe (cell size and DA1 for sixel): the answers parsed, the terminal's raw mode put back whatever happens,
  * a silent terminal costing at most the timeout, and a stream that was not flowing paused again
  * (or svc would never exit).
  */
 import { closeSync, openSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { inForeground, listsSixel, parseDeviceAttributes, probeSixel, sameTerminal, type TerminalInput } from '../../src/preview/probe.js';
+import { inForeground, listsSixel, parseCellSize, parseDeviceAttributes, probeTerminal, sameTerminal, type TerminalInput } from '../../src/preview/probe.js';
 
-/** A fake terminal: stdin with a raw mode, stdout that answers DA1 with `answer` (or stays silent). */
+/** A fake terminal: stdin with a raw mode, stdout that answers the probe with `answer` (or stays silent). */
 function terminal(answer: string | undefined, { raw = false, pieces = 1 } = {}) {
   const input = new PassThrough() as PassThrough & TerminalInput;
   const modes: boolean[] = [];
@@ -22,7 +22,7 @@ function terminal(answer: string | undefined, { raw = false, pieces = 1 } = {}) 
   const output = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       written.push(chunk.toString());
-      if (answer !== undefined && chunk.toString() === '\x1b[c') {
+      if (answer !== undefined && chunk.toString().endsWith('\x1b[c')) {
         // Answered in pieces, as a slow link delivers it.
         const size = Math.ceil(answer.length / pieces);
         for (let i = 0; i < answer.length; i += size) input.write(answer.slice(i, i + size));
@@ -52,25 +52,43 @@ describe('parseDeviceAttributes and listsSixel', () => {
   });
 });
 
-describe('probeSixel', () => {
-  it('sends DA1, reads a sixel answer split across reads, and puts cooked mode back', async () => {
-    const t = terminal('\x1b[?62;4;22c', { pieces: 3 });
-    expect(await probeSixel(t.input, t.output, 5_000)).toBe(true);
-    expect(t.written).toEqual(['\x1b[c']);
+describe('parseCellSize', () => {
+  it.each([
+    ['\x1b[6;20;10t', { width: 10, height: 20 }], // height first, then width
+    ['\x1b[6;13;6t\x1b[?62;4c', { width: 6, height: 13 }], // xterm's default font, before DA1
+    ['\x1b[6;0;0t', undefined], // a terminal that does not know
+    ['\x1b[6;20000;10t', undefined], // not believable
+    ['\x1b[4;600;800t', undefined], // the text area, not the cell
+    ['\x1b[6;20t', undefined],
+  ])('%j', (text, cell) => {
+    expect(parseCellSize(text)).toEqual(cell);
+  });
+});
+
+describe('probeTerminal', () => {
+  it('asks for the cell size and DA1 in one write, reads answers split across reads, and puts cooked mode back', async () => {
+    const t = terminal('\x1b[6;18;9t\x1b[?62;4;22c', { pieces: 4 });
+    expect(await probeTerminal(t.input, t.output, 5_000)).toEqual({ sixel: true, cell: { width: 9, height: 18 } });
+    expect(t.written).toEqual(['\x1b[16t\x1b[c']);
     expect(t.modes).toEqual([true, false]);
     expect(t.input.listenerCount('data')).toBe(0);
     expect(t.input.readableFlowing).toBe(false);
   });
 
+  it('a terminal that answers DA1 only: sixel, and no cell size', async () => {
+    const t = terminal('\x1b[?62;4;22c');
+    expect(await probeTerminal(t.input, t.output, 5_000)).toEqual({ sixel: true, cell: undefined });
+  });
+
   it('an answer without sixel is false; a raw terminal stays raw', async () => {
     const t = terminal('\x1b[?64;1;2;6;22c', { raw: true });
-    expect(await probeSixel(t.input, t.output, 5_000)).toBe(false);
+    expect((await probeTerminal(t.input, t.output, 5_000)).sixel).toBe(false);
     expect(t.modes).toEqual([true, true]);
   });
 
   it('a terminal that never answers: false after the timeout, mode restored', async () => {
     const t = terminal(undefined);
-    expect(await probeSixel(t.input, t.output, 20)).toBe(false);
+    expect(await probeTerminal(t.input, t.output, 20)).toEqual({ sixel: false, cell: undefined });
     expect(t.modes).toEqual([true, false]);
     expect(t.input.listenerCount('data')).toBe(0);
   });
@@ -79,7 +97,7 @@ describe('probeSixel', () => {
     const t = terminal('\x1b[?62;4c');
     const owner = () => {};
     t.input.on('data', owner);
-    expect(await probeSixel(t.input, t.output, 5_000)).toBe(true);
+    expect((await probeTerminal(t.input, t.output, 5_000)).sixel).toBe(true);
     expect(t.input.readableFlowing).toBe(true);
     expect(t.input.listeners('data')).toEqual([owner]);
   });
@@ -87,7 +105,7 @@ describe('probeSixel', () => {
   it('without a raw mode (not a terminal) nothing is sent', async () => {
     const t = terminal('\x1b[?62;4c');
     delete t.input.setRawMode;
-    expect(await probeSixel(t.input, t.output, 5_000)).toBe(false);
+    expect(await probeTerminal(t.input, t.output, 5_000)).toEqual({ sixel: false, cell: undefined });
     expect(t.written).toEqual([]);
   });
 
@@ -96,7 +114,7 @@ describe('probeSixel', () => {
     t.input.setRawMode = () => {
       throw Object.assign(new Error('EIO'), { code: 'EIO' });
     };
-    expect(await probeSixel(t.input, t.output, 5_000)).toBe(false);
+    expect(await probeTerminal(t.input, t.output, 5_000)).toEqual({ sixel: false, cell: undefined });
   });
 });
 

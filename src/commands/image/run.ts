@@ -87,6 +87,11 @@ export interface ImageJob {
 export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): Promise<SavedImage[]> {
   const { signal, target, preview } = job;
   const request = buildRequest(plan, job.model);
+  // What the preview needs loads while the service works (there is nothing to preview with -o - or --json).
+  if (preview !== 'none' && !plan.json && plan.output.kind !== 'stdout') {
+    const { preloadPreview } = await import('../../preview/preload.js');
+    preloadPreview(preview, plan.format, io.env, job.probe !== false);
+  }
   let result: ImageGeneration;
   try {
     result = await withSpinner(io, () => generateImages(job.client, request, { signal, tempDir: target.dir }));

@@ -1,64 +1,16 @@
 /**
- * A minimal PNG writer (PNG specification, W3C, 3rd edition): 8-bit RGB, no interlace, every row
- * with filter type 1 (Sub), the whole image in one IDAT chunk. Sub suits these pictures: along a
- * row of sky or ridge the difference to the left neighbour is mostly zero, which deflate packs well.
+ * The emulator's PNG pictures: 8-bit RGB (its scenes are opaque), Sub-filtered rows (png-write.ts),
+ * deflated on libuv's thread pool, so the event loop is only busy for the filtering pass.
  */
 import { promisify } from 'node:util';
-import { crc32, deflate } from 'node:zlib';
+import { deflate } from 'node:zlib';
+import { pngFile, subFilteredRows } from '../../png-write.js';
+
+export { PNG_SIGNATURE } from '../../png-write.js';
 
 const deflateAsync = promisify(deflate);
 
-/** The eight bytes every PNG starts with. */
-export const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
-
-/** One chunk: length, type, data, and the CRC of type and data. */
-function chunk(type: string, data: Uint8Array): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  out.set(data, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
-}
-
-/** The scanlines, RGBA dropped to RGB, each prefixed with filter type 1 and Sub-filtered. */
-function filteredRows(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number): Buffer {
-  const stride = 1 + width * 3;
-  const out = Buffer.alloc(stride * height);
-  for (let y = 0; y < height; y += 1) {
-    let o = y * stride;
-    out[o++] = 1;
-    let i = y * width * 4;
-    let r = 0;
-    let g = 0;
-    let b = 0;
-    for (let x = 0; x < width; x += 1, i += 4) {
-      const nr = rgba[i]!;
-      const ng = rgba[i + 1]!;
-      const nb = rgba[i + 2]!;
-      // Sub: each byte minus the same channel of the pixel to its left, modulo 256.
-      out[o++] = (nr - r) & 0xff;
-      out[o++] = (ng - g) & 0xff;
-      out[o++] = (nb - b) & 0xff;
-      r = nr;
-      g = ng;
-      b = nb;
-    }
-  }
-  return out;
-}
-
-/**
- * Encodes RGBA pixels (alpha ignored: the scenes are opaque) as a PNG file. Deflate runs on libuv's
- * thread pool, so the event loop is only busy for the filtering pass.
- */
+/** Encodes RGBA pixels (alpha ignored: the scenes are opaque) as a PNG file. */
 export async function encodePng(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number): Promise<Buffer> {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // colour type: truecolour (RGB)
-  // Bytes 10-12 stay 0: deflate compression, adaptive filtering, no interlace.
-  const idat = await deflateAsync(filteredRows(rgba, width, height));
-  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
+  return pngFile(width, height, false, await deflateAsync(subFilteredRows(rgba, width, height, false)));
 }

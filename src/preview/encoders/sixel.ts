@@ -4,11 +4,11 @@
  * six pixels tall, one colour register at a time.
  *
  * Colours: a fixed palette of 6 × 7 × 6 levels (252 registers, within the 256 the format allows;
- * green gets the extra level because the eye tells its shades apart best) with Floyd–Steinberg
- * error diffusion. An adaptive palette (median cut, k-d tree) looks a little better on flat
- * artwork, but the `sixel` package's took about 0.2–0.4 s for a preview-sized picture, far over
- * the preview's budget; this one takes a few tens of milliseconds. The picture is flattened over
- * black first: sixel has no partial transparency.
+ * green gets the extra level because the eye tells its shades apart best) with ordered dithering.
+ * An adaptive palette (median cut, k-d tree) looks a little better on flat artwork, but the
+ * `sixel` package's took about 0.2–0.4 s for a preview-sized picture, far over the preview's
+ * budget; this one takes about 15 ms. The picture is flattened over black first (a no-op for an
+ * opaque one): sixel has no partial transparency.
  *
  * Every byte written is a fixed character of the format or a number svc computed.
  */
@@ -16,14 +16,13 @@ import { flatten, type Pixels } from '../pixels.js';
 
 const LEVELS = [6, 7, 6] as const;
 
-/** The palette register of each level combination: index = (r * 7 + g) * 6 + b. */
+/** `#n;2;r;g;b` for every register: register n in RGB, each channel 0–100 %; index = (r * 7 + g) * 6 + b. */
 function paletteDefinitions(): string {
   let out = '';
+  const percent = (level: number, count: number) => Math.round((level * 100) / (count - 1));
   for (let r = 0; r < LEVELS[0]; r += 1) {
     for (let g = 0; g < LEVELS[1]; g += 1) {
       for (let b = 0; b < LEVELS[2]; b += 1) {
-        const percent = (level: number, count: number) => Math.round((level * 100) / (count - 1));
-        // `#n;2;r;g;b`: register n in RGB, each channel 0–100 %.
         out += `#${(r * LEVELS[1] + g) * LEVELS[2] + b};2;${percent(r, LEVELS[0])};${percent(g, LEVELS[1])};${percent(b, LEVELS[2])}`;
       }
     }
@@ -31,135 +30,196 @@ function paletteDefinitions(): string {
   return out;
 }
 
+/** The 4 × 4 Bayer matrix: the order in which a tile's pixels step up to the next level. */
+const BAYER = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5] as const;
+
 /**
- * Each pixel's palette register, with Floyd–Steinberg diffusion of the rounding error. Integer
- * arithmetic throughout: errors are kept in sixteenths, so the 7/16, 3/16, 5/16, 1/16 shares
- * stay exact, and each channel's level comes from a table.
+ * For one channel with `count` levels, each value's level at each of the 16 places of a tile,
+ * already multiplied by `weight` (its place in the register number): a value a third of the way
+ * from one level to the next takes the upper level at a third of the places, so an area keeps its
+ * mean colour. Indexed `place * 256 + value`.
+ */
+function ditherTable(count: number, weight: number): Uint8Array {
+  const table = new Uint8Array(16 * 256);
+  const step = 255 / (count - 1);
+  for (let place = 0; place < 16; place += 1) {
+    const threshold = (BAYER[place]! + 0.5) / 16;
+    for (let v = 0; v < 256; v += 1) table[place * 256 + v] = Math.min(count - 1, Math.floor(v / step + threshold)) * weight;
+  }
+  return table;
+}
+
+/** One row's registers into `indices` from `p`, its pixels from `i` in `data`, at row `y` of the tiling. */
+function quantiseRow(data: Uint8Array, i: number, width: number, y: number, indices: Uint8Array, p: number, red: Uint8Array, green: Uint8Array, blue: Uint8Array): void {
+  const row = (y & 3) << 10; // (y mod 4) × 4 places × 256 values
+  for (let x = 0; x < width; x += 1, i += 4, p += 1) {
+    const place = row | ((x & 3) << 8);
+    indices[p] = red[place | data[i]!]! + green[place | data[i + 1]!]! + blue[place | data[i + 2]!]!;
+  }
+}
+
+/**
+ * Each pixel's palette register, by ordered (Bayer) dithering: each channel goes to the level
+ * below or above its value according to its place in a 4 × 4 tile, looked up in a table. Error
+ * diffusion (Floyd–Steinberg) looks a little smoother, but costs three times as much on the cold
+ * code of a process that previews once, and the preview's time budget is tight; at one terminal
+ * pixel per image pixel the tile's pattern is fine enough not to be seen as one.
  */
 export function quantise(pixels: Pixels): Uint8Array {
   const { width, height, data } = pixels;
   const indices = new Uint8Array(width * height);
-  // For each channel and each value 0..255: its nearest level, and that level's value.
-  const level = LEVELS.map((count) => Uint8Array.from({ length: 256 }, (_, v) => Math.round((v * (count - 1)) / 255)));
-  const value = LEVELS.map((count) => Int32Array.from({ length: count }, (_, l) => Math.round((l * 255) / (count - 1))));
-  // The error carried into this row and the next, per channel (in 1/16), a spare cell at each end.
-  let current = new Int32Array((width + 2) * 3);
-  let next = new Int32Array((width + 2) * 3);
-  for (let y = 0; y < height; y += 1) {
-    next.fill(0);
-    for (let x = 0; x < width; x += 1) {
-      const i = (y * width + x) * 4;
-      const e = (x + 1) * 3;
-      let index = 0;
-      for (let c = 0; c < 3; c += 1) {
-        const wanted = Math.min(255, Math.max(0, data[i + c]! + (current[e + c]! >> 4)));
-        const l = level[c]![wanted]!;
-        const error = wanted - value[c]![l]!;
-        index = index * LEVELS[c]! + l;
-        current[e + 3 + c] = current[e + 3 + c]! + error * 7;
-        next[e - 3 + c] = next[e - 3 + c]! + error * 3;
-        next[e + c] = next[e + c]! + error * 5;
-        next[e + 3 + c] = next[e + 3 + c]! + error;
-      }
-      indices[y * width + x] = index;
-    }
-    [current, next] = [next, current];
-  }
+  // Register = (r × 7 + g) × 6 + b: red counts 42, green 6, blue 1.
+  const red = ditherTable(LEVELS[0], LEVELS[1] * LEVELS[2]);
+  const green = ditherTable(LEVELS[1], LEVELS[2]);
+  const blue = ditherTable(LEVELS[2], 1);
+  for (let y = 0; y < height; y += 1) quantiseRow(data, y * width * 4, width, y, indices, y * width, red, green, blue);
   return indices;
 }
 
-/** The sixel data of indexed pixels: per band of six rows, each register's row of sixels. */
-function bands(indices: Uint8Array, width: number, height: number, registers: number): string {
-  // ASCII written into a byte buffer (string concatenation was most of the cost). A register's
-  // line is at most "$#nnn", a repeat, and one byte per column: room for that is made first.
-  let out = new Uint8Array(1 << 16);
-  let length = 0;
-  const room = (extra: number) => {
-    if (length + extra <= out.length) return;
-    const grown = new Uint8Array(Math.max(out.length * 2, length + extra));
-    grown.set(out.subarray(0, length));
-    out = grown;
-  };
-  const number = (n: number) => {
-    if (n >= 100) out[length++] = 48 + Math.floor(n / 100);
-    if (n >= 10) out[length++] = 48 + (Math.floor(n / 10) % 10);
-    out[length++] = 48 + (n % 10);
-  };
-  /** `count` sixels of `char`: the repeat introducer `!n` when that is shorter. */
-  const run = (char: number, count: number) => {
-    if (count > 3) {
-      out[length++] = 0x21; // !
-      number(count);
-      out[length++] = char;
-    } else {
-      for (let k = 0; k < count; k += 1) out[length++] = char;
-    }
-  };
-  const bits = new Uint8Array(registers * width);
-  const first = new Int32Array(registers).fill(-1);
-  const last = new Int32Array(registers);
-  const used: number[] = [];
-  for (let top = 0; top < height; top += 6) {
-    if (top > 0) {
-      room(1);
-      out[length++] = 0x2d; // -: down to the next band
-    }
-    const rows = Math.min(6, height - top);
-    for (let r = 0; r < rows; r += 1) {
-      const row = (top + r) * width;
-      const bit = 1 << r;
-      for (let x = 0; x < width; x += 1) {
-        const register = indices[row + x]!;
-        if (first[register] === -1) {
-          first[register] = x;
-          used.push(register);
-        } else if (x < first[register]!) {
-          first[register] = x;
-        }
-        if (x > last[register]!) last[register] = x;
-        const at = register * width + x;
-        bits[at] = bits[at]! | bit;
-      }
-    }
-    for (let u = 0; u < used.length; u += 1) {
-      const register = used[u]!;
-      const base = register * width;
-      const from = first[register]!;
-      const to = last[register]!;
-      room(16 + to + 1);
-      if (u > 0) out[length++] = 0x24; // $: back to the band's start for the next colour
-      out[length++] = 0x23; // #
-      number(register);
-      if (from > 0) run(63, from); // empty sixels up to this colour's first pixel
-      let char = 63 + bits[base + from]!;
-      let count = 1;
-      for (let x = from + 1; x <= to; x += 1) {
-        const sixel = 63 + bits[base + x]!;
-        if (sixel === char) {
-          count += 1;
-        } else {
-          run(char, count);
-          char = sixel;
-          count = 1;
-        }
-      }
-      run(char, count);
-      // Ready for the next band: clear only what this colour set.
-      bits.fill(0, base + from, base + to + 1);
-      first[register] = -1;
-      last[register] = 0;
-    }
-    used.length = 0;
+/** ASCII written into a byte buffer that grows as needed (string concatenation was most of the cost). */
+class Output {
+  bytes: Uint8Array;
+  length = 0;
+
+  constructor(expected: number) {
+    this.bytes = new Uint8Array(Math.max(1 << 12, expected));
   }
-  return Buffer.from(out.buffer, 0, length).toString('latin1');
+
+  /** Make room for `extra` more bytes. */
+  room(extra: number): void {
+    if (this.length + extra <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + extra));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+
+  text(ascii: string): void {
+    this.room(ascii.length);
+    this.length += Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.length, ascii.length).write(ascii, 'latin1');
+  }
+
+  /** `n` in decimal (0–9999: registers and run lengths). */
+  number(n: number): void {
+    const { bytes } = this;
+    if (n >= 1000) bytes[this.length++] = 48 + Math.floor(n / 1000);
+    if (n >= 100) bytes[this.length++] = 48 + (Math.floor(n / 100) % 10);
+    if (n >= 10) bytes[this.length++] = 48 + (Math.floor(n / 10) % 10);
+    bytes[this.length++] = 48 + (n % 10);
+  }
+
+  /** `count` sixels of `char`: the repeat introducer `!n` when that is shorter. */
+  run(char: number, count: number): void {
+    const { bytes } = this;
+    if (count > 3) {
+      bytes[this.length++] = 0x21; // !
+      this.number(count);
+      bytes[this.length++] = char;
+    } else {
+      for (let k = 0; k < count; k += 1) bytes[this.length++] = char;
+    }
+  }
 }
 
-/** The DCS escape that draws `pixels` at the cursor, one terminal pixel per image pixel. */
-export function sixelImage(pixels: Pixels): string {
-  const opaque = flatten(pixels);
-  const indices = quantise(opaque);
-  const registers = LEVELS[0] * LEVELS[1] * LEVELS[2];
+/** Where a band's sixels are gathered: each register's bits per column, and the columns it has. */
+interface Band {
+  width: number;
+  /** `bits[register * width + x]`: the rows (1 << r) of column x this register paints. */
+  bits: Uint8Array;
+  /** `columns[register * width + k]`: the k-th column the register paints, left to right. */
+  columns: Int32Array;
+  /** How many columns each register paints in this band. */
+  found: Int32Array;
+  /** The registers this band uses, in the order first met. */
+  used: number[];
+}
+
+/** Read the band of `rows` rows from `top` column by column, so each register's columns come in order. */
+function collectBand(band: Band, indices: Uint8Array, top: number, rows: number): void {
+  const { width, bits, columns, found, used } = band;
+  for (let x = 0; x < width; x += 1) {
+    for (let r = 0, at = top * width + x; r < rows; r += 1, at += width) {
+      const register = indices[at]!;
+      const cell = register * width + x;
+      if (bits[cell] === 0) {
+        const count = found[register]!;
+        if (count === 0) used.push(register);
+        columns[register * width + count] = x;
+        found[register] = count + 1;
+      }
+      bits[cell] = bits[cell]! | (1 << r);
+    }
+  }
+}
+
+/** One register's row of sixels in the band, from its list of columns (gaps as runs of `?`); leaves its cells clear. */
+function writeRegister(out: Output, band: Band, register: number): void {
+  const { width, bits, columns, found } = band;
+  const base = register * width;
+  const count = found[register]!;
+  out.bytes[out.length++] = 0x23; // #
+  out.number(register);
+  let char = 0;
+  let repeat = 0;
+  let next = 0; // the first column not yet written
+  for (let k = 0; k < count; k += 1) {
+    const x = columns[base + k]!;
+    const sixel = 63 + bits[base + x]!;
+    bits[base + x] = 0;
+    if (x > next) {
+      // Empty sixels up to this column.
+      if (char === 63) {
+        repeat += x - next;
+      } else {
+        if (repeat > 0) out.run(char, repeat);
+        char = 63;
+        repeat = x - next;
+      }
+    }
+    if (sixel === char) {
+      repeat += 1;
+    } else {
+      if (repeat > 0) out.run(char, repeat);
+      char = sixel;
+      repeat = 1;
+    }
+    next = x + 1;
+  }
+  out.run(char, repeat);
+  found[register] = 0;
+}
+
+/**
+ * The sixel data of indexed pixels: per band of six rows, each register's row of sixels. Each
+ * register's row is written from the list of columns it paints, never by scanning the whole width
+ * once per register, which with a dithered picture (dozens of registers a band) was most of the
+ * encoder's time.
+ */
+function writeBands(out: Output, indices: Uint8Array, width: number, height: number, registers: number): void {
+  const band: Band = { width, bits: new Uint8Array(registers * width), columns: new Int32Array(registers * width), found: new Int32Array(registers), used: [] };
+  for (let top = 0; top < height; top += 6) {
+    collectBand(band, indices, top, Math.min(6, height - top));
+    out.room(1);
+    if (top > 0) out.bytes[out.length++] = 0x2d; // -: down to the next band
+    for (let u = 0; u < band.used.length; u += 1) {
+      const register = band.used[u]!;
+      // At most: "$#nnn", and per column a run of empties ("!nnnn?") and its sixel.
+      out.room(8 + band.found[register]! * 7);
+      if (u > 0) out.bytes[out.length++] = 0x24; // $: back to the band's start for the next colour
+      writeRegister(out, band, register);
+    }
+    band.used.length = 0;
+  }
+}
+
+/** The DCS escape that draws `pixels` at the cursor, one terminal pixel per image pixel, as ASCII bytes. */
+export function sixelImage(pixels: Pixels): Buffer {
+  const indices = quantise(flatten(pixels));
+  // A dithered picture takes about three quarters of a byte a pixel: room for one a pixel is seldom outgrown.
+  const out = new Output(pixels.width * pixels.height + 4096);
   // P2 = 1: pixels left at 0 keep the screen's colour (every pixel here is painted anyway).
   // `"1;1;w;h`: square pixels and the picture's size, so the terminal can make room at once.
-  return `\x1bP0;1;0q"1;1;${pixels.width};${pixels.height}${paletteDefinitions()}${bands(indices, pixels.width, pixels.height, registers)}\x1b\\`;
+  out.text(`\x1bP0;1;0q"1;1;${pixels.width};${pixels.height}${paletteDefinitions()}`);
+  writeBands(out, indices, pixels.width, pixels.height, LEVELS[0] * LEVELS[1] * LEVELS[2]);
+  out.text('\x1b\\');
+  return Buffer.from(out.bytes.buffer, out.bytes.byteOffset, out.length);
 }
