@@ -34,10 +34,20 @@ function speaksIterm(env: Env): boolean {
   return env.TERM_PROGRAM === 'iTerm.app' || env.LC_TERMINAL === 'iTerm2' || env.TERM_PROGRAM === 'WezTerm';
 }
 
-/** 24-bit colour when the terminal says so (the COLORTERM convention), else the 256-colour palette. */
+/**
+ * 24-bit colour when the terminal says so (the COLORTERM convention, or a `-direct` terminfo
+ * name), or is one known to draw it that does not say: xterm from patch 331 (it drops COLORTERM
+ * from its children's environment), mlterm (which never sets it), Konsole and Windows Terminal,
+ * each known by the variable it sets. Else the 256-colour palette, whose few dark colours turn a
+ * dusky sky grey.
+ */
 export function colourDepth(env: Env): ColourDepth {
   const colorterm = (env.COLORTERM ?? '').toLowerCase();
-  return colorterm === 'truecolor' || colorterm === '24bit' ? 'truecolor' : '256';
+  if (colorterm === 'truecolor' || colorterm === '24bit' || (env.TERM ?? '').endsWith('-direct')) return 'truecolor';
+  const xterm = /^XTerm\((\d+)\)$/.exec(env.XTERM_VERSION ?? '');
+  if (xterm && Number(xterm[1]) >= 331) return 'truecolor';
+  if (env.MLTERM || env.KONSOLE_VERSION || env.WT_SESSION) return 'truecolor';
+  return '256';
 }
 
 export type Decision =

@@ -37,8 +37,6 @@ export interface Fit {
   cells: CellSize;
   /** The pixels to draw into those cells (cells × cell size, at most the image's own). */
   pixels: PixelSize;
-  /** Which limit the picture meets: a terminal that keeps the aspect ratio itself needs only that one. */
-  limit: 'columns' | 'rows';
 }
 
 /**
@@ -53,5 +51,48 @@ export function fitImage(image: PixelSize, area: CellSize, cell: PixelSize): Fit
   const height = Math.max(1, Math.min(image.height, Math.round(image.height * scale)));
   const columns = Math.max(1, Math.min(area.columns, Math.round(width / cell.width)));
   const rows = Math.max(1, Math.min(area.rows, Math.round(height / cell.height)));
-  return { cells: { columns, rows }, pixels: { width, height }, limit: byRows < Math.min(1, byColumns) ? 'rows' : 'columns' };
+  return { cells: { columns, rows }, pixels: { width, height } };
+}
+
+/** What the terminal told of its pixels (probe.ts): its cell size, and the largest sixel picture it draws. */
+export interface ToldSizes {
+  cell?: PixelSize | undefined;
+  graphics?: PixelSize | undefined;
+}
+
+/** A sixel picture's cell size and the area it may use, and where the cell size came from. */
+export interface SixelGeometry {
+  cell: PixelSize;
+  area: CellSize;
+  source: 'told' | 'graphics' | 'assumed';
+}
+
+/**
+ * Sixel is drawn one image pixel per screen pixel, so its fit needs the real cell size: the one
+ * the terminal told; else its largest sixel picture divided by its cells (xterm reports its text
+ * area there; when that is capped, the cells come out smaller than they are, and the picture
+ * smaller than it could be, never too big); else the assumed one. The area never exceeds the
+ * largest picture the terminal draws: it would cut the rest off.
+ */
+export function sixelGeometry(terminal: CellSize, told: ToldSizes): SixelGeometry {
+  const area = previewArea(terminal);
+  const { graphics } = told;
+  let cell = told.cell;
+  let source: SixelGeometry['source'] = 'told';
+  if (!cell && graphics) {
+    const derived = { width: Math.floor(graphics.width / terminal.columns), height: Math.floor(graphics.height / terminal.rows) };
+    if (derived.width >= 2 && derived.height >= 2) {
+      cell = derived;
+      source = 'graphics';
+    }
+  }
+  if (!cell) {
+    cell = ASSUMED_CELL;
+    source = 'assumed';
+  }
+  if (graphics) {
+    area.columns = Math.max(1, Math.min(area.columns, Math.floor(graphics.width / cell.width)));
+    area.rows = Math.max(1, Math.min(area.rows, Math.floor(graphics.height / cell.height)));
+  }
+  return { cell, area, source };
 }

@@ -1,8 +1,11 @@
 /**
- * Asking the terminal two things at once: the size of a character cell in pixels (XTWINOPS
- * `ESC [ 16 t`, answered `ESC [ 6 ; height ; width t` by xterm, mlterm, foot, WezTerm, kitty and
+ * Asking the terminal three things at once: the size of a character cell in pixels (XTWINOPS
+ * `ESC [ 16 t`, answered `ESC [ 6 ; height ; width t` by mlterm, foot, Konsole, WezTerm, kitty and
  * others; sixel draws one image pixel per screen pixel, so this is what fits a sixel picture to
- * the terminal), and whether it speaks sixel: the primary device attributes query (DA1, `ESC [ c`),
+ * the terminal); the largest sixel picture it draws (XTSMGRAPHICS `ESC [ ? 2 ; 1 ; 0 S`, answered
+ * `ESC [ ? 2 ; 0 ; width ; height S`: xterm, which answers no window query unless its
+ * allowWindowOps is on, reports its text area here, capped at its maxGraphicSize, 1000 × 1000 by
+ * default); and whether it speaks sixel: the primary device attributes query (DA1, `ESC [ c`),
  * which every VT100 descendant answers with `ESC [ ? 6x ; ... c`, listing 4 when it draws sixel
  * graphics (VT330/VT340 numbering, which xterm, mlterm, foot, Konsole, WezTerm and xterm.js keep).
  * Terminals answer in order, and every one answers DA1, so its answer ends the wait whether or not
@@ -81,18 +84,29 @@ export function parseCellSize(text: string): PixelSize | undefined {
   return width >= 2 && width <= 500 && height >= 2 && height <= 500 ? { width, height } : undefined;
 }
 
-/** What the terminal said: whether it draws sixel, and its cell size when it told. */
+/** The largest sixel picture in an XTSMGRAPHICS answer (`ESC [ ? 2 ; 0 ; width ; height S`), if believable. */
+export function parseGraphicsSize(text: string): PixelSize | undefined {
+  const match = /\x1b\[\?2;0;(\d{1,5});(\d{1,5})S/.exec(text);
+  if (!match) return undefined;
+  const width = Number(match[1]);
+  const height = Number(match[2]);
+  return width >= 8 && width <= 65535 && height >= 8 && height <= 65535 ? { width, height } : undefined;
+}
+
+/** What the terminal said: whether it draws sixel, its cell size and largest sixel picture when it told. */
 export interface TerminalAnswers {
   sixel: boolean;
   cell: PixelSize | undefined;
+  graphics: PixelSize | undefined;
 }
 
-const NO_ANSWERS: TerminalAnswers = { sixel: false, cell: undefined };
+const NO_ANSWERS: TerminalAnswers = { sixel: false, cell: undefined, graphics: undefined };
 
 /**
- * Ask for the cell size and DA1, and wait up to `timeoutMs` for the DA1 answer: sixel when it lists
- * it, the cell size when that came before it. A terminal that does not answer in time has neither.
- * Never throws: a terminal that cannot be asked has no sixel and no known cell size.
+ * Ask for the cell size, the sixel picture size and DA1, and wait up to `timeoutMs` for the DA1
+ * answer: sixel when it lists it, the sizes when they came before it. A terminal that does not
+ * answer in time has none. Never throws: a terminal that cannot be asked has no sixel and no
+ * known sizes.
  */
 export async function probeTerminal(input: TerminalInput, output: Writable, timeoutMs = PROBE_TIMEOUT_MS): Promise<TerminalAnswers> {
   if (typeof input.setRawMode !== 'function') return NO_ANSWERS;
@@ -114,10 +128,10 @@ export async function probeTerminal(input: TerminalInput, output: Writable, time
       };
       input.on('data', onData);
     });
-    output.write('\x1b[16t\x1b[c');
+    output.write('\x1b[16t\x1b[?2;1;0S\x1b[c');
     const parameters = await answer;
     if (parameters === undefined) return NO_ANSWERS;
-    return { sixel: listsSixel(parameters), cell: parseCellSize(received) };
+    return { sixel: listsSixel(parameters), cell: parseCellSize(received), graphics: parseGraphicsSize(received) };
   } catch {
     return NO_ANSWERS;
   } finally {

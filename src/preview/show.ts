@@ -16,7 +16,7 @@ import { describeSystemError, errnoCode } from '../system-errors.js';
 import { forOutput } from '../terminal-text.js';
 import { afterProbe, decide, wrapForTmux, type Decision, type PreviewChoice, type Protocol } from './choose.js';
 import { decodeRows, PreviewDecodeError } from './decode.js';
-import { ASSUMED_CELL, fitImage, HALF_BLOCK_CELL, previewArea, type CellSize, type Fit, type PixelSize } from './fit.js';
+import { ASSUMED_CELL, fitImage, HALF_BLOCK_CELL, previewArea, sixelGeometry, type CellSize, type Fit, type PixelSize, type SixelGeometry, type ToldSizes } from './fit.js';
 import type { PixelRows } from './pixels.js';
 import { inForeground, probeTerminal, sameTerminal, type TerminalInput } from './probe.js';
 import { scaleDown } from './scale.js';
@@ -49,27 +49,27 @@ function terminalSize(io: IO, given: CellSize | undefined): CellSize {
 }
 
 /**
- * How to draw, and for sixel the terminal's cell size in pixels when it can be asked: the
+ * How to draw, and for sixel the terminal's sizes in pixels when it can be asked: the
  * terminal is asked when the choice is auto and its environment does not settle it, or when
  * sixel was asked for by name (whose picture is sized in screen pixels, not cells).
  */
-async function decideWithProbe(io: IO, options: PreviewOptions): Promise<{ decision: Decision; cell: PixelSize | undefined }> {
+async function decideWithProbe(io: IO, options: PreviewOptions): Promise<{ decision: Decision; told: ToldSizes }> {
   const input = io.stdin as TerminalInput;
   const canProbe = options.probe !== false && io.stdinKind === 'tty' && sameTerminal(input, io.stdout as { fd?: number }) && inForeground();
   const decision = decide(options.choice, io.env, canProbe);
   if (decision.kind === 'probe') {
     const answers = await probeTerminal(input, io.stdout);
-    return { decision: afterProbe(decision, answers.sixel, io.env), cell: answers.cell };
+    return { decision: afterProbe(decision, answers.sixel, io.env), told: answers };
   }
-  if (canProbe && decision.kind === 'draw' && decision.protocol === 'sixel') return { decision, cell: (await probeTerminal(input, io.stdout)).cell };
-  return { decision, cell: undefined };
+  if (canProbe && decision.kind === 'draw' && decision.protocol === 'sixel') return { decision, told: await probeTerminal(input, io.stdout) };
+  return { decision, told: {} };
 }
 
 /**
- * The bytes that draw `pixels` with `protocol`, ending on the line after the picture. `cell`: the
- * terminal's cell size when it told (sixel only; kitty and iTerm2 fit the picture to cells themselves).
+ * The bytes that draw `pixels` with `protocol`, ending on the line after the picture. `sixel`: the
+ * sixel picture's cell size and area (kitty and iTerm2 fit the picture to cells themselves).
  */
-async function render(pixels: PixelRows, decision: Extract<Decision, { kind: 'draw' }>, terminal: CellSize, cell: PixelSize | undefined): Promise<{ text: Array<string | Buffer>; cells: CellSize; scaledAt: number }> {
+async function render(pixels: PixelRows, decision: Extract<Decision, { kind: 'draw' }>, terminal: CellSize, sixel: SixelGeometry): Promise<{ text: Array<string | Buffer>; cells: CellSize; scaledAt: number }> {
   const area = previewArea(terminal);
   if (decision.protocol === 'blocks') {
     const fit = fitImage(pixels, area, HALF_BLOCK_CELL);
@@ -78,13 +78,13 @@ async function render(pixels: PixelRows, decision: Extract<Decision, { kind: 'dr
     const { halfBlocks } = await import('./encoders/blocks.js');
     return { text: [halfBlocks(scaled, decision.colours)], cells: { columns: scaled.width, rows: Math.ceil(scaled.height / 2) }, scaledAt };
   }
-  const fit: Fit = fitImage(pixels, area, decision.protocol === 'sixel' ? (cell ?? ASSUMED_CELL) : ASSUMED_CELL);
+  const fit: Fit = decision.protocol === 'sixel' ? fitImage(pixels, sixel.area, sixel.cell) : fitImage(pixels, area, ASSUMED_CELL);
   const scaled = scaleDown(pixels, fit.pixels.width, fit.pixels.height);
   const scaledAt = performance.now();
   let escape: string | Buffer;
   switch (decision.protocol) {
     case 'kitty':
-      escape = (await import('./encoders/kitty.js')).kittyImage(scaled, fit);
+      escape = (await import('./encoders/kitty.js')).kittyImage(scaled, fit.cells);
       break;
     case 'iterm':
       escape = (await import('./encoders/iterm.js')).itermImage(scaled, fit.cells);
@@ -107,7 +107,7 @@ async function render(pixels: PixelRows, decision: Extract<Decision, { kind: 'dr
  */
 export async function showPreview(io: IO, source: PreviewSource, options: PreviewOptions): Promise<PreviewResult> {
   if (!io.stdoutIsTTY) return { shown: false, reason: 'stdout is not a terminal' };
-  const { decision, cell } = await decideWithProbe(io, options);
+  const { decision, told } = await decideWithProbe(io, options);
   if (decision.kind !== 'draw') return { shown: false, reason: decision.kind === 'none' ? decision.reason : 'undecided' };
   const label = options.label ?? ('path' in source ? source.path : 'the image');
   const debug = debugLogger(io);
@@ -116,11 +116,13 @@ export async function showPreview(io: IO, source: PreviewSource, options: Previe
     const started = performance.now();
     const pixels = await decodeRows(bytes);
     const decoded = performance.now();
-    const { text, cells, scaledAt } = await render(pixels, decision, terminalSize(io, options.terminal), cell);
+    const terminal = terminalSize(io, options.terminal);
+    const sixel = sixelGeometry(terminal, told);
+    const { text, cells, scaledAt } = await render(pixels, decision, terminal, sixel);
     const encoded = performance.now();
     for (const piece of text) io.stdout.write(piece);
     const times = { decode: decoded - started, scale: scaledAt - decoded, encode: encoded - scaledAt, write: performance.now() - encoded };
-    debug?.(describeDrawing(decision.protocol, pixels, cells, cell, times, text));
+    debug?.(describeDrawing(decision.protocol, pixels, cells, sixel, times, text));
     return { shown: true, protocol: decision.protocol, cells };
   } catch (error) {
     const reason = error instanceof PreviewDecodeError ? error.message : describeFailure(error);
@@ -130,9 +132,10 @@ export async function showPreview(io: IO, source: PreviewSource, options: Previe
 }
 
 /** The debug line (SVC_DEBUG=1) of a preview drawn: how, how big, and how long each part took. */
-function describeDrawing(protocol: Protocol, image: PixelSize, cells: CellSize, cell: PixelSize | undefined, times: Record<string, number>, text: Array<string | Buffer>): string {
+function describeDrawing(protocol: Protocol, image: PixelSize, cells: CellSize, sixel: SixelGeometry, times: Record<string, number>, text: Array<string | Buffer>): string {
   const bytes = text.reduce((sum, piece) => sum + (typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length), 0);
-  const cellSize = protocol === 'sixel' ? `, cell ${cell ? `${cell.width}×${cell.height} px (from the terminal)` : `${ASSUMED_CELL.width}×${ASSUMED_CELL.height} px (assumed)`}` : '';
+  const from = { told: 'from the terminal', graphics: "from the terminal's sixel area", assumed: 'assumed' }[sixel.source];
+  const cellSize = protocol === 'sixel' ? `, cell ${sixel.cell.width}×${sixel.cell.height} px (${from})` : '';
   return `preview: ${protocol}, ${image.width}×${image.height} image in ${cells.columns}×${cells.rows} cells${cellSize}, ${bytes} bytes; ms: ${Object.entries(times)
     .map(([step, ms]) => `${step} ${ms.toFixed(1)}`)
     .join(', ')}`;

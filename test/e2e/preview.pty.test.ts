@@ -114,11 +114,11 @@ describe.skipIf(!hasTmux)('half blocks in tmux', () => {
 });
 
 describe.skipIf(!hasScript)('graphics protocols in a pseudo-terminal', () => {
-  it('kitty: the picture as kitty escapes, 26 rows tall, pixels those of the file scaled down', async () => {
+  it('kitty: the picture as kitty escapes, 52 × 26 cells, pixels those of the file scaled down', async () => {
     const out = await inPty(svcLine('image "a lighthouse at dusk" --seed 7 -o lighthouse.png'), { ...TERMINALS, TERM: 'xterm-kitty', KITTY_WINDOW_ID: '4' });
     const [image, ...others] = kittyImages(out);
     expect(others).toEqual([]);
-    expect(image!.control).toMatchObject({ a: 'T', f: '32', o: 'z', s: '520', v: '520', r: '26', q: '2' });
+    expect(image!.control).toMatchObject({ a: 'T', f: '32', o: 'z', s: '520', v: '520', c: '52', r: '26', q: '2' });
     expectSameColour(image!.pixels, await savedPicture('lighthouse.png'), 2);
     expect(out).toMatch(/\x1b\\\r\nA lighthouse at dusk/);
   });
@@ -147,7 +147,7 @@ describe.skipIf(!hasScript)('graphics protocols in a pseudo-terminal', () => {
   it('a terminal that tells its cell size (6 × 13, xterm’s own font): the sixel picture is sized in its pixels', async () => {
     const line = `${svcLine('image "a lighthouse at dusk" --seed 7 -o small-cells.png')}; stty -a`;
     const out = await inPty(line, TERMINALS, '\x1b[6;13;6t\x1b[?62;4;22c');
-    expect(out.split('\x1b[16t\x1b[c')).toHaveLength(2);
+    expect(out.split('\x1b[16t\x1b[?2;1;0S\x1b[c')).toHaveLength(2);
     const [image] = sixelImages(out);
     // Two thirds of 40 rows is 26, of 13 pixels: 338 high, and as wide (100 columns of 6 allow 600).
     expect([image!.pixels.width, image!.pixels.height]).toEqual([338, 338]);
@@ -155,11 +155,18 @@ describe.skipIf(!hasScript)('graphics protocols in a pseudo-terminal', () => {
     expect(out).not.toMatch(/-icanon|-echo\b/);
   });
 
+  it('xterm, which tells no cell size by default: the cells worked out from its sixel area', async () => {
+    // xterm -ti vt340 at 100 × 40 cells of 6 × 13: a text area of 600 × 520 pixels.
+    const out = await inPty(svcLine('image "a lighthouse at dusk" --seed 7 -o xterm.png'), TERMINALS, '\x1b[?2;0;600;520S\x1b[?63;1;2;4;6;9;15;16;22;28c');
+    const [image] = sixelImages(out);
+    expect([image!.pixels.width, image!.pixels.height]).toEqual([338, 338]);
+  });
+
   it('sixel asked for by name: the cell size is asked for too, and assumed when no answer comes', async () => {
     const told = await inPty(svcLine('image "a lighthouse at dusk" --seed 7 -o named.png --preview sixel'), TERMINALS, '\x1b[6;16;8t\x1b[?62;22c');
     expect([sixelImages(told)[0]!.pixels.width, sixelImages(told)[0]!.pixels.height]).toEqual([416, 416]);
     const silent = await inPty(svcLine('image "a lighthouse at dusk" --seed 7 -o named-silent.png --preview sixel'), TERMINALS);
-    expect(silent).toContain('\x1b[16t\x1b[c');
+    expect(silent).toContain('\x1b[16t\x1b[?2;1;0S\x1b[c');
     expect([sixelImages(silent)[0]!.pixels.width, sixelImages(silent)[0]!.pixels.height]).toEqual([520, 520]);
   });
 

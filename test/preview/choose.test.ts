@@ -75,6 +75,19 @@ describe('afterProbe', () => {
 });
 
 describe('helpers', () => {
+  it.each([
+    [{ XTERM_VERSION: 'XTerm(379)' }, 'truecolor'], // xterm drops COLORTERM but draws 24-bit colour
+    [{ XTERM_VERSION: 'XTerm(330)' }, '256'], // before patch 331 it mapped 24-bit colour to its palette
+    [{ XTERM_VERSION: 'something else' }, '256'],
+    [{ MLTERM: '3.9.0' }, 'truecolor'],
+    [{ KONSOLE_VERSION: '221203' }, 'truecolor'],
+    [{ WT_SESSION: 'a7c5-…' }, 'truecolor'],
+    [{ TERM: 'xterm-direct' }, 'truecolor'],
+    [{ TERM: 'xterm-256color' }, '256'],
+  ])('colourDepth knows terminals that draw 24-bit colour without saying so: %j', (env, depth) => {
+    expect(colourDepth(env)).toBe(depth);
+  });
+
   it('colourDepth reads COLORTERM, case-insensitively', () => {
     expect(colourDepth({ COLORTERM: 'TrueColor' })).toBe('truecolor');
     expect(colourDepth({ COLORTERM: 'yes' })).toBe('256');

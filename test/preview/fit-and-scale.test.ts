@@ -3,7 +3,7 @@
  * never enlarged) and how it is scaled down (area average: every source pixel counts).
  */
 import { describe, expect, it } from 'vitest';
-import { ASSUMED_CELL, fitImage, HALF_BLOCK_CELL, previewArea } from '../../src/preview/fit.js';
+import { ASSUMED_CELL, fitImage, HALF_BLOCK_CELL, previewArea, sixelGeometry } from '../../src/preview/fit.js';
 import { flatten } from '../../src/preview/pixels.js';
 import { scaleDown } from '../../src/preview/scale.js';
 
@@ -19,17 +19,17 @@ describe('previewArea', () => {
 
 describe('fitImage', () => {
   it.each([
-    // image, area, cell → cells, pixels, limit
-    ['square, half blocks', { width: 1024, height: 1024 }, { columns: 100, rows: 26 }, HALF_BLOCK_CELL, { columns: 52, rows: 26 }, { width: 52, height: 52 }, 'rows'],
-    ['wide, half blocks', { width: 1512, height: 648 }, { columns: 100, rows: 26 }, HALF_BLOCK_CELL, { columns: 100, rows: 22 }, { width: 100, height: 43 }, 'columns'],
-    ['tall, half blocks', { width: 756, height: 1344 }, { columns: 100, rows: 26 }, HALF_BLOCK_CELL, { columns: 29, rows: 26 }, { width: 29, height: 52 }, 'rows'],
-    ['square, 10×20 cells', { width: 1024, height: 1024 }, { columns: 100, rows: 26 }, ASSUMED_CELL, { columns: 52, rows: 26 }, { width: 520, height: 520 }, 'rows'],
-    ['16:9 in a narrow terminal', { width: 1344, height: 756 }, { columns: 40, rows: 26 }, ASSUMED_CELL, { columns: 40, rows: 11 }, { width: 400, height: 225 }, 'columns'],
-    ['small: never enlarged', { width: 64, height: 32 }, { columns: 100, rows: 26 }, ASSUMED_CELL, { columns: 6, rows: 2 }, { width: 64, height: 32 }, 'columns'],
-    ['tiny: at least one cell', { width: 3, height: 2 }, { columns: 100, rows: 26 }, ASSUMED_CELL, { columns: 1, rows: 1 }, { width: 3, height: 2 }, 'columns'],
-  ] as const)('%s', (_, image, area, cell, cells, pixels, limit) => {
+    // image, area, cell → cells, pixels
+    ['square, half blocks', { width: 1024, height: 1024 }, { columns: 100, rows: 26 }, HALF_BLOCK_CELL, { columns: 52, rows: 26 }, { width: 52, height: 52 }],
+    ['wide, half blocks', { width: 1512, height: 648 }, { columns: 100, rows: 26 }, HALF_BLOCK_CELL, { columns: 100, rows: 22 }, { width: 100, height: 43 }],
+    ['tall, half blocks', { width: 756, height: 1344 }, { columns: 100, rows: 26 }, HALF_BLOCK_CELL, { columns: 29, rows: 26 }, { width: 29, height: 52 }],
+    ['square, 10×20 cells', { width: 1024, height: 1024 }, { columns: 100, rows: 26 }, ASSUMED_CELL, { columns: 52, rows: 26 }, { width: 520, height: 520 }],
+    ['16:9 in a narrow terminal', { width: 1344, height: 756 }, { columns: 40, rows: 26 }, ASSUMED_CELL, { columns: 40, rows: 11 }, { width: 400, height: 225 }],
+    ['small: never enlarged', { width: 64, height: 32 }, { columns: 100, rows: 26 }, ASSUMED_CELL, { columns: 6, rows: 2 }, { width: 64, height: 32 }],
+    ['tiny: at least one cell', { width: 3, height: 2 }, { columns: 100, rows: 26 }, ASSUMED_CELL, { columns: 1, rows: 1 }, { width: 3, height: 2 }],
+  ] as const)('%s', (_, image, area, cell, cells, pixels) => {
     const fit = fitImage(image, area, cell);
-    expect(fit).toEqual({ cells, pixels, limit });
+    expect(fit).toEqual({ cells, pixels });
     expect(fit.cells.columns).toBeLessThanOrEqual(area.columns);
     expect(fit.cells.rows).toBeLessThanOrEqual(area.rows);
   });
@@ -41,6 +41,19 @@ describe('fitImage', () => {
         expect(Math.abs(pixels.width / pixels.height - width / height) * pixels.height).toBeLessThanOrEqual(1);
       }
     }
+  });
+});
+
+describe('sixelGeometry', () => {
+  const terminal = { columns: 80, rows: 24 };
+  it.each([
+    ['the cell size told', { cell: { width: 9, height: 18 } }, { cell: { width: 9, height: 18 }, area: { columns: 80, rows: 16 }, source: 'told' }],
+    ['xterm: its text area as the sixel size, no cell size', { graphics: { width: 480, height: 312 } }, { cell: { width: 6, height: 13 }, area: { columns: 80, rows: 16 }, source: 'graphics' }],
+    ['a capped sixel size: smaller cells, and the area within it', { graphics: { width: 400, height: 240 } }, { cell: { width: 5, height: 10 }, area: { columns: 80, rows: 16 }, source: 'graphics' }],
+    ['a cell size told and a sixel size smaller than the screen', { cell: { width: 10, height: 20 }, graphics: { width: 400, height: 200 } }, { cell: { width: 10, height: 20 }, area: { columns: 40, rows: 10 }, source: 'told' }],
+    ['nothing told', {}, { cell: ASSUMED_CELL, area: { columns: 80, rows: 16 }, source: 'assumed' }],
+  ])('%s', (_, told, geometry) => {
+    expect(sixelGeometry(terminal, told)).toEqual(geometry);
   });
 });
 

@@ -6,7 +6,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { inForeground, listsSixel, parseCellSize, parseDeviceAttributes, probeTerminal, sameTerminal, type TerminalInput } from '../../src/preview/probe.js';
+import { inForeground, listsSixel, parseCellSize, parseDeviceAttributes, parseGraphicsSize, probeTerminal, sameTerminal, type TerminalInput } from '../../src/preview/probe.js';
 
 /** A fake terminal: stdin with a raw mode, stdout that answers the probe with `answer` (or stays silent). */
 function terminal(answer: string | undefined, { raw = false, pieces = 1 } = {}) {
@@ -65,11 +65,23 @@ describe('parseCellSize', () => {
   });
 });
 
+describe('parseGraphicsSize', () => {
+  it.each([
+    ['\x1b[?2;0;480;312S', { width: 480, height: 312 }], // xterm -ti vt340, 80 × 24 cells of 6 × 13
+    ['\x1b[?1;0;256S\x1b[?2;0;1000;1000S', { width: 1000, height: 1000 }], // after another item's answer
+    ['\x1b[?2;3;0;0S', undefined], // an error status
+    ['\x1b[?2;0;0;0S', undefined],
+    ['\x1b[?2;0;480S', undefined],
+  ])('%j', (text, size) => {
+    expect(parseGraphicsSize(text)).toEqual(size);
+  });
+});
+
 describe('probeTerminal', () => {
-  it('asks for the cell size and DA1 in one write, reads answers split across reads, and puts cooked mode back', async () => {
-    const t = terminal('\x1b[6;18;9t\x1b[?62;4;22c', { pieces: 4 });
-    expect(await probeTerminal(t.input, t.output, 5_000)).toEqual({ sixel: true, cell: { width: 9, height: 18 } });
-    expect(t.written).toEqual(['\x1b[16t\x1b[c']);
+  it('asks for the cell size, the sixel size and DA1 in one write, reads answers split across reads, and puts cooked mode back', async () => {
+    const t = terminal('\x1b[6;18;9t\x1b[?2;0;720;432S\x1b[?62;4;22c', { pieces: 4 });
+    expect(await probeTerminal(t.input, t.output, 5_000)).toEqual({ sixel: true, cell: { width: 9, height: 18 }, graphics: { width: 720, height: 432 } });
+    expect(t.written).toEqual(['\x1b[16t\x1b[?2;1;0S\x1b[c']);
     expect(t.modes).toEqual([true, false]);
     expect(t.input.listenerCount('data')).toBe(0);
     expect(t.input.readableFlowing).toBe(false);
@@ -77,7 +89,7 @@ describe('probeTerminal', () => {
 
   it('a terminal that answers DA1 only: sixel, and no cell size', async () => {
     const t = terminal('\x1b[?62;4;22c');
-    expect(await probeTerminal(t.input, t.output, 5_000)).toEqual({ sixel: true, cell: undefined });
+    expect(await probeTerminal(t.input, t.output, 5_000)).toEqual({ sixel: true, cell: undefined, graphics: undefined });
   });
 
   it('an answer without sixel is false; a raw terminal stays raw', async () => {
@@ -88,7 +100,7 @@ describe('probeTerminal', () => {
 
   it('a terminal that never answers: false after the timeout, mode restored', async () => {
     const t = terminal(undefined);
-    expect(await probeTerminal(t.input, t.output, 20)).toEqual({ sixel: false, cell: undefined });
+    expect(await probeTerminal(t.input, t.output, 20)).toEqual({ sixel: false, cell: undefined, graphics: undefined });
     expect(t.modes).toEqual([true, false]);
     expect(t.input.listenerCount('data')).toBe(0);
   });
@@ -105,7 +117,7 @@ describe('probeTerminal', () => {
   it('without a raw mode (not a terminal) nothing is sent', async () => {
     const t = terminal('\x1b[?62;4c');
     delete t.input.setRawMode;
-    expect(await probeTerminal(t.input, t.output, 5_000)).toEqual({ sixel: false, cell: undefined });
+    expect(await probeTerminal(t.input, t.output, 5_000)).toEqual({ sixel: false, cell: undefined, graphics: undefined });
     expect(t.written).toEqual([]);
   });
 
@@ -114,7 +126,7 @@ describe('probeTerminal', () => {
     t.input.setRawMode = () => {
       throw Object.assign(new Error('EIO'), { code: 'EIO' });
     };
-    expect(await probeTerminal(t.input, t.output, 5_000)).toEqual({ sixel: false, cell: undefined });
+    expect(await probeTerminal(t.input, t.output, 5_000)).toEqual({ sixel: false, cell: undefined, graphics: undefined });
   });
 });
 
