@@ -12,18 +12,21 @@ type Env = Record<string, string | undefined>;
 
 const ignore = (): void => {};
 
+const nothing = (): void => {};
+
 /**
  * Start loading a preview of a `format` image, drawn as `choice` says in the terminal `env`
- * describes; `probe` false where the terminal will not be asked (the chat session).
+ * describes; `probe` false where the terminal will not be asked (the chat session). Returns what
+ * to call once the answer is in: it stops the warm-up (warm-up.ts) at its next step if it is still running.
  */
-export function preloadPreview(choice: PreviewChoice, format: ImageFormat, env: Env, probe = true): void {
-  if (choice === 'none') return;
+export function preloadPreview(choice: PreviewChoice, format: ImageFormat, env: Env, probe = true): () => void {
+  if (choice === 'none') return nothing;
   import('./show.js').catch(ignore);
   if (format === 'png') import('./png-rgb.js').catch(ignore);
   else import('./decode-wasm.js').then((wasm) => wasm.preloadDecoder(format), ignore);
   // The protocol as far as it is known before the terminal is asked; sixel when it is to be asked.
   const decision = decide(choice, env, probe);
-  if (decision.kind === 'none') return;
+  if (decision.kind === 'none') return nothing;
   const protocol = decision.kind === 'probe' ? 'sixel' : decision.protocol;
   const encoders = {
     blocks: () => import('./encoders/blocks.js'),
@@ -32,5 +35,9 @@ export function preloadPreview(choice: PreviewChoice, format: ImageFormat, env: 
     sixel: () => import('./encoders/sixel.js'),
   };
   encoders[protocol]().catch(ignore);
-  import('./warm-up.js').then((warm) => warm.warmUp(protocol), ignore);
+  const control = { stopped: false };
+  import('./warm-up.js').then((warm) => warm.warmUp(protocol, control), ignore);
+  return () => {
+    control.stopped = true;
+  };
 }

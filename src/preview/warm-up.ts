@@ -4,9 +4,11 @@
  * loop, then compiles it on a background thread while the loop goes on slowly, and for a
  * megapixel that start-up cost is about as large as the work itself (bench/README.md). Running the
  * same loops over a small made-up picture while svc waits for the service (seconds, usually)
- * leaves them compiled when the real picture arrives. The work is split by `setImmediate`, so an
- * answer that arrives meanwhile waits for one step at most (a few milliseconds), and nothing is
- * written anywhere.
+ * leaves them compiled when the real picture arrives. It starts with the request (preload.ts):
+ * waiting first to see whether the service is quick cost more than it saved in the bench (the
+ * emulator's JPEG took 150 ms, and a warm-up begun then ran into the answer). The work is split by
+ * `setImmediate` and stops at the next step once the answer is in, so the answer waits for one
+ * step at most (a few milliseconds); nothing is written anywhere.
  */
 import { deflateSync } from 'node:zlib';
 import type { Protocol } from './choose.js';
@@ -59,21 +61,30 @@ function settleDetaching(): void {
   structuredClone(buffer, { transfer: [buffer] });
 }
 
+/** Whether the warm-up is to stop (the answer is in): checked before each step. */
+export interface WarmUpControl {
+  stopped: boolean;
+}
+
 /**
  * Run the loops a `protocol` preview of a PNG will use over a made-up picture, a step per turn of
- * the event loop. Never throws: a failure here is the preview's to meet and report later.
+ * the event loop, until `control.stopped`. Never throws: a failure here is the preview's to meet
+ * and report later.
  */
-export async function warmUp(protocol: Protocol): Promise<void> {
+export async function warmUp(protocol: Protocol, control: WarmUpControl = { stopped: false }): Promise<void> {
   try {
     settleDetaching();
     const [{ decodeRgbPngRows }, { scaleDown }] = await Promise.all([import('./png-rgb.js'), import('./scale.js')]);
     await nextTurn();
+    if (control.stopped) return;
     const rows = decodeRgbPngRows(madeUpPng(SIDE));
     if (!rows) return;
     await nextTurn();
+    if (control.stopped) return;
     // About half the size: the three-tap reduction a megapixel takes into a terminal.
     const scaled = scaleDown(rows, Math.round(SIDE / 1.9), Math.round(SIDE / 1.9));
     await nextTurn();
+    if (control.stopped) return;
     switch (protocol) {
       case 'sixel':
         (await import('./encoders/sixel.js')).sixelImage(scaled);

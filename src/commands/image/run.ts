@@ -88,15 +88,18 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
   const { signal, target, preview } = job;
   const request = buildRequest(plan, job.model);
   // What the preview needs loads while the service works (there is nothing to preview with -o - or --json).
+  let answered = (): void => {};
   if (preview !== 'none' && !plan.json && plan.output.kind !== 'stdout') {
     const { preloadPreview } = await import('../../preview/preload.js');
-    preloadPreview(preview, plan.format, io.env, job.probe !== false);
+    answered = preloadPreview(preview, plan.format, io.env, job.probe !== false);
   }
   let result: ImageGeneration;
   try {
     result = await withSpinner(io, () => generateImages(job.client, request, { signal, tempDir: target.dir }));
   } catch (error) {
     throw signal.aborted ? new InterruptedError() : error;
+  } finally {
+    answered();
   }
   try {
     checkImageFormats(result.images, plan.format);
