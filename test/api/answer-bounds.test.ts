@@ -29,9 +29,15 @@ afterAll(async () => {
 async function send(res: ServerResponse, text: string): Promise<boolean> {
   if (res.destroyed) return false;
   if (!res.write(text)) {
-    await new Promise((resolve) => {
-      res.once('drain', resolve);
-      res.once('close', resolve);
+    // Both listeners go once either fires: the loop waits thousands of times on one response.
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      res.once('drain', done);
+      res.once('close', done);
     });
   }
   return !res.destroyed;
