@@ -54,7 +54,7 @@ await build({
 
 // Help pages exactly as commander prints them (80 columns, as for any non-terminal).
 const { buildProgram } = await import('../dist/program.js');
-const { InterruptRouter } = await import('../dist/interrupts.js');
+const { InterruptRouter } = await import('../dist/terminal/interrupts.js');
 const { createFactory } = await import('../dist/factory.js');
 let captured = '';
 const io = { env: {}, stdout: { write: (text) => (captured += text) }, stderr: { write: () => {} } };

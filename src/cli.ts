@@ -2,8 +2,8 @@
  * The process entry (bin/svc.js loads it unless it could answer --version or --help itself):
  * wires the real process to main(). Signals become an abort.
  */
-import { InterruptRouter } from './interrupts.js';
-import { processIO } from './io.js';
+import { InterruptRouter } from './terminal/interrupts.js';
+import { processIO } from './terminal/io.js';
 
 /** Resolves once everything written to `stream` so far has been handed to the system. */
 function flushed(stream: NodeJS.WriteStream): Promise<void> {

@@ -6,16 +6,16 @@
 import type { ApiClient, RetryNotice } from './api/client.js';
 import type { InputHistory } from './conversations/input-history.js';
 import type { ConversationStore } from './conversations/store.js';
-import { debugLogger } from './debug.js';
-import { UsageError } from './errors.js';
-import type { IO } from './io.js';
+import { debugLogger } from './terminal/debug.js';
+import { UsageError } from './core/errors.js';
+import type { IO } from './terminal/io.js';
 import { envApiKey, missingKeyError, resolveApiKey, type ResolvedKey } from './settings/api-key.js';
 import { sendsKeyInClear } from './settings/plain-http.js';
 import { parseProfileName, profileExists, unknownProfileError, type SelectedProfile } from './settings/profiles.js';
 import { settingNames, type ResolvedValue, type SettingName } from './settings/definitions.js';
 import { resolveSetting, settingOrigin, type Resolved } from './settings/resolve.js';
 import type { JsonStoreFile } from './settings/store.js';
-import { userAgent } from './version.js';
+import { userAgent } from './core/version.js';
 
 /** Raw values of the flags that override settings, as commander parsed them. */
 export type SettingFlags = Partial<Record<SettingName, string | undefined>>;

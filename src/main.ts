@@ -3,13 +3,13 @@
  * process.exit, so piped output is flushed before the process ends.
  */
 import { CommanderError } from '@commander-js/extra-typings';
-import { ExitCode, exitCodeFor, InterruptedError } from './errors.js';
+import { ExitCode, exitCodeFor, InterruptedError } from './core/errors.js';
 import { createFactory, type RetryWait } from './factory.js';
-import { InterruptRouter } from './interrupts.js';
-import type { IO } from './io.js';
+import { InterruptRouter } from './terminal/interrupts.js';
+import type { IO } from './terminal/io.js';
 import { buildProgram } from './program.js';
-import { reportError } from './report-error.js';
-import { isStdoutError, StdoutCheck, stdoutFailure, type StdoutState } from './stdout-check.js';
+import { reportError } from './terminal/report-error.js';
+import { isStdoutError, StdoutCheck, stdoutFailure, type StdoutState } from './terminal/stdout-check.js';
 
 export interface MainOptions {
   /** Aborted when the process must stop (SIGTERM, SIGHUP, or Ctrl-C nobody else took). */

@@ -18,7 +18,7 @@ import { renderCommand } from './commands/render/command.js';
 import { profilesCommand } from './commands/profiles/command.js';
 import { rolesCommand } from './commands/roles/command.js';
 import { sessionsCommand } from './commands/sessions/command.js';
-import { version } from './version.js';
+import { version } from './core/version.js';
 
 const ROOT_HELP = `
 Examples:

@@ -17,7 +17,7 @@ await import('data:text/javascript,export default 1');
 const t0 = performance.now();
 const { terminalRenderer } = await import(chunk('terminal-renderer-'));
 const t1 = performance.now();
-const { neutraliseForTerminal } = await import('../../dist/terminal-text.js');
+const { neutraliseForTerminal } = await import('../../dist/core/terminal-text.js');
 
 let bytes = 0;
 const sink = (text) => (bytes += text.length);

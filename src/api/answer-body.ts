@@ -4,7 +4,7 @@
  * Content-Type claims: `{` or `[` is JSON, `data:` is an event stream, `<` is a page that a
  * proxy, gateway or captive portal put in the service's place.
  */
-import { MalformedResponseError } from '../errors.js';
+import { MalformedResponseError } from '../core/errors.js';
 import { MAX_ERROR_BODY_BYTES } from './limits.js';
 import { extractServiceMessage } from './service-message.js';
 import { originNote } from './status-errors.js';

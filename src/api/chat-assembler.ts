@@ -9,11 +9,11 @@
  * values taken from the latest chunk that has them. Only what assembly needs is added: `object`
  * becomes `chat.completion`, and `id`, `created`, `model` are filled in when no chunk had them.
  */
-import { MalformedResponseError } from '../errors.js';
-import { isObject, type JsonObject } from '../json.js';
+import { MalformedResponseError } from '../core/errors.js';
+import { isObject, type JsonObject } from '../core/json.js';
 import type { ChatCompletion, Usage } from './chat-types.js';
 import { MAX_CHAT_ANSWER_BYTES } from './limits.js';
-import { describeBytes } from '../byte-size.js';
+import { describeBytes } from '../core/byte-size.js';
 
 function readUsage(value: unknown): Usage | undefined {
   if (!isObject(value)) return undefined;

@@ -2,14 +2,14 @@
  * One chat completion, streamed or not, delivered as text deltas to a callback and returned
  * whole as the service-api.md 2.2 object.
  */
-import { MalformedResponseError, NetworkError, ServerError } from '../errors.js';
-import { isObject } from '../json.js';
+import { MalformedResponseError, NetworkError, ServerError } from '../core/errors.js';
+import { isObject } from '../core/json.js';
 import { htmlAnswerError, isHtmlAnswer, peekBody, readUpTo } from './answer-body.js';
 import { CompletionAssembler } from './chat-assembler.js';
 import type { ChatCompletion, ChatRequest } from './chat-types.js';
 import type { ApiClient, ApiResponse } from './client.js';
 import { MAX_CHAT_ANSWER_BYTES } from './limits.js';
-import { describeBytes } from '../byte-size.js';
+import { describeBytes } from '../core/byte-size.js';
 import { missingReplyError } from './reply-checks.js';
 import { extractServiceMessage, hasServiceError, messageFromJson, parseServiceJson as parseJson } from './service-message.js';
 import { SseDecoder } from './sse/decode.js';

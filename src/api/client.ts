@@ -3,7 +3,7 @@
  * backoff, timeouts as "longest silence", and every failure turned into an svc error.
  */
 import type { Dispatcher } from 'undici';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError } from '../core/errors.js';
 import { readUpTo } from './answer-body.js';
 import { codingsToUndo, decodeBody } from './content-encoding.js';
 import { MAX_ERROR_BODY_BYTES } from './limits.js';

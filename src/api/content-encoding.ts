@@ -6,7 +6,7 @@
  */
 import { pipeline, Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
-import { MalformedResponseError, SvcError } from '../errors.js';
+import { MalformedResponseError, SvcError } from '../core/errors.js';
 
 type Coding = 'gzip' | 'deflate' | 'br';
 

@@ -5,8 +5,8 @@
  * as if it were the model's answer. An empty string (`content: ""`, a --stop that matched at
  * once) is a reply, and is not an error.
  */
-import { MalformedResponseError, RejectedError, type SvcError } from '../errors.js';
-import { isObject } from '../json.js';
+import { MalformedResponseError, RejectedError, type SvcError } from '../core/errors.js';
+import { isObject } from '../core/json.js';
 import type { CompletionAssembler } from './chat-assembler.js';
 
 function toolNames(toolCalls: unknown): string[] {

@@ -2,7 +2,7 @@
  * Finding the service's own words in an error body, whatever shape the service or a proxy in
  * front of it chose; and reading a body that must be JSON.
  */
-import { MalformedResponseError } from '../errors.js';
+import { MalformedResponseError } from '../core/errors.js';
 
 export interface ServiceMessage {
   /** What the service said, or a description of what came back instead. */

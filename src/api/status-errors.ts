@@ -2,7 +2,7 @@
  * An HTTP error answer → the svc error that says what happened and what to do about it.
  * The class decides the exit code (errors.ts); this decides the words.
  */
-import { ApiError, AuthError, RateLimitError, RejectedError, ServerError, type ServiceErrorDetails } from '../errors.js';
+import { ApiError, AuthError, RateLimitError, RejectedError, ServerError, type ServiceErrorDetails } from '../core/errors.js';
 import type { ServiceMessage } from './service-message.js';
 
 export interface StatusErrorInput {

@@ -2,7 +2,7 @@
  * Errors below HTTP (connect, DNS, TLS, timeouts, cut connections) → NetworkError with words a
  * user can act on. undici reports these by `code`; Node's own socket errors too.
  */
-import { NetworkError } from '../errors.js';
+import { NetworkError } from '../core/errors.js';
 import { originNote } from './status-errors.js';
 
 /** The error code of a transport error, looking through AggregateError and `cause`. */

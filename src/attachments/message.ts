@@ -3,7 +3,7 @@
  * path, then piped stdin, separated by blank lines. Where each block sits is kept with the turn
  * (AttachmentRef), so /history can show a file as its name and size.
  */
-import { formatBytes } from '../byte-size.js';
+import { formatBytes } from '../core/byte-size.js';
 import type { AttachmentRef } from '../conversations/model.js';
 import type { AttachedFile } from './read.js';
 

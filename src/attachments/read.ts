@@ -5,9 +5,9 @@
  */
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatBytes } from '../byte-size.js';
-import { UsageError } from '../errors.js';
-import { describeSystemError, errnoCode } from '../system-errors.js';
+import { formatBytes } from '../core/byte-size.js';
+import { UsageError } from '../core/errors.js';
+import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { globFiles, hasGlobMagic } from './glob.js';
 
 const MIB = 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { Factory } from '../factory.js';
-import type { InterruptRouter } from '../interrupts.js';
+import type { InterruptRouter } from '../terminal/interrupts.js';
 
 /** What every command's action gets. */
 export interface CommandContext {

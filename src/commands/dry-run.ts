@@ -4,12 +4,12 @@
  * a real run makes before sending is made first, so a dry run that prints is a request svc would
  * send.
  */
-import { curlCommand } from '../api/curl.js';
+import { curlCommand } from './curl-command.js';
 import { requestHeaders } from '../api/request-headers.js';
 import { endpointUrl } from '../api/url.js';
 import { requireBaseUrl, type ResolvedSettings } from '../factory.js';
-import type { IO } from '../io.js';
-import { userAgent } from '../version.js';
+import type { IO } from '../terminal/io.js';
+import { userAgent } from '../core/version.js';
 
 /** The curl command for a POST of `body` to `/v1/<endpoint>` with the settings in use. */
 export function dryRunCommand(settings: ResolvedSettings, endpoint: string, body: unknown, stream: boolean): string {

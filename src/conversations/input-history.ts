@@ -4,12 +4,12 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IO } from '../io.js';
-import { appendJsonLine, describeLineProblems, readJsonLines, type LineProblem } from '../jsonl-file.js';
+import type { Reporter } from '../core/reporter.js';
+import { appendJsonLine, describeLineProblems, readJsonLines, type LineProblem } from '../storage/jsonl-file.js';
 import { stateDir } from '../settings/paths.js';
 import { ensurePrivateDir } from '../settings/private-dir.js';
-import { describeSystemError } from '../system-errors.js';
-import { neutraliseForTerminal } from '../terminal-text.js';
+import { describeSystemError } from '../core/system-errors.js';
+import { neutraliseForTerminal } from '../core/terminal-text.js';
 
 /** How many inputs are kept, in the file and in readline's own list. */
 export const KEEP = 1000;
@@ -72,6 +72,6 @@ export class InputHistory {
 }
 
 /** The user's saved input history, telling stderr (once) about damage it meets. */
-export function inputHistoryFor(io: IO): InputHistory {
+export function inputHistoryFor(io: Reporter): InputHistory {
   return InputHistory.load(io.env, (line) => io.stderr.write(`${neutraliseForTerminal(line)}\n`));
 }

@@ -5,7 +5,7 @@
  * not the listing of every conversation.
  */
 import type { Usage } from '../api/chat-types.js';
-import { isObject, type JsonObject } from '../json.js';
+import { isObject, type JsonObject } from '../core/json.js';
 import type { AttachmentRef, ConversationRecord, ImageNote, Turn } from './model.js';
 
 const isString = (value: unknown): value is string => typeof value === 'string';

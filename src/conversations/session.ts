@@ -5,7 +5,7 @@
  * memory, no longer saved, and the failure is kept for the caller to report.
  */
 import type { ChatMessage, Usage } from '../api/chat-types.js';
-import { describeSystemError } from '../system-errors.js';
+import { describeSystemError } from '../core/system-errors.js';
 import { addUsage, replay, toMessages, type Conversation, type ConversationRecord, type ImageNote, type Turn } from './model.js';
 import { newConversationName, type ConversationStore } from './store.js';
 

@@ -8,13 +8,13 @@
  */
 import { accessSync, constants, lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SvcError, UsageError } from '../errors.js';
-import type { IO } from '../io.js';
-import { appendJsonLine, describeLineProblems, parseJsonLines, readJsonLines, type JsonLines, type LineProblem } from '../jsonl-file.js';
+import { SvcError, UsageError } from '../core/errors.js';
+import type { Reporter } from '../core/reporter.js';
+import { appendJsonLine, describeLineProblems, parseJsonLines, readJsonLines, type JsonLines, type LineProblem } from '../storage/jsonl-file.js';
 import { dataDir } from '../settings/paths.js';
 import { ensurePrivateDir } from '../settings/private-dir.js';
-import { describeSystemError, errnoCode } from '../system-errors.js';
-import { forOutput } from '../terminal-text.js';
+import { describeSystemError, errnoCode } from '../core/system-errors.js';
+import { forOutput } from '../core/terminal-text.js';
 import { replay, type Conversation, type ConversationRecord } from './model.js';
 import { recordOf } from './records.js';
 
@@ -300,6 +300,6 @@ export class ConversationStore {
 }
 
 /** The store of the user's conversations, telling stderr about damaged files it meets. */
-export function conversationStoreFor(io: IO): ConversationStore {
+export function conversationStoreFor(io: Reporter): ConversationStore {
   return new ConversationStore(io.env, { warn: (line) => io.stderr.write(`${forOutput(line, io.stderrIsTTY)}\n`) });
 }

@@ -5,7 +5,7 @@
  * `null` counts as absent for optional fields: OpenAI's clients send it for "not set", and the
  * openai SDKs serialise unset options that way in some languages.
  */
-import { isObject, type JsonObject } from '../json.js';
+import { isObject, type JsonObject } from '../core/json.js';
 import { invalidParam } from './errors.js';
 
 export { isObject, type JsonObject };

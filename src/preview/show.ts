@@ -10,10 +10,10 @@
  * neutralises it like any other text.
  */
 import { readFile } from 'node:fs/promises';
-import { debugLogger } from '../debug.js';
-import type { IO } from '../io.js';
-import { describeSystemError, errnoCode } from '../system-errors.js';
-import { forOutput } from '../terminal-text.js';
+import { debugLogger } from '../terminal/debug.js';
+import type { IO } from '../terminal/io.js';
+import { describeSystemError, errnoCode } from '../core/system-errors.js';
+import { forOutput } from '../core/terminal-text.js';
 import { afterProbe, decide, wrapForTmux, type Decision, type PreviewChoice, type Protocol } from './choose.js';
 import { decodeRows, PreviewDecodeError } from './decode.js';
 import { ASSUMED_CELL, fitImage, HALF_BLOCK_CELL, previewArea, sixelGeometry, type CellSize, type Fit, type PixelSize, type SixelGeometry, type ToldSizes } from './fit.js';

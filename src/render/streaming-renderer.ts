@@ -21,7 +21,7 @@ import { RowPainter } from './row-painter.js';
 import { palette, PLAIN, type Style } from './style.js';
 import { layoutTable, mayBeDelimiter, parseDelimiter, previewCells, splitRow, type TableLayout, tableRowCells, tableRuleCells } from './table.js';
 import { codePointWidth } from './width.js';
-import { neutraliseForTerminal } from '../terminal-text.js';
+import { neutraliseForTerminal } from '../core/terminal-text.js';
 
 export interface RendererOptions {
   /** The terminal's width now; read again at the start of every line (so after SIGWINCH too). */

@@ -5,7 +5,7 @@
  * module, lazily and only when their output is a terminal: it is the chunk that brings the
  * renderer and highlight.js, and a pipe never loads it.
  */
-import { colorWanted } from '../io.js';
+import { colorWanted } from '../terminal/io.js';
 import { createHighlighter } from './highlight.js';
 import { hyperlinksWanted } from './hyperlinks.js';
 import { createStreamingRenderer, type StreamingRenderer } from './streaming-renderer.js';

@@ -15,8 +15,8 @@
  * request fields (as in a request body) and `model`; an unknown key is refused, so a typo is
  * never a setting quietly ignored. Pure, so a table test covers it.
  */
-import { parseModelId } from '../parse-values.js';
-import { parseRequestFields, type FieldNaming, type RawRequestFields, type RequestFieldName, type RequestFields } from '../commands/chat/request-fields.js';
+import { parseModelId } from '../core/parse-values.js';
+import { parseRequestFields, type FieldNaming, type RawRequestFields, type RequestFieldName, type RequestFields } from '../chat/request-fields.js';
 
 /** A role: a system message and the defaults that go with it. */
 export interface Role {

@@ -6,11 +6,11 @@
  */
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SvcError, UsageError } from '../errors.js';
-import { isSimpleName, SIMPLE_NAME_RULE } from '../names.js';
+import { SvcError, UsageError } from '../core/errors.js';
+import { isSimpleName, SIMPLE_NAME_RULE } from '../core/names.js';
 import { configDir } from '../settings/paths.js';
 import { ensurePrivateDir } from '../settings/private-dir.js';
-import { describeSystemError, errnoCode } from '../system-errors.js';
+import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { BUILT_IN_ROLES, builtInRole } from './built-in.js';
 import { formatRoleFile, parseRoleFile, RoleFileProblem, type Role } from './role-file.js';
 

@@ -2,7 +2,7 @@
  * The API key: from SVC_API_KEY, else the stored one. Never printed in full (see maskKey), never
  * quoted in a message.
  */
-import { MissingKeyError, UnusableKeyError } from '../errors.js';
+import { MissingKeyError, UnusableKeyError } from '../core/errors.js';
 import type { JsonStore, JsonStoreFile } from './store.js';
 
 export const API_KEY_ENV = 'SVC_API_KEY';

@@ -2,8 +2,8 @@
  * The settings svc knows, where each can come from, and how each is checked.
  * cli.md "Settings and precedence" is the source of this table.
  */
-import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange } from '../parse-values.js';
-import { PREVIEW_CHOICES, type PreviewChoice } from '../preview/choices.js';
+import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange } from '../core/parse-values.js';
+import { PREVIEW_CHOICES, type PreviewChoice } from './preview-choices.js';
 
 export interface SettingDefinition<T> {
   /** The environment variable that overrides the stored value. */

@@ -2,7 +2,7 @@
  * Which profile a command uses: --profile, else SVC_PROFILE, else the default chosen with
  * `svc profiles use` (kept in profiles.json in the config folder), else `default`.
  */
-import type { IO } from '../io.js';
+import type { Reporter } from '../core/reporter.js';
 import { configDir } from './paths.js';
 import { DEFAULT_PROFILE, isProfileName, parseProfileName, PROFILE_ENV, profileDir, type SelectedProfile } from './profiles.js';
 import { openStore, type JsonStoreFile } from './store.js';
@@ -11,7 +11,7 @@ import { warnSkipped } from './stored-key.js';
 const CHOICE_KEY = 'default';
 
 /** profiles.json: `{"default": "<name>"}`, written by `svc profiles use`. */
-export function choiceStore(env: IO['env']): Promise<JsonStoreFile> {
+export function choiceStore(env: Reporter['env']): Promise<JsonStoreFile> {
   return openStore(configDir(env), 'profiles');
 }
 
@@ -20,7 +20,7 @@ export function choiceStore(env: IO['env']): Promise<JsonStoreFile> {
  * holds something other than a profile name, is skipped and reported: the command goes on with
  * the `default` profile (its own base URL and key, never a mix of two profiles).
  */
-export async function chosenDefault(io: IO): Promise<string | undefined> {
+export async function chosenDefault(io: Reporter): Promise<string | undefined> {
   const store = await choiceStore(io.env);
   const problem = store.problem();
   if (problem) {
@@ -35,7 +35,7 @@ export async function chosenDefault(io: IO): Promise<string | undefined> {
 }
 
 /** Make `name` the default (`default` itself removes the choice). */
-export async function chooseDefault(io: IO, name: string): Promise<void> {
+export async function chooseDefault(io: Reporter, name: string): Promise<void> {
   const store = await choiceStore(io.env);
   const broken = store.problem();
   if (broken) {
@@ -50,7 +50,7 @@ export async function chooseDefault(io: IO, name: string): Promise<void> {
 }
 
 /** The profile in use, from the --profile value (checked already), the environment or the choice. */
-export async function selectProfile(io: IO, flag: string | undefined): Promise<SelectedProfile> {
+export async function selectProfile(io: Reporter, flag: string | undefined): Promise<SelectedProfile> {
   const pick = (name: string, source: SelectedProfile['source']): SelectedProfile => ({ name, source, dir: profileDir(io.env, name) });
   if (flag !== undefined) return pick(parseProfileName(flag, '--profile'), 'flag');
   const fromEnv = io.env[PROFILE_ENV];

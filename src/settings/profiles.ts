@@ -9,8 +9,8 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
-import { isSimpleName, SIMPLE_NAME_RULE } from '../names.js';
+import { UsageError } from '../core/errors.js';
+import { isSimpleName, SIMPLE_NAME_RULE } from '../core/names.js';
 import { configDir } from './paths.js';
 
 type Env = Record<string, string | undefined>;

@@ -1,8 +1,8 @@
 /**
  * Settings precedence, as a pure function: flag > environment variable > stored > default.
  */
-import { UsageError } from '../errors.js';
-import { InvalidValueError } from '../parse-values.js';
+import { UsageError } from '../core/errors.js';
+import { InvalidValueError } from '../core/parse-values.js';
 import { settingDefinitions, type ResolvedValue, type SettingName, type SettingValue } from './definitions.js';
 
 export type SettingSource = 'flag' | 'env' | 'stored' | 'default';

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SvcError } from '../errors.js';
-import { isObject } from '../json.js';
+import { SvcError } from '../core/errors.js';
+import { isObject } from '../core/json.js';
 
 /** A settings or credentials file that exists but cannot be used. Exit 1: nothing was sent. */
 export class BrokenStoreFileError extends SvcError {

@@ -11,7 +11,7 @@
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
-import { SvcError } from '../errors.js';
+import { SvcError } from '../core/errors.js';
 import { ensurePrivateDir } from './private-dir.js';
 import { importWithoutSignalHooks } from './quiet-signal-hooks.js';
 import { BrokenStoreFileError, readStoreFile } from './store-file.js';

@@ -3,13 +3,13 @@
  * read is made owner-only (and the user told), one that cannot be read is skipped and reported,
  * never quoted. Shared by the factory (the profile in use) and `svc profiles list` (every one).
  */
-import type { IO } from '../io.js';
+import type { Reporter } from '../core/reporter.js';
 import { resolveApiKey, type ResolvedKey } from './api-key.js';
 import { tightenSecretFile } from './private-dir.js';
 import type { BrokenStoreFileError, JsonStoreFile } from './store.js';
 
 /** Say once, on stderr, that a settings file is skipped (the command goes on without it). */
-export function warnSkipped(io: IO, error: BrokenStoreFileError, what: string): void {
+export function warnSkipped(io: Reporter, error: BrokenStoreFileError, what: string): void {
   io.stderr.write(`svc: warning: ${error.message}; ${what}\n  ${error.hint ?? ''}\n`);
 }
 
@@ -17,7 +17,7 @@ export function warnSkipped(io: IO, error: BrokenStoreFileError, what: string): 
  * The key stored in `credentials`, or undefined when none is stored or its file cannot be read
  * (reported). A stored key that cannot be sent throws UnusableKeyError (see resolveApiKey).
  */
-export function readStoredKey(io: IO, credentials: JsonStoreFile): ResolvedKey | undefined {
+export function readStoredKey(io: Reporter, credentials: JsonStoreFile): ResolvedKey | undefined {
   const tightened = tightenSecretFile(credentials.path);
   if (tightened) io.stderr.write(`svc: ${tightened.fixed ? 'note' : 'warning'}: ${tightened.message}\n`);
   const problem = credentials.problem();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Base64Decoder } from '../../src/api/images/base64-decoder.js';
 import { BlobScanner, placeholder, type BlobSink } from '../../src/api/images/blob-scanner.js';
-import { MalformedResponseError } from '../../src/errors.js';
+import { MalformedResponseError } from '../../src/core/errors.js';
 
 function scan(chunks: Buffer[]): { document: unknown; blobs: Buffer[] } {
   const blobs: Buffer[][] = [];

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partialOf, runChat } from '../../src/api/chat.js';
 import type { ChatRequest } from '../../src/api/chat-types.js';
 import { ApiClient } from '../../src/api/client.js';
-import { MalformedResponseError, NetworkError, ServerError } from '../../src/errors.js';
+import { MalformedResponseError, NetworkError, ServerError } from '../../src/core/errors.js';
 import { chunk, reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
 
 const scripted = useScriptedServer();

@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, type ClientOptions, type RetryNotice } from '../../src/api/client.js';
-import { AuthError, NetworkError, RateLimitError, RejectedError, ServerError } from '../../src/errors.js';
+import { AuthError, NetworkError, RateLimitError, RejectedError, ServerError } from '../../src/core/errors.js';
 import { refusedBaseUrl } from '../helpers/refused-url.js';
 import { reply, useScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 

@@ -3,34 +3,8 @@
  * imports and lazy `import()` too (a loop of types still ties two rooms together). And the session
  * takes nothing from the one-shot command: what both use lives in modules of its own.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const SRC = resolve(import.meta.dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
-/** Every relative module a file names: `import … from`, `export … from`, `import(…)`, types included. */
-function relativeImports(text: string): string[] {
-  const specifiers = [...text.matchAll(/\b(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) => match[1]!);
-  return [...new Set(specifiers)];
-}
-
-function importGraph(): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of sourceFiles(SRC)) {
-    const targets = relativeImports(readFileSync(file, 'utf8')).map((specifier) => resolve(dirname(file), specifier).replace(/\.js$/, '.ts'));
-    graph.set(relative(SRC, file), targets.map((target) => relative(SRC, target)));
-  }
-  return graph;
-}
+import { importGraph, relativeImports } from './import-graph.js';
 
 /** The strongly connected parts with more than one module, or one that imports itself (Tarjan). */
 function cycles(graph: Map<string, string[]>): string[][] {
@@ -69,7 +43,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
 }
 
 describe('imports in src/', () => {
-  const graph = importGraph();
+  const graph = new Map([...importGraph()].map(([file, info]) => [file, info.imports]));
 
   it('finds every kind of import (the check can fail)', () => {
     expect(relativeImports("import a from './a.js';\nimport type { B } from '../b.js';\nexport { c } from './c.js';\nconst d = await import('./d.js');")).toEqual(['./a.js', '../b.js', './c.js', './d.js']);

@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../src/conversations/store.js';
-import { InterruptRouter } from '../../src/interrupts.js';
+import { InterruptRouter } from '../../src/terminal/interrupts.js';
 import { main } from '../../src/main.js';
 import { CapturedStream, runSvc, testIO } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';

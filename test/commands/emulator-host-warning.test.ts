@@ -3,7 +3,7 @@
  * reach it and that its key is printed; on loopback it says nothing of the kind.
  */
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost } from '../../src/loopback.js';
+import { isLoopbackHost } from '../../src/core/loopback.js';
 import { main } from '../../src/main.js';
 import { testIO } from '../helpers/in-process.js';
 

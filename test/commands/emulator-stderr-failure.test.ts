@@ -3,7 +3,7 @@
  * 1 instead of running where nobody can find it (a random port and key are useless unprinted).
  */
 import { describe, expect, it } from 'vitest';
-import { InterruptRouter } from '../../src/interrupts.js';
+import { InterruptRouter } from '../../src/terminal/interrupts.js';
 import { main } from '../../src/main.js';
 import { testIO } from '../helpers/in-process.js';
 

@@ -10,7 +10,7 @@ import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeJpeg } from '../../src/emulator/images/jpeg.js';
 import { encodeWebp } from '../../src/emulator/images/webp.js';
-import { formatBytes } from '../../src/byte-size.js';
+import { formatBytes } from '../../src/core/byte-size.js';
 import { decodeImage } from '../../src/preview/decode.js';
 import { png as pngHeader } from '../helpers/fake-images.js';
 import { runSvc, type RunOptions } from '../helpers/in-process.js';

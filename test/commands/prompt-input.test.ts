@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { composePrompt, readPipedPrompt, stdinHasInput } from '../../src/commands/chat/prompt-input.js';
-import { InterruptedError } from '../../src/errors.js';
-import type { IO, StdinKind } from '../../src/io.js';
+import { InterruptedError } from '../../src/core/errors.js';
+import type { IO, StdinKind } from '../../src/terminal/io.js';
 
 describe('composePrompt', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequestFields } from '../../src/commands/chat/request-fields.js';
-import { UsageError } from '../../src/errors.js';
+import { parseRequestFields } from '../../src/chat/request-fields.js';
+import { UsageError } from '../../src/core/errors.js';
 
 describe('parseRequestFields', () => {
   it('maps every flag to its body field with the right JSON type', () => {

@@ -14,7 +14,7 @@ import { chatModel, openConversation } from '../../src/commands/chat/open-conver
 import type { ChatPlan } from '../../src/commands/chat/options.js';
 import { ConversationStore } from '../../src/conversations/store.js';
 import { createFactory } from '../../src/factory.js';
-import { InterruptRouter } from '../../src/interrupts.js';
+import { InterruptRouter } from '../../src/terminal/interrupts.js';
 import { loadRole } from '../../src/roles/store.js';
 import { testIO } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';

@@ -14,7 +14,7 @@ import { chatModel, openConversation } from '../../src/commands/chat/open-conver
 import { recordOf } from '../../src/conversations/records.js';
 import { ConversationStore } from '../../src/conversations/store.js';
 import { createFactory } from '../../src/factory.js';
-import { InterruptRouter } from '../../src/interrupts.js';
+import { InterruptRouter } from '../../src/terminal/interrupts.js';
 import { runSvc, testIO } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { ScriptedReader } from '../helpers/scripted-reader.js';

@@ -10,7 +10,7 @@ import { runSession } from '../../src/commands/chat/interactive/repl.js';
 import { chatModel, openConversation } from '../../src/commands/chat/open-conversation.js';
 import { ConversationStore } from '../../src/conversations/store.js';
 import { createFactory } from '../../src/factory.js';
-import { InterruptRouter } from '../../src/interrupts.js';
+import { InterruptRouter } from '../../src/terminal/interrupts.js';
 import { testIO } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { ScriptedReader } from '../helpers/scripted-reader.js';

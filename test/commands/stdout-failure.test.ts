@@ -9,9 +9,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InterruptRouter } from '../../src/interrupts.js';
+import { InterruptRouter } from '../../src/terminal/interrupts.js';
 import { main } from '../../src/main.js';
-import { StdoutCheck } from '../../src/stdout-check.js';
+import { StdoutCheck } from '../../src/terminal/stdout-check.js';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
 import { runSvc, testIO } from '../helpers/in-process.js';
 

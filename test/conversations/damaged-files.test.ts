@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConversationSession } from '../../src/conversations/session.js';
 import { ConversationStore } from '../../src/conversations/store.js';
-import { SvcError, UsageError } from '../../src/errors.js';
-import { appendJsonLine, readJsonLines } from '../../src/jsonl-file.js';
+import { SvcError, UsageError } from '../../src/core/errors.js';
+import { appendJsonLine, readJsonLines } from '../../src/storage/jsonl-file.js';
 
 let home: string;
 let env: Record<string, string>;

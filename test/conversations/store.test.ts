@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConversationSession } from '../../src/conversations/session.js';
 import { checkConversationName, ConversationStore } from '../../src/conversations/store.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 
 let home: string;
 let env: Record<string, string>;

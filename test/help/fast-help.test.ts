@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { IO } from '../../src/io.js';
+import type { IO } from '../../src/terminal/io.js';
 import { main } from '../../src/main.js';
 import { makeSandbox, svc } from '../helpers/run-svc.js';
 

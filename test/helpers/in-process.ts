@@ -5,9 +5,9 @@
  * end-to-end tests (test/e2e) for what only a real process shows: signals, TTYs, pipes, install.
  */
 import { Readable, Writable } from 'node:stream';
-import { colorWanted, type IO, type StdinKind } from '../../src/io.js';
+import { colorWanted, type IO, type StdinKind } from '../../src/terminal/io.js';
 import type { RetryWait } from '../../src/factory.js';
-import { InterruptRouter } from '../../src/interrupts.js';
+import { InterruptRouter } from '../../src/terminal/interrupts.js';
 import { main } from '../../src/main.js';
 import type { Sandbox } from './run-svc.js';
 

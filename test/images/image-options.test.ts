@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { freshPaths, numbered, slugFromPrompt } from '../../src/commands/image/file-names.js';
 import { parseImageOptions, type RawImageOptions } from '../../src/commands/image/options.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

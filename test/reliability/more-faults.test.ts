@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QUIET_STDIN_NOTICE_MS } from '../../src/commands/chat/prompt-input.js';
-import { InterruptRouter } from '../../src/interrupts.js';
+import { InterruptRouter } from '../../src/terminal/interrupts.js';
 import { runSvc } from '../helpers/in-process.js';
 import { hasStackTrace, makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { chunk, reply, useScriptedServer } from '../helpers/scripted-server.js';

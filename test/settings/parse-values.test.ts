@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
-import { parseBaseUrl, parseIntegerInRange, parseModelId, parseNumberInRange } from '../../src/parse-values.js';
+import { UsageError } from '../../src/core/errors.js';
+import { parseBaseUrl, parseIntegerInRange, parseModelId, parseNumberInRange } from '../../src/core/parse-values.js';
 
 describe('parseNumberInRange', () => {
   it.each([['0', 0], ['2', 2], ['0.7', 0.7], ['.5', 0.5], ['1e0', 1], [' 1 ', 1], ['-2', -2]])('%j → %d', (text, value) => {

@@ -7,7 +7,7 @@
  * bytes, and anything Buffer skipped makes it shorter. Only then is the piece looked at closely.
  * (Buffer also reads the URL-safe alphabet, `-` and `_`; those are accepted as base64url.)
  */
-import { MalformedResponseError } from '../../errors.js';
+import { MalformedResponseError } from '../../core/errors.js';
 
 const VALID = /^[A-Za-z0-9+/_-]*$/;
 const WHITESPACE = /\s/g;

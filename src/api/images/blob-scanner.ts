@@ -9,9 +9,9 @@
  * (bench/, "Reading a 24 MiB image answer"), while this scanner finds the string's end with
  * Buffer.indexOf and decodes with Buffer's native base64.
  */
-import { MalformedResponseError } from '../../errors.js';
+import { MalformedResponseError } from '../../core/errors.js';
 import { MAX_IMAGE_ANSWER_TEXT_BYTES } from '../limits.js';
-import { describeBytes } from '../../byte-size.js';
+import { describeBytes } from '../../core/byte-size.js';
 import { parseServiceJson } from '../service-message.js';
 import { Base64Decoder } from './base64-decoder.js';
 

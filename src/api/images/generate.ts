@@ -4,8 +4,8 @@
  */
 import type { Usage } from '../chat-types.js';
 import type { ApiClient } from '../client.js';
-import { MalformedResponseError, ServerError } from '../../errors.js';
-import { isObject } from '../../json.js';
+import { MalformedResponseError, ServerError } from '../../core/errors.js';
+import { isObject } from '../../core/json.js';
 import { htmlAnswerError, isHtmlAnswer, peekBody } from '../answer-body.js';
 import { hasServiceError, messageFromJson } from '../service-message.js';
 import { BlobScanner, placeholder } from './blob-scanner.js';

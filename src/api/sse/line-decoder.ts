@@ -11,9 +11,9 @@
  * A line that never ends is stopped at MAX_SSE_LINE_BYTES (limits.ts), counted in characters of
  * the decoded text (never more than its bytes), rather than held until memory runs out.
  */
-import { MalformedResponseError } from '../../errors.js';
+import { MalformedResponseError } from '../../core/errors.js';
 import { MAX_SSE_LINE_BYTES } from '../limits.js';
-import { describeBytes } from '../../byte-size.js';
+import { describeBytes } from '../../core/byte-size.js';
 
 /** The error for a line or an event beyond the bound. */
 export function sseTooLong(what: string): MalformedResponseError {

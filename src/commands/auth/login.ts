@@ -1,9 +1,9 @@
-import { InterruptedError, UsageError } from '../../errors.js';
+import { InterruptedError, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
-import { canPrompt, type IO } from '../../io.js';
+import { canPrompt, type IO } from '../../terminal/io.js';
 import { API_KEY_ENV, checkKeyShape, envApiKey, maskKey, replaceApiKey, storeApiKey } from '../../settings/api-key.js';
 import { profileExists } from '../../settings/profiles.js';
-import { readAllText } from '../../streams.js';
+import { readAllText } from '../../terminal/streams.js';
 
 /** Ask for the key with a masked prompt on the terminal (stderr, so stdout stays clean). */
 async function promptForKey(io: IO): Promise<string> {

@@ -9,11 +9,11 @@
  */
 import type { ChatMessage, ChatRequest } from '../../api/chat-types.js';
 import type { ImageRequest } from '../../api/images/generate.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import type { AspectRatio, ImageFormat } from '../../api/images/formats.js';
-import { isObject, type JsonObject } from '../../json.js';
-import { parseModelId } from '../../parse-values.js';
-import { parseRequestFields, type FieldNaming, type RawRequestFields, type RequestFieldName, type RequestFields } from '../chat/request-fields.js';
+import { isObject, type JsonObject } from '../../core/json.js';
+import { parseModelId } from '../../core/parse-values.js';
+import { parseRequestFields, type FieldNaming, type RawRequestFields, type RequestFieldName, type RequestFields } from '../../chat/request-fields.js';
 import { parseImageOptions, type RawImageOptions } from '../image/options.js';
 
 /** A body that cannot be sent; the message names the field. */

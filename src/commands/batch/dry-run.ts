@@ -6,11 +6,11 @@
  * be the one a bug report is about. Nothing is written, no key is read.
  */
 import type { ResolvedSettings } from '../../factory.js';
-import type { IO } from '../../io.js';
+import type { IO } from '../../terminal/io.js';
 import { dryRunCommand, noteKeyVariable } from '../dry-run.js';
 import { textWriter } from './output.js';
 import type { BatchRequest } from './requests.js';
-import { escapeJsonForTerminal } from '../../json.js';
+import { escapeJsonForTerminal } from '../../core/json.js';
 
 export async function printBatchDryRun(io: IO, settings: ResolvedSettings, requests: AsyncIterable<BatchRequest>): Promise<number> {
   const write = textWriter(io.stdout);

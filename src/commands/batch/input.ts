@@ -7,10 +7,10 @@
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SvcError, UsageError } from '../../errors.js';
-import type { IO } from '../../io.js';
-import { asBytes } from '../../streams.js';
-import { describeSystemError, errnoCode } from '../../system-errors.js';
+import { SvcError, UsageError } from '../../core/errors.js';
+import type { IO } from '../../terminal/io.js';
+import { asBytes } from '../../terminal/streams.js';
+import { describeSystemError, errnoCode } from '../../core/system-errors.js';
 import { BodyProblem } from './body-checks.js';
 import { readLines } from './lines.js';
 import { parseRequestLine, promptRequest, type BatchRequest, type RequestDefaults } from './requests.js';

@@ -3,8 +3,8 @@
  * longer than the bound is reported (not held): a file that is not JSONL at all may have no
  * newline in gigabytes.
  */
-import { LineSplitter, type SplitLine } from '../../line-splitter.js';
-import { asBytes } from '../../streams.js';
+import { LineSplitter, type SplitLine } from '../../storage/line-splitter.js';
+import { asBytes } from '../../terminal/streams.js';
 
 export type Line = { number: number; text: string } | { number: number; tooLong: true };
 

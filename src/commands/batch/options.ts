@@ -4,10 +4,10 @@
  * the defaults of every request that does not set the field itself.
  */
 import type { AspectRatio, ImageFormat } from '../../api/images/formats.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import type { SettingFlags } from '../../factory.js';
-import { parseIntegerInRange } from '../../parse-values.js';
-import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from '../chat/request-fields.js';
+import { parseIntegerInRange } from '../../core/parse-values.js';
+import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from '../../chat/request-fields.js';
 import { parseImageOptions } from '../image/options.js';
 import { settingFlagsFrom } from '../setting-flags.js';
 import type { BatchFlags } from './flags.js';

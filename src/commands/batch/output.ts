@@ -5,10 +5,10 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { SvcError } from '../../errors.js';
-import { escapeJsonForTerminal } from '../../json.js';
-import { endsMidLine } from '../../jsonl-file.js';
-import { describeSystemError } from '../../system-errors.js';
+import { SvcError } from '../../core/errors.js';
+import { escapeJsonForTerminal } from '../../core/json.js';
+import { endsMidLine } from '../../storage/jsonl-file.js';
+import { describeSystemError } from '../../core/system-errors.js';
 
 export interface LineSink {
   /** Write one record as one line; resolves once the sink can take more. */

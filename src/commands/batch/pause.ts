@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SharedPause } from '../../api/client.js';
-import { InterruptedError } from '../../errors.js';
+import { InterruptedError } from '../../core/errors.js';
 
 export class PoolPause implements SharedPause {
   #until = 0;

@@ -4,7 +4,7 @@
  * tokens, and a pause the service asked for. In a pipe or a log, nothing until one summary line at
  * the end ("50 requests: 48 succeeded, 2 failed, 3.2 s, 5,120 tokens").
  */
-import type { IO } from '../../io.js';
+import type { IO } from '../../terminal/io.js';
 
 const ERASE_LINE = '\r\u001b[K';
 /** Redraws at most this often: a fast batch would otherwise spend its time on the terminal. */

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { transportErrorCode } from '../../api/transport-errors.js';
-import { ApiError, MalformedResponseError, NetworkError, SvcError } from '../../errors.js';
+import { ApiError, MalformedResponseError, NetworkError, SvcError } from '../../core/errors.js';
 
 export interface OutputRecord {
   id: string;

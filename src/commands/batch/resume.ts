@@ -5,8 +5,8 @@
  * not a batch output record, is skipped and named once; the next line written starts fresh.
  */
 import { createReadStream } from 'node:fs';
-import { isObject } from '../../json.js';
-import type { LineProblem } from '../../jsonl-file.js';
+import { isObject } from '../../core/json.js';
+import type { LineProblem } from '../../storage/jsonl-file.js';
 import { readLines } from './lines.js';
 import { MAX_CHAT_ANSWER_BYTES } from '../../api/limits.js';
 

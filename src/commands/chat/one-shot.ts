@@ -4,10 +4,10 @@
  */
 import type { ChatCompletion } from '../../api/chat-types.js';
 import type { ConversationSession } from '../../conversations/session.js';
-import { InterruptedError, SvcError, UsageError } from '../../errors.js';
+import { InterruptedError, SvcError, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
-import type { IO } from '../../io.js';
-import { reportError } from '../../report-error.js';
+import type { IO } from '../../terminal/io.js';
+import { reportError } from '../../terminal/report-error.js';
 import { applySystemFlag, chatModel, openConversation } from './open-conversation.js';
 import type { ChatPlan } from './options.js';
 import { readPrompt } from './prompt-input.js';
@@ -17,7 +17,7 @@ import type { ChatInputs } from './prepare.js';
 import { printDryRun } from '../dry-run.js';
 import { rendersReplies } from './reply-renderer.js';
 import { formatUsage } from './usage-line.js';
-import { jsonForOutput } from '../../json.js';
+import { jsonForOutput } from '../../core/json.js';
 
 function writeJson(io: IO, completion: ChatCompletion): void {
   io.stdout.write(jsonForOutput(completion, io.stdoutIsTTY));

@@ -1,7 +1,7 @@
 /** --continue, --session and --no-save → the conversation a chat adds to. */
 import { ConversationSession } from '../../conversations/session.js';
 import type { ConversationStore } from '../../conversations/store.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import type { ResolvedSettings } from '../../factory.js';
 import type { Role } from '../../roles/role-file.js';
 import type { ConversationChoice } from './options.js';

@@ -4,12 +4,12 @@
  * Pure, so a table test covers it.
  */
 import { checkConversationName } from '../../conversations/store.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import type { SettingFlags } from '../../factory.js';
 import { parseRoleName } from '../../roles/store.js';
 import { settingFlagsFrom } from '../setting-flags.js';
 import type { ChatFlags } from './flags.js';
-import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from './request-fields.js';
+import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from '../../chat/request-fields.js';
 
 /** --continue, --session and --no-save: the conversation a chat adds to. */
 export interface ConversationChoice {

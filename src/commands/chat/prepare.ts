@@ -5,7 +5,7 @@
  */
 import { describeTotal } from '../../attachments/message.js';
 import { readAttachments, type AttachedFile } from '../../attachments/read.js';
-import type { IO } from '../../io.js';
+import type { IO } from '../../terminal/io.js';
 import type { Role } from '../../roles/role-file.js';
 import { loadRole } from '../../roles/store.js';
 import type { ChatPlan } from './options.js';

@@ -4,9 +4,9 @@
  */
 import { composeMessage, type Prompt } from '../../attachments/message.js';
 import type { AttachedFile } from '../../attachments/read.js';
-import { InterruptedError } from '../../errors.js';
-import type { IO } from '../../io.js';
-import { asBytes } from '../../streams.js';
+import { InterruptedError } from '../../core/errors.js';
+import type { IO } from '../../terminal/io.js';
+import { asBytes } from '../../terminal/streams.js';
 
 /** Only a pipe or a file is read: a terminal would wait for typing, /dev/null gives nothing. */
 export function stdinHasInput(io: IO, readStdin: boolean): boolean {

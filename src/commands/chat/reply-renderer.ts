@@ -4,7 +4,7 @@
  * render`) is `auto`: in a pipe or a file the reply is the service's text, byte for byte.
  */
 import type { ResolvedSettings } from '../../factory.js';
-import type { IO } from '../../io.js';
+import type { IO } from '../../terminal/io.js';
 import type { OpenRenderer } from './reply-writer.js';
 
 /**

@@ -4,10 +4,10 @@
  * quiet success.
  */
 import { once } from 'node:events';
-import type { IO } from '../../io.js';
+import type { IO } from '../../terminal/io.js';
 import type { StreamingRenderer } from '../../render/streaming-renderer.js';
-import { classifyStdoutError } from '../../stdout-check.js';
-import { forOutput } from '../../terminal-text.js';
+import { classifyStdoutError } from '../../terminal/stdout-check.js';
+import { forOutput } from '../../core/terminal-text.js';
 
 /** Makes the renderer that draws a reply, given where its bytes go (reply-renderer.ts). */
 export type OpenRenderer = (write: (bytes: string) => void) => StreamingRenderer;

@@ -8,8 +8,8 @@ import type { ChatCompletion, ChatRequest } from '../../api/chat-types.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Prompt } from '../../attachments/message.js';
 import type { Turn } from '../../conversations/model.js';
-import { startSpinner, type IO } from '../../io.js';
-import { stdoutFailure } from '../../stdout-check.js';
+import { startSpinner, type IO } from '../../terminal/io.js';
+import { stdoutFailure } from '../../terminal/stdout-check.js';
 import { loadReplyRenderer } from './reply-renderer.js';
 import { ReplyWriter } from './reply-writer.js';
 

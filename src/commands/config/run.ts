@@ -1,4 +1,4 @@
-import { SilentExit, UsageError } from '../../errors.js';
+import { SilentExit, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
 import { isSettingName, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
 import { parseStored } from '../../settings/resolve.js';

@@ -1,11 +1,11 @@
 import { once } from 'node:events';
-import { SvcError, UsageError } from '../../errors.js';
-import type { IO } from '../../io.js';
-import { isLoopbackHost } from '../../loopback.js';
-import { parseIntegerInRange } from '../../parse-values.js';
+import { SvcError, UsageError } from '../../core/errors.js';
+import type { IO } from '../../terminal/io.js';
+import { isLoopbackHost } from '../../core/loopback.js';
+import { parseIntegerInRange } from '../../core/parse-values.js';
 import { checkKeyShape } from '../../settings/api-key.js';
-import { writeAndWait } from '../../streams.js';
-import { describeSystemError } from '../../system-errors.js';
+import { writeAndWait } from '../../terminal/streams.js';
+import { describeSystemError } from '../../core/system-errors.js';
 
 export interface EmulatorCommandOptions {
   port: string;

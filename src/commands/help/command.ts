@@ -4,7 +4,7 @@
  * both from the pages rendered at build time).
  */
 import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import { completes } from '../completion-hints.js';
 
 /** The command `words` names below `root`, or a usage error naming the first unknown word. */

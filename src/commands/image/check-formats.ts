@@ -3,7 +3,7 @@
  * decoded file are checked before any of them gets its name (svc image and svc batch).
  */
 import type { GeneratedImage } from '../../api/images/generate.js';
-import { MalformedResponseError } from '../../errors.js';
+import { MalformedResponseError } from '../../core/errors.js';
 import { detectFormat, type ImageFormat } from '../../api/images/formats.js';
 
 export function checkImageFormats(images: readonly GeneratedImage[], format: ImageFormat): void {

@@ -4,7 +4,7 @@
  */
 import { Command, Option } from '@commander-js/extra-typings';
 import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../api/images/formats.js';
-import { PREVIEW_CHOICES } from '../../preview/choices.js';
+import { PREVIEW_CHOICES } from '../../settings/preview-choices.js';
 import { completes } from '../completion-hints.js';
 import { addConnectionOptions } from '../setting-flags.js';
 

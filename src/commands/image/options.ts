@@ -4,8 +4,8 @@
  */
 import { extname } from 'node:path';
 import { ASPECT_RATIOS, formatOfExtension, IMAGE_FORMATS, type AspectRatio, type ImageFormat } from '../../api/images/formats.js';
-import { UsageError } from '../../errors.js';
-import { parseIntegerInRange } from '../../parse-values.js';
+import { UsageError } from '../../core/errors.js';
+import { parseIntegerInRange } from '../../core/parse-values.js';
 import type { ImageFlags } from './flags.js';
 
 /** The prompt words and the flags, as commander collected them. */

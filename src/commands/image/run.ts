@@ -9,12 +9,12 @@ import { pipeline } from 'node:stream/promises';
 import type { ApiClient } from '../../api/client.js';
 import { readDimensions } from '../../api/images/formats.js';
 import { generateImages, type ImageGeneration, type ImageRequest } from '../../api/images/generate.js';
-import { formatBytes } from '../../byte-size.js';
-import { InterruptedError, SvcError } from '../../errors.js';
+import { formatBytes } from '../../core/byte-size.js';
+import { InterruptedError, SvcError } from '../../core/errors.js';
 import type { Factory, ResolvedSettings } from '../../factory.js';
-import { startSpinner, type IO } from '../../io.js';
-import type { PreviewChoice } from '../../preview/choices.js';
-import { forOutput } from '../../terminal-text.js';
+import { startSpinner, type IO } from '../../terminal/io.js';
+import type { PreviewChoice } from '../../settings/preview-choices.js';
+import { forOutput } from '../../core/terminal-text.js';
 import { printDryRun } from '../dry-run.js';
 import { settingFlagsFrom } from '../setting-flags.js';
 import type { ImageFlags } from './flags.js';
@@ -22,7 +22,7 @@ import { parseImageOptions, type ImagePlan } from './options.js';
 import { checkImageFormats } from './check-formats.js';
 import { commitAll } from './save.js';
 import { isFolder, prepareTarget, type ImageTarget } from './target.js';
-import { jsonForOutput } from '../../json.js';
+import { jsonForOutput } from '../../core/json.js';
 
 /** `path` relative to `cwd` when it is inside it, else as it is. */
 export function shownPath(cwd: string, path: string): string {

@@ -5,8 +5,8 @@
  * is replaced itself, never written through). Several images are saved all or none.
  */
 import { linkSync, renameSync, rmSync } from 'node:fs';
-import { SvcError } from '../../errors.js';
-import { describeSystemError, errnoCode } from '../../system-errors.js';
+import { SvcError } from '../../core/errors.js';
+import { describeSystemError, errnoCode } from '../../core/system-errors.js';
 import { nameTaken } from './file-names.js';
 
 /** The error for a file that is there already and is not to be replaced (no --force). */

@@ -1,14 +1,14 @@
-import { UnusableKeyError } from '../../errors.js';
+import { UnusableKeyError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
-import type { IO } from '../../io.js';
+import type { IO } from '../../terminal/io.js';
 import { API_KEY_ENV, maskKey } from '../../settings/api-key.js';
 import { settingDefinitions } from '../../settings/definitions.js';
 import { chooseDefault, chosenDefault } from '../../settings/profile-choice.js';
 import { DEFAULT_PROFILE, parseProfileName, PROFILE_ENV, profileDir, profileExists, profileNames, unknownProfileError } from '../../settings/profiles.js';
 import { BrokenStoreFileError, openStore } from '../../settings/store.js';
 import { readStoredKey, warnSkipped } from '../../settings/stored-key.js';
-import { forOutput } from '../../terminal-text.js';
-import { jsonForOutput } from '../../json.js';
+import { forOutput } from '../../core/terminal-text.js';
+import { jsonForOutput } from '../../core/json.js';
 
 interface ProfileRow {
   name: string;

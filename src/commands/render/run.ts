@@ -4,9 +4,9 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import { addAbortSignal, type Readable } from 'node:stream';
-import { InterruptedError, UsageError } from '../../errors.js';
-import type { IO } from '../../io.js';
-import { asBytes } from '../../streams.js';
+import { InterruptedError, UsageError } from '../../core/errors.js';
+import type { IO } from '../../terminal/io.js';
+import { asBytes } from '../../terminal/streams.js';
 import { StdoutBytes } from './stdout-bytes.js';
 
 export async function runRender(io: IO, signal: AbortSignal): Promise<void> {

@@ -4,7 +4,7 @@
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { SvcError } from '../../errors.js';
+import { SvcError } from '../../core/errors.js';
 
 export class StdoutBytes {
   readonly #stdout: Writable;

@@ -1,16 +1,16 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
-import type { IO } from '../../io.js';
-import { parseModelId } from '../../parse-values.js';
+import type { IO } from '../../terminal/io.js';
+import { parseModelId } from '../../core/parse-values.js';
 import { builtInRole } from '../../roles/built-in.js';
 import { formatRoleFile, parseRoleFile, RoleFileProblem, type Role } from '../../roles/role-file.js';
 import { findRole, listRoles, parseRoleName, removeRoleFile, roleFilePath, type RoleEntry, saveRole, saveRoleText, unknownRoleError, writeRolesFile } from '../../roles/store.js';
-import { forOutput } from '../../terminal-text.js';
+import { forOutput } from '../../core/terminal-text.js';
 import { editInEditor } from '../chat/interactive/editor.js';
-import { parseRequestFields, rawFieldsOfFlags } from '../chat/request-fields.js';
+import { parseRequestFields, rawFieldsOfFlags } from '../../chat/request-fields.js';
 import type { RoleSetFlags } from './flags.js';
-import { jsonForOutput } from '../../json.js';
+import { jsonForOutput } from '../../core/json.js';
 
 type UsableRole = Exclude<RoleEntry, { problem: string }>;
 

@@ -9,10 +9,10 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { toMarkdown } from '../../conversations/markdown.js';
 import { toMessages } from '../../conversations/model.js';
 import { conversationStoreFor } from '../../conversations/store.js';
-import { SvcError } from '../../errors.js';
+import { SvcError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
-import { describeSystemError, errnoCode } from '../../system-errors.js';
-import { forOutput } from '../../terminal-text.js';
+import { describeSystemError, errnoCode } from '../../core/system-errors.js';
+import { forOutput } from '../../core/terminal-text.js';
 import { nameTaken } from '../image/file-names.js';
 import { alreadyExists, commitFile } from '../image/save.js';
 

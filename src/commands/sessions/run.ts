@@ -1,8 +1,8 @@
 import { imageOptionsText, timeline } from '../../conversations/timeline.js';
 import { firstLine, toMessages } from '../../conversations/model.js';
 import type { Factory } from '../../factory.js';
-import { forOutput } from '../../terminal-text.js';
-import { jsonForOutput } from '../../json.js';
+import { forOutput } from '../../core/terminal-text.js';
+import { jsonForOutput } from '../../core/json.js';
 
 export async function runList(factory: Factory, json: boolean): Promise<void> {
   const { io } = factory;

@@ -1,10 +1,10 @@
 /** `svc sessions search <text>`: the saved conversations that mention something, with the lines. */
 import { searchConversations, lineInContext, type SearchHit } from '../../conversations/search.js';
 import { conversationStoreFor } from '../../conversations/store.js';
-import { SilentExit, UsageError } from '../../errors.js';
+import { SilentExit, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
-import { forOutput } from '../../terminal-text.js';
-import { jsonForOutput } from '../../json.js';
+import { forOutput } from '../../core/terminal-text.js';
+import { jsonForOutput } from '../../core/json.js';
 
 /** Lines shown per conversation in the listing (--json has them all). */
 const SHOWN_LINES = 3;

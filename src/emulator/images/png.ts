@@ -4,9 +4,9 @@
  */
 import { promisify } from 'node:util';
 import { deflate } from 'node:zlib';
-import { pngFile, subFilteredRows } from '../../png-write.js';
+import { pngFile, subFilteredRows } from '../../images/png-write.js';
 
-export { PNG_SIGNATURE } from '../../png-write.js';
+export { PNG_SIGNATURE } from '../../images/png-write.js';
 
 const deflateAsync = promisify(deflate);
 

@@ -5,7 +5,7 @@
  * metadata chunks) reaches the terminal; the other keys are numbers svc computed.
  */
 import { deflateSync } from 'node:zlib';
-import { pngFile, subFilteredRows } from '../../png-write.js';
+import { pngFile, subFilteredRows } from '../../images/png-write.js';
 import type { CellSize } from '../fit.js';
 import { isOpaque, type Pixels } from '../pixels.js';
 

@@ -5,8 +5,8 @@
  */
 import type { Prompt } from '../../../attachments/message.js';
 import { addUsage } from '../../../conversations/model.js';
-import { ApiError } from '../../../errors.js';
-import { reportError } from '../../../report-error.js';
+import { ApiError } from '../../../core/errors.js';
+import { reportError } from '../../../terminal/report-error.js';
 import { replyText, streamReply, turnFrom } from '../reply.js';
 import { buildChatRequest, fieldsWithRole } from '../request.js';
 import { say, type SessionDeps, type SessionState } from './session-state.js';

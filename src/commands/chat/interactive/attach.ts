@@ -5,8 +5,8 @@
  */
 import { composeMessage, describeFile, type Prompt } from '../../../attachments/message.js';
 import { readAttachments } from '../../../attachments/read.js';
-import { UsageError } from '../../../errors.js';
-import { neutraliseForTerminal } from '../../../terminal-text.js';
+import { UsageError } from '../../../core/errors.js';
+import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { savePath } from './save-messages.js';
 import { say, type SessionState } from './session-state.js';
 

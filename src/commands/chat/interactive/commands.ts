@@ -2,10 +2,10 @@
  * What each slash command does to the session. Parsing and help text live in slash-commands.ts.
  */
 import { firstLineOf } from '../../../conversations/model.js';
-import { UsageError } from '../../../errors.js';
+import { UsageError } from '../../../core/errors.js';
 import { loadRole } from '../../../roles/store.js';
-import { parseModelId } from '../../../parse-values.js';
-import { neutraliseForTerminal } from '../../../terminal-text.js';
+import { parseModelId } from '../../../core/parse-values.js';
+import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { formatUsage } from '../usage-line.js';
 import { takeAttachments, fileCommand } from './attach.js';
 import { editInEditor } from './editor.js';

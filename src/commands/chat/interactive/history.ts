@@ -8,7 +8,7 @@
 import { summariseMessage } from '../../../attachments/message.js';
 import type { Turn } from '../../../conversations/model.js';
 import { timeline } from '../../../conversations/timeline.js';
-import { neutraliseForTerminal } from '../../../terminal-text.js';
+import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { imageHistoryLine } from './image-command.js';
 import { say, type SessionState } from './session-state.js';
 

@@ -7,7 +7,7 @@
  * word is just a letter (`a cat's hat`), and so is an opening quote that never closes: a prompt
  * is prose, and an apostrophe must never turn it into an error.
  */
-import { UsageError } from '../../../errors.js';
+import { UsageError } from '../../../core/errors.js';
 import type { RawImageOptions } from '../../image/options.js';
 
 /** The flags /image takes, with their long names; each takes a value. */

@@ -8,9 +8,9 @@
  */
 import { firstLineOf, type ImageNote } from '../../../conversations/model.js';
 import { imageOptionsText } from '../../../conversations/timeline.js';
-import { UsageError } from '../../../errors.js';
-import { reportError } from '../../../report-error.js';
-import { neutraliseForTerminal } from '../../../terminal-text.js';
+import { UsageError } from '../../../core/errors.js';
+import { reportError } from '../../../terminal/report-error.js';
+import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { parseImageOptions, type ImagePlan } from '../../image/options.js';
 import { generateAndSave, previewChoice, shownPath, type ImageJob } from '../../image/run.js';
 import { isFolder, prepareTarget } from '../../image/target.js';

@@ -4,7 +4,7 @@
  * defaults apply under the flags given (ask.ts). The conversation keeps the system message and
  * model it now has, as after /system and /model; the defaults last for this session.
  */
-import { neutraliseForTerminal } from '../../../terminal-text.js';
+import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import type { Role } from '../../../roles/role-file.js';
 import type { SessionState } from './session-state.js';
 

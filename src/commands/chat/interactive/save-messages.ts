@@ -7,7 +7,7 @@ import { closeSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { ChatMessage } from '../../../api/chat-types.js';
-import { describeSystemError, errnoCode } from '../../../system-errors.js';
+import { describeSystemError, errnoCode } from '../../../core/system-errors.js';
 
 /** `~/x.json` as a shell would read it (the session has no shell to expand it), else relative to `cwd`. */
 export function savePath(name: string, cwd: string, env: Record<string, string | undefined>): string {

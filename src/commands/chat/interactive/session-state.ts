@@ -8,7 +8,7 @@ import type { Prompt } from '../../../attachments/message.js';
 import type { AttachedFile } from '../../../attachments/read.js';
 import type { Role } from '../../../roles/role-file.js';
 import type { ConversationSession } from '../../../conversations/session.js';
-import type { IO } from '../../../io.js';
+import type { IO } from '../../../terminal/io.js';
 import type { CommandContext } from '../../context.js';
 import type { ChatPlan } from '../options.js';
 import type { LineReader } from './line-reader.js';

@@ -4,8 +4,8 @@
  */
 import { openSync } from 'node:fs';
 import { ReadStream } from 'node:tty';
-import { UsageError } from '../../../errors.js';
-import type { IO } from '../../../io.js';
+import { UsageError } from '../../../core/errors.js';
+import type { IO } from '../../../terminal/io.js';
 
 export interface TerminalInput {
   stream: ReadStream;

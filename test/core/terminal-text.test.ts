@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { neutraliseForTerminal } from '../src/terminal-text.js';
+import { neutraliseForTerminal } from '../../src/core/terminal-text.js';
 
 describe('neutraliseForTerminal', () => {
   it.each([

@@ -7,7 +7,7 @@
  * so a cut line never swallows the next record.
  */
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import { describeBytes } from './byte-size.js';
+import { describeBytes } from '../core/byte-size.js';
 import { LineSplitter, type SplitLine } from './line-splitter.js';
 
 /**

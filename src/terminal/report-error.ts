@@ -4,9 +4,9 @@
  * reports an error and carries on.
  */
 import { debugEnabled, redact } from './debug.js';
-import { describeError } from './errors.js';
+import { describeError } from '../core/errors.js';
 import type { IO } from './io.js';
-import { neutraliseForTerminal } from './terminal-text.js';
+import { neutraliseForTerminal } from '../core/terminal-text.js';
 
 async function paintError(io: IO): Promise<(text: string) => string> {
   if (!io.colorEnabled) return (text) => text;

@@ -3,7 +3,7 @@
  * reported (not held) wherever it is cut, and a last line without a newline kept.
  */
 import { describe, expect, it } from 'vitest';
-import { LineSplitter, type SplitLine } from '../src/line-splitter.js';
+import { LineSplitter, type SplitLine } from '../../src/storage/line-splitter.js';
 
 function split(pieces: string[], maxBytes: number): Array<{ number: number; text?: string; tooLong?: true }> {
   const splitter = new LineSplitter(maxBytes);

@@ -4,9 +4,9 @@
  * by a person (`--temperature 0.7`) or as JSON values (a batch line's `body`): the rules are the
  * same, and every message names the value where it came from (FieldNaming).
  */
-import type { ChatRequest } from '../../api/chat-types.js';
-import { UsageError } from '../../errors.js';
-import { parseIntegerInRange, parseNumberInRange } from '../../parse-values.js';
+import type { ChatRequest } from '../api/chat-types.js';
+import { UsageError } from '../core/errors.js';
+import { parseIntegerInRange, parseNumberInRange } from '../core/parse-values.js';
 
 export type RequestFields = Pick<ChatRequest, 'max_tokens' | 'temperature' | 'top_p' | 'stop' | 'presence_penalty' | 'frequency_penalty' | 'user'>;
 export type RequestFieldName = keyof RequestFields;

@@ -10,8 +10,8 @@
  * `errored` state and its 'error' events are read, after waiting for pending writes.
  */
 import type { Writable } from 'node:stream';
-import { SvcError } from './errors.js';
-import { describeSystemError, errnoCode } from './system-errors.js';
+import { SvcError } from '../core/errors.js';
+import { describeSystemError, errnoCode } from '../core/system-errors.js';
 
 /** The errors that mean the reader of a pipe or socket has gone, not that output was refused. */
 const READER_GONE = new Set(['EPIPE', 'ECONNRESET']);

@@ -6,7 +6,7 @@
  * act on a terminal are \u-escaped (the same JSON value), since the command may well be shown
  * on one.
  */
-import { escapeJsonForTerminal } from '../json.js';
+import { escapeJsonForTerminal } from '../core/json.js';
 import { API_KEY_ENV } from '../settings/api-key.js';
 
 /** One shell word in single quotes (inside which nothing is special but the quote itself). */

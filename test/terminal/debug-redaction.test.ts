@@ -3,10 +3,10 @@
  * eaten), and redaction still removes the key and any other bearer token whole.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redact } from '../src/debug.js';
-import { runSvc } from './helpers/in-process.js';
-import { makeSandbox, type Sandbox } from './helpers/run-svc.js';
-import { reply, startScriptedServer, type ScriptedServer } from './helpers/scripted-server.js';
+import { redact } from '../../src/terminal/debug.js';
+import { runSvc } from '../helpers/in-process.js';
+import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
+import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 
 const KEY = 'sk-debug-key-0123456789abcdef';
 const COMPLETION = { id: 'c1', object: 'chat.completion', created: 1, model: 'svc-pro', choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }] };
