@@ -2,8 +2,10 @@
  * The parts of undici svc uses, loaded module by module instead of through undici's index.
  *
  * Why: the index also loads fetch, WebSocket, EventSource, cookies, mocks and caches, and one of
- * those reaches for a Node global that loads Node's own bundled copy of undici as well. That was
- * about 70 ms of every `svc chat` (bench/README.md); svc needs only a dispatcher (and its `request` method).
+ * those reaches for a Node global that loads Node's own bundled copy of undici as well. Measured
+ * again for issue 22 (one-shot chat against the emulator, whole process, medians of 15
+ * alternating): 125 ms with the parts, 160 ms through the index. svc needs only a dispatcher
+ * (and its `request` method).
  *
  * These paths are undici's internals, not its public API: package.json takes patch releases
  * only (~7.30), and test/api/undici-parts checks that the dispatchers get the same methods as

@@ -8,6 +8,11 @@ import { describeError } from '../core/errors.js';
 import type { IO } from './io.js';
 import { neutraliseForTerminal } from '../core/terminal-text.js';
 
+/**
+ * chalk paints the one coloured word of stderr talk, and is loaded only here: an error on a
+ * colour terminal. The reply renderer has its own SGR palette (render/style.ts) because it styles
+ * cell by cell on the hot path, where chalk's string building showed in the profile.
+ */
 async function paintError(io: IO): Promise<(text: string) => string> {
   if (!io.colorEnabled) return (text) => text;
   const { Chalk } = await import('chalk');
