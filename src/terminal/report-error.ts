@@ -11,7 +11,8 @@ import { neutraliseForTerminal } from '../core/terminal-text.js';
 /**
  * chalk paints the one coloured word of stderr talk, and is loaded only here: an error on a
  * colour terminal. The reply renderer has its own SGR palette (render/style.ts) because it styles
- * cell by cell on the hot path, where chalk's string building showed in the profile.
+ * cell by cell and must compare, merge and switch styles between neighbouring cells (styles as
+ * bit flags), which chalk, a string wrapper, does not model.
  */
 async function paintError(io: IO): Promise<(text: string) => string> {
   if (!io.colorEnabled) return (text) => text;
