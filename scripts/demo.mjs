@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // `npm run demo`: start the embedded emulator on a free port, then show svc streaming a reply
 // from it, a reply with a code block (rendered as Markdown on a terminal), a pipe, --json and an
-// image. Settings live in a throwaway folder, so the user's are untouched.
+// image. Everything it writes (settings, conversations, the image) lives in one throwaway folder,
+// removed at the end, so the user's files are untouched and nothing is left behind.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const svcBin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'svc-demo-'));
-const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_STATE_HOME: join(home, 'state') };
+const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_STATE_HOME: join(home, 'state'), XDG_CACHE_HOME: join(home, 'cache') };
 // The user's own SVC_* settings must not leak in: every variable of the settings table, and the key.
 const { settingDefinitions } = await import('../dist/settings/definitions.js');
 const { API_KEY_ENV } = await import('../dist/settings/api-key.js');
@@ -38,6 +39,9 @@ const ready = await new Promise((resolve, reject) => {
     }
   });
   emulator.on('exit', (code) => reject(new Error(`the emulator exited (${code}): ${text}`)));
+}).catch((error) => {
+  stop();
+  throw error;
 });
 Object.assign(env, { SVC_BASE_URL: ready.baseUrl, SVC_API_KEY: ready.key });
 
@@ -60,11 +64,9 @@ const rendered = process.stdout.isTTY ? '   # rendered: stdout is a terminal (--
 show(`svc chat "write a python function that reverses a string"${rendered}`, process.execPath, [svcBin, 'chat', '--no-stdin', 'write a python function that reverses a string']);
 show('printf "line one\\nline two\\n" | svc chat "summarise this"', process.execPath, [svcBin, 'chat', 'summarise this'], 'line one\nline two\n');
 show('svc chat --json --max-tokens 12 -t 0 "name three rivers"', process.execPath, [svcBin, 'chat', '--no-stdin', '--json', '--max-tokens', '12', '-t', '0', 'name three rivers']);
-// The image is kept (in the system's temporary folder) so you can open it.
-const imageDir = join(tmpdir(), 'svc-demo');
-mkdirSync(imageDir, { recursive: true });
-const imagePath = join(imageDir, 'lighthouse.png');
-show(`svc image "a lighthouse at dusk" --aspect 16:9 -o ${imagePath} --force`, process.execPath, [svcBin, 'image', 'a lighthouse at dusk', '--aspect', '16:9', '-o', imagePath, '--force']);
-process.stderr.write(`\nThe image is at ${imagePath}\n`);
+// The image goes into the demo's own folder, removed with it: the demo leaves nothing behind.
+const imagePath = join(home, 'lighthouse.png');
+show('svc image "a lighthouse at dusk" --aspect 16:9 -o lighthouse.png', process.execPath, [svcBin, 'image', 'a lighthouse at dusk', '--aspect', '16:9', '-o', imagePath]);
+process.stderr.write('\nThe image was saved in the demo\'s temporary folder, removed now; run the same command to keep one.\n');
 stop();
 process.stderr.write('\nDone. Point svc at the real service with `svc config set baseUrl URL` and `svc auth login`.\n');

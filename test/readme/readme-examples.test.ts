@@ -4,7 +4,8 @@
  * run in a real terminal (tmux); `svc emulator` runs in the background for the lines after it.
  * The npm lines are what CI itself runs (.ci/run) and the demo has its own test below.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
@@ -143,11 +144,18 @@ describe('README examples', { shuffle: false }, () => {
 });
 
 describe('the README set-up command', () => {
-  it('npm run demo streams from the embedded emulator and makes an image', async () => {
-    const result = await execa('npm', ['run', 'demo'], { cwd: root, reject: false, timeout: 90_000, env: { ...process.env, CI: 'true' } });
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stderr).toContain('emulator running at http://127.0.0.1:');
-    expect(result.stderr).toContain('The image is at');
-    expect(result.stdout).toContain('"object": "chat.completion"');
+  it('npm run demo streams from the embedded emulator, makes an image, and leaves nothing behind', async () => {
+    // Its own temporary folder: whatever the demo writes must be inside its folder there, and gone after.
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-demo-test-'));
+    try {
+      const result = await execa('npm', ['run', 'demo'], { cwd: root, reject: false, timeout: 90_000, env: { ...process.env, CI: 'true', TMPDIR: tmp } });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stderr).toContain('emulator running at http://127.0.0.1:');
+      expect(result.stderr).toMatch(/saved .*lighthouse\.png \(1344×756/);
+      expect(result.stdout).toContain('"object": "chat.completion"');
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   }, 120_000);
 });
