@@ -2,7 +2,7 @@
  * One chat completion, streamed or not, delivered as text deltas to a callback and returned
  * whole as the service-api.md 2.2 object.
  */
-import { MalformedResponseError, NetworkError, ServerError } from '../core/errors.js';
+import { MalformedResponseError, NetworkError, RejectedError, ServerError, type ApiError } from '../core/errors.js';
 import { isObject } from '../core/json.js';
 import { htmlAnswerError, isHtmlAnswer, peekBody, readUpTo } from './answer-body.js';
 import { CompletionAssembler } from './chat-assembler.js';
@@ -11,7 +11,8 @@ import type { ApiClient, ApiResponse } from './client.js';
 import { MAX_CHAT_ANSWER_BYTES } from './limits.js';
 import { describeBytes } from '../core/byte-size.js';
 import { missingReplyError } from './reply-checks.js';
-import { extractServiceMessage, hasServiceError, messageFromJson, parseServiceJson as parseJson } from './service-message.js';
+import { closedBeforeReply } from './transport-errors.js';
+import { errorCodeOf, extractServiceMessage, hasServiceError, isRequestProblem, messageFromJson, parseServiceJson as parseJson } from './service-message.js';
 import { SseDecoder } from './sse/decode.js';
 import type { SseEvent } from './sse/event-parser.js';
 
@@ -37,12 +38,27 @@ function attachPartial(error: unknown, assembler: CompletionAssembler): unknown 
 }
 
 /**
- * An `error` inside a 200 answer or a stream event: the service failed (in a stream, after it
- * started), and says so in its own words.
+ * An `error` inside a 200 answer or a stream (`data: {"error":…}`, `event: error`, llama.cpp's
+ * `error:` line): the service failed (in a stream, after it started), and says so in its own
+ * words. A problem with the request (a 4xx code, `invalid_request_error`: a prompt over the
+ * context size) is a rejection, exit 4, as the same answer with an HTTP status would be; the
+ * rest is the service failing, exit 1.
  */
-function serviceErrorIn(value: unknown, rawData: string, requestId: string | undefined, where: 'answer' | 'stream'): ServerError {
-  const message = messageFromJson(value) ?? extractServiceMessage(rawData, undefined).message ?? 'unknown error';
-  return new ServerError(`the service reported an error${where === 'stream' ? ' mid-reply' : ''}: ${message}`, { status: 0, serviceMessage: message, requestId });
+function serviceErrorIn(value: unknown, rawData: string, requestId: string | undefined, where: 'answer' | 'stream'): ApiError {
+  const message = messageFromJson(value) ?? messageFromJson({ error: value }) ?? extractServiceMessage(rawData, undefined).message ?? 'unknown error';
+  const details = { status: 0, serviceMessage: message, requestId, code: errorCodeOf(value) };
+  const text = `the service reported an error${where === 'stream' ? ' mid-reply' : ''}: ${message}`;
+  return isRequestProblem(value) ? new RejectedError(text, details) : new ServerError(text, details);
+}
+
+/** A stream's error event: its data parsed when it is JSON, else kept as the message text. */
+function streamErrorValue(data: string): unknown {
+  if (!data.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
 }
 
 /** What a JSON value is, for a message about an answer of the wrong kind. */
@@ -84,7 +100,7 @@ async function readCompletion(body: AsyncIterable<Uint8Array>, assembler: Comple
  */
 function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: string[], requestId: string | undefined): boolean {
   const data = event.data.trim();
-  if (event.event === 'error') throw serviceErrorIn(data.startsWith('{') ? parseJson(data, 'an error event') : undefined, data, requestId, 'stream');
+  if (event.event === 'error') throw serviceErrorIn(streamErrorValue(data), data, requestId, 'stream');
   if (data === '') return false;
   if (data === '[DONE]') return true;
   const value = parseJson(data, 'a stream event');
@@ -133,7 +149,13 @@ export async function runChat(client: ApiClient, request: ChatRequest, callbacks
   try {
     const { head, body } = await peekBody(response.body);
     if (isHtmlAnswer(head, response.contentType)) throw await htmlAnswerError(body, client.baseUrlOrigin);
-    if (head === '') throw new MalformedResponseError('the service sent an empty answer (a success status with no body)', { hint: 'try again; if it persists, the service or a proxy in front of it is at fault' });
+    if (head === '') {
+      // A stream that ends before its first event was cut, whatever ended it (a proxy closing
+      // the connection, a server that crashed after its headers): the same network failure as
+      // a JSON answer cut there, never an "empty answer".
+      if (request.stream === true || response.contentType.includes('event-stream')) throw closedBeforeReply(response.url);
+      throw new MalformedResponseError('the service sent an empty answer (a success status with no body)', { hint: 'try again; if it persists, the service or a proxy in front of it is at fault' });
+    }
     if (readsAsStream(head, response.contentType)) await readStream(response, body, assembler, callbacks);
     else await readCompletion(body, assembler, callbacks, response.requestId);
     const missing = missingReplyError(assembler, response.requestId);

@@ -260,13 +260,17 @@ export class ApiClient {
       throw error;
     }
     async function* pieces(): AsyncGenerator<Uint8Array> {
+      let bodyStarted = false;
       try {
-        for await (const piece of body as AsyncIterable<Uint8Array>) yield piece;
+        for await (const piece of body as AsyncIterable<Uint8Array>) {
+          if (piece.length > 0) bodyStarted = true;
+          yield piece;
+        }
       } catch (error) {
         if (transportErrorCode(error) === 'UND_ERR_ABORTED' || (error as Error).name === 'AbortError') {
           throw new InterruptedError();
         }
-        throw networkError(error, { url, timeoutMs, midResponse: true });
+        throw networkError(error, { url, timeoutMs, midResponse: true, bodyStarted });
       }
     }
     return {

@@ -64,6 +64,26 @@ export function hasServiceError(value: unknown): boolean {
   return typeof error !== 'object' || Object.keys(error).length > 0;
 }
 
+/**
+ * Whether an error reported inside a 200 answer or a stream is about the request (exit 4) rather
+ * than the service failing (exit 1): a 4xx code (llama.cpp puts the HTTP status it would have
+ * sent in `code`), or OpenAI's `invalid_request_error` type. Looked for in `error` when the value
+ * wraps it (`{"error": {...}}`), else in the value itself (llama.cpp's `error:` line).
+ */
+export function isRequestProblem(value: unknown): boolean {
+  const inner = field(value, 'error');
+  const error = inner !== null && typeof inner === 'object' ? inner : value;
+  const code = Number(field(error, 'code'));
+  if (Number.isInteger(code) && code >= 400 && code < 500) return true;
+  return field(error, 'type') === 'invalid_request_error' || field(error, 'code') === 'invalid_request_error';
+}
+
+/** The service's error code of an error value (wrapped in `error` or not), for messages. */
+export function errorCodeOf(value: unknown): string | undefined {
+  const inner = field(value, 'error');
+  return codeFromJson(inner !== null && typeof inner === 'object' ? value : { error: value });
+}
+
 function looksLikeHtml(text: string, contentType: string | undefined): boolean {
   return (contentType ?? '').includes('text/html') || /^\s*(<!doctype html|<html)/i.test(text);
 }

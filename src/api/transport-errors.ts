@@ -21,8 +21,19 @@ export interface TransportContext {
   timeoutMs: number;
   /** True once the response headers arrived: a failure then cuts a reply in the middle. */
   midResponse: boolean;
+  /** True once a byte of the body arrived: before that, the reply had not begun. */
+  bodyStarted?: boolean;
   /** Where the base URL was set (ClientOptions.baseUrlOrigin), so the hint points there. */
   baseUrlOrigin?: string | undefined;
+}
+
+/** The answer's headers came, then the connection ended before any of the reply. */
+export function closedBeforeReply(url: string, cause?: unknown): NetworkError {
+  const { host } = new URL(url);
+  return new NetworkError(`the connection to ${host} closed before the reply began`, {
+    hint: 'the service (or a proxy in front of it) dropped the request after accepting it; try again',
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 /** Describe a transport failure. */
@@ -56,6 +67,7 @@ export function networkError(error: unknown, context: TransportContext): Network
       cause: error,
     });
   }
+  if (context.midResponse && context.bodyStarted === false) return closedBeforeReply(context.url, error);
   if (context.midResponse) {
     return new NetworkError(`stream interrupted: the connection to ${host} was cut before the reply was complete`, { cause: error });
   }

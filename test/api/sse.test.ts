@@ -42,6 +42,9 @@ const cases: Array<{ name: string; input: Uint8Array; events: SseEvent[] }> = [
   { name: 'pending event without any line end', input: bytes('data: a\n\ndata: last'), events: [message('a'), message('last')] },
   { name: 'CR-only stream whose last event lacks its blank line', input: bytes('data: a\r\rdata: b\r'), events: [message('a'), message('b')] },
   { name: 'colon inside the value is kept', input: bytes('data: {"a":"b:c"}\n\n'), events: [message('{"a":"b:c"}')] },
+  // Not WHATWG: llama.cpp's server sends a failure as an `error:` field line.
+  { name: "an `error:` line is an error event (llama.cpp)", input: bytes('data: a\n\nerror: {"code":500}\n\ndata: [DONE]\n\n'), events: [message('a'), message('{"code":500}', 'error'), message('[DONE]')] },
+  { name: 'an `error:` line wins over data in the same event', input: bytes('error: boom\ndata: [DONE]\n\n'), events: [message('boom', 'error')] },
   { name: 'empty stream', input: bytes(''), events: [] },
 ];
 

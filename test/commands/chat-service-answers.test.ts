@@ -214,14 +214,19 @@ describe('answers that are not a completion', () => {
     expect(result.saved).toBe(0);
   });
 
-  for (const [mode, flags, type] of [['streaming', [], 'text/event-stream'], ['plain', ['--no-stream'], 'application/json']] as const) {
-    it(`a 200 with an empty body (${mode})`, async () => {
-      const result = await chat(reply.text(200, '', type), [...flags]);
-      expect(result.exitCode).toBe(1);
-      expect(result.stderr).toMatch(/the service sent an empty answer/);
-      expect(result.saved).toBe(0);
-    });
-  }
+  it('a 200 with an empty body (plain): an empty answer, exit 1', async () => {
+    const result = await chat(reply.text(200, '', 'application/json'), ['--no-stream']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/the service sent an empty answer/);
+    expect(result.saved).toBe(0);
+  });
+
+  it('a 200 with an empty body (streaming): the stream never began, exit 6 (issue 21, item 6)', async () => {
+    const result = await chat(reply.text(200, '', 'text/event-stream'));
+    expect(result.exitCode).toBe(6);
+    expect(result.stderr).toContain('closed before the reply began');
+    expect(result.saved).toBe(0);
+  });
 
   it('an error object in a 200 body is the service\'s error, in its words', async () => {
     const result = await chat(reply.json(200, { error: { message: 'model is overloaded', type: 'server_error' } }), ['--no-stream']);

@@ -3,6 +3,11 @@
  * to svc; `id`, `retry` and unknown fields are ignored, as reconnection is not something a
  * one-shot completion can do.
  *
+ * One field WHATWG does not name is read too: llama.cpp's server reports a failure inside a stream
+ * as an `error:` line (`error: {"code":500,"message":"…","type":"server_error"}`), then
+ * `data: [DONE]`. A WHATWG parser drops that line and the reply looks complete; svc dispatches
+ * the event as an `error` event with that value as its data, whatever data lines came with it.
+ *
  * The data of one event is bounded like a line (many data lines and no blank line would grow it
  * without end otherwise).
  */
@@ -20,6 +25,8 @@ export class EventParser {
   /** The data lines so far, joined with "\n"; undefined until the event has a data line. */
   #data: string | undefined;
   #event = '';
+  /** The value of an `error:` line (llama.cpp), which makes the event an error event. */
+  #error: string | undefined;
 
   /** Feed one line; returns the event a blank line completes, if any. */
   line(line: string): SseEvent | undefined {
@@ -35,6 +42,10 @@ export class EventParser {
       this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
       if (this.#data.length > MAX_SSE_LINE_BYTES) throw sseTooLong('a stream event');
     } else if (field === 'event') this.#event = value;
+    else if (field === 'error') {
+      this.#error = this.#error === undefined ? value : `${this.#error}\n${value}`;
+      if (this.#error.length > MAX_SSE_LINE_BYTES) throw sseTooLong('a stream event');
+    }
     return undefined;
   }
 
@@ -49,8 +60,11 @@ export class EventParser {
   #dispatch(): SseEvent | undefined {
     const data = this.#data;
     const event = this.#event || 'message';
+    const error = this.#error;
     this.#data = undefined;
     this.#event = '';
+    this.#error = undefined;
+    if (error !== undefined) return { event: 'error', data: error };
     // An event with no data line at all is not dispatched (WHATWG: empty data buffer).
     return data === undefined ? undefined : { event, data };
   }
