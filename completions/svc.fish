@@ -63,6 +63,7 @@ complete -c svc -n '__svc_at chat' -l no-stream -d 'wait for the whole reply ins
 complete -c svc -n '__svc_at chat' -l json -d 'print the whole completion as JSON (service-api.md 2.2) instead of text'
 complete -c svc -n '__svc_at chat' -l raw -d 'on a terminal, print the reply as sent instead of rendering its Markdown (env SVC_RENDER=raw)'
 complete -c svc -n '__svc_at chat' -l usage -d 'print token counts to stderr'
+complete -c svc -n '__svc_at chat' -l show-reasoning -d 'in a pipe, copy the model\'s reasoning text to stderr (on a terminal it is shown dim above the answer; never on stdout)'
 complete -c svc -n '__svc_at chat' -l no-stdin -d 'never read stdin, even when it is a pipe'
 complete -c svc -n '__svc_at chat' -s i -l interactive -d 'after the prompt (words or piped stdin), go on talking from the terminal'
 complete -c svc -n '__svc_at chat' -s c -l continue -d 'continue the conversation changed last'

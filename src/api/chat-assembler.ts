@@ -34,6 +34,16 @@ function choiceText(choice: JsonObject): string | undefined {
   return typeof choice.text === 'string' ? choice.text : undefined;
 }
 
+/**
+ * The reasoning text of a delta or message: `reasoning_content` (llama.cpp, DeepSeek) or
+ * `reasoning` (OpenRouter, vLLM) when it is text. The model's thinking before its answer: shown
+ * apart from the answer, never part of it.
+ */
+export function reasoningOf(message: JsonObject): string | undefined {
+  if (typeof message.reasoning_content === 'string') return message.reasoning_content;
+  return typeof message.reasoning === 'string' ? message.reasoning : undefined;
+}
+
 /** The choice svc reads: index 0 (or no index); svc asks for one, a service may send more. */
 function firstChoice(choices: unknown): JsonObject | undefined {
   if (!Array.isArray(choices)) return undefined;
@@ -113,11 +123,17 @@ export class CompletionAssembler {
   #sawChoice = false;
   /** True once a choice carried text (even ''), so a choice with no content can be told apart. */
   #sawContent = false;
+  /** The reasoning text the latest add() carried ('' when none). */
+  #lastReasoning = '';
 
   constructor(private readonly requestedModel: string) {}
 
-  /** Take one chunk (or a whole completion) and return the new text it carries. */
+  /**
+   * Take one chunk (or a whole completion) and return the new reply text it carries; the new
+   * reasoning text it carries is {@link lastReasoning}.
+   */
   add(value: unknown): string {
+    this.#lastReasoning = '';
     if (!isObject(value)) throw new MalformedResponseError('the service sent a stream event that is not a JSON object');
     if (typeof value.id === 'string') this.#id ??= value.id;
     if (typeof value.created === 'number') this.#created ??= value.created;
@@ -138,7 +154,11 @@ export class CompletionAssembler {
       else keepLatest(this.#choiceExtra, key, choice[key]);
     }
     const message = isObject(choice.delta) ? choice.delta : isObject(choice.message) ? choice.message : undefined;
-    if (message) this.#mergeMessage(message);
+    this.#lastReasoning = '';
+    if (message) {
+      this.#mergeMessage(message);
+      this.#lastReasoning = reasoningOf(message) ?? '';
+    }
     const text = choiceText(choice);
     if (text === undefined) return '';
     this.#sawContent = true;
@@ -163,6 +183,16 @@ export class CompletionAssembler {
     if (this.#held > MAX_CHAT_ANSWER_BYTES) {
       throw new MalformedResponseError(`the reply grew past ${describeBytes(MAX_CHAT_ANSWER_BYTES)}, far beyond any real one; stopped reading`);
     }
+  }
+
+  /** The reasoning text of the latest chunk given to add(), '' when it had none. */
+  get lastReasoning(): string {
+    return this.#lastReasoning;
+  }
+
+  /** All the reasoning text so far. */
+  get reasoning(): string {
+    return reasoningOf(this.#messageExtra) ?? '';
   }
 
   get finishReason(): string | null {

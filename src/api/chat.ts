@@ -20,6 +20,8 @@ export interface ChatCallbacks {
   signal?: AbortSignal;
   /** Called with each piece of reply text as it arrives; awaited, so it can apply backpressure. */
   onDelta?: (text: string) => void | Promise<void>;
+  /** Called with each piece of reasoning text (`reasoning_content`, `reasoning`) as it arrives; awaited too. */
+  onReasoning?: (text: string) => void | Promise<void>;
   /** Called once the service answered with success, before the body is read (svc batch records these). */
   onResponse?: (answer: { status: number; requestId: string | undefined }) => void;
 }
@@ -90,15 +92,35 @@ async function readCompletion(body: AsyncIterable<Uint8Array>, assembler: Comple
   if (!isObject(value)) throw new MalformedResponseError(`the service's answer is not a chat completion: it is ${kindOf(value)}, not a JSON object`);
   if (hasServiceError(value)) throw serviceErrorIn(value, text, requestId, 'answer');
   const delta = assembler.add(value);
+  if (assembler.lastReasoning !== '') await callbacks.onReasoning?.(assembler.lastReasoning);
   if (delta !== '') await callbacks.onDelta?.(delta);
 }
 
 /**
- * Handle one event; true when it was the `[DONE]` terminator. Text goes into `pending`, so all
- * the deltas of one network read reach stdout in one write (20,000 one-word writes to a pipe
+ * Text waiting to be handed out, in the order it came: runs of reply text and of reasoning. All
+ * the text of one network read goes out in one call per run (20,000 one-word writes to a pipe
  * cost more than everything else svc does with a stream).
  */
-function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: string[], requestId: string | undefined): boolean {
+class PendingText {
+  readonly #runs: Array<{ reasoning: boolean; parts: string[] }> = [];
+
+  push(text: string, reasoning: boolean): void {
+    const last = this.#runs.at(-1);
+    if (last?.reasoning === reasoning) last.parts.push(text);
+    else this.#runs.push({ reasoning, parts: [text] });
+  }
+
+  async flush(callbacks: ChatCallbacks): Promise<void> {
+    while (this.#runs.length > 0) {
+      const run = this.#runs.shift()!;
+      const text = run.parts.join('');
+      await (run.reasoning ? callbacks.onReasoning?.(text) : callbacks.onDelta?.(text));
+    }
+  }
+}
+
+/** Handle one event; true when it was the `[DONE]` terminator. Its text waits in `pending`. */
+function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: PendingText, requestId: string | undefined): boolean {
   const data = event.data.trim();
   if (event.event === 'error') throw serviceErrorIn(streamErrorValue(data), data, requestId, 'stream');
   if (data === '') return false;
@@ -106,20 +128,16 @@ function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: s
   const value = parseJson(data, 'a stream event');
   if (hasServiceError(value)) throw serviceErrorIn(value, data, requestId, 'stream');
   const delta = assembler.add(value);
-  if (delta !== '') pending.push(delta);
+  if (assembler.lastReasoning !== '') pending.push(assembler.lastReasoning, true);
+  if (delta !== '') pending.push(delta, false);
   return false;
 }
 
 /** An SSE stream of `chat.completion.chunk` events, ended by `data: [DONE]`. */
 async function readStream(response: ApiResponse, body: AsyncIterable<Uint8Array>, assembler: CompletionAssembler, callbacks: ChatCallbacks): Promise<void> {
   const decoder = new SseDecoder();
-  const pending: string[] = [];
-  const flush = async (): Promise<void> => {
-    if (pending.length === 0) return;
-    const text = pending.join('');
-    pending.length = 0;
-    await callbacks.onDelta?.(text);
-  };
+  const pending = new PendingText();
+  const flush = (): Promise<void> => pending.flush(callbacks);
   try {
     for await (const chunk of body) {
       for (const event of decoder.push(chunk)) {

@@ -1,13 +1,16 @@
 /**
  * An answer that came back whole but holds no reply: no choice at all, a choice with no content
- * (`content: null` beside a refusal or a tool call, or nothing), or a reply the service's content
- * filter withheld. Streamed or not, each is the same error, so nothing empty is shown or saved
- * as if it were the model's answer. An empty string (`content: ""`, a --stop that matched at
- * once) is a reply, and is not an error.
+ * beside a refusal or a tool call, or a reply the service's content filter withheld. Streamed or
+ * not, each is the same error, so nothing is shown or saved as if it were the model's answer.
+ *
+ * A choice whose content is empty or null and says nothing more (a reasoning model that spent
+ * its tokens thinking, a --stop that matched at once) is a reply, an empty one: exit 0, with one
+ * line on stderr saying so and why ({@link emptyReplyNote}).
  */
 import { MalformedResponseError, RejectedError, type SvcError } from '../core/errors.js';
-import { isObject } from '../core/json.js';
-import type { CompletionAssembler } from './chat-assembler.js';
+import { isObject, type JsonObject } from '../core/json.js';
+import { reasoningOf, type CompletionAssembler } from './chat-assembler.js';
+import type { ChatCompletion } from './chat-types.js';
 
 function toolNames(toolCalls: unknown): string[] {
   if (!Array.isArray(toolCalls)) return [];
@@ -38,9 +41,19 @@ export function missingReplyError(assembler: CompletionAssembler, requestId: str
   if (tools.length > 0 || (Array.isArray(toolCalls) && toolCalls.length > 0)) {
     return new MalformedResponseError(`the model answered with a tool call${tools.length > 0 ? ` (${tools.join(', ')})` : ''} instead of text; svc offers no tools and cannot run it`);
   }
-  if (assembler.sawContent) return undefined;
-  const finish = assembler.finishReason;
-  return new MalformedResponseError(`the service answered without any reply text (the choice has no content${finish ? `, finish_reason: ${finish}` : ''})`, {
-    hint: finish === 'length' ? 'the token limit was reached before any text: raise --max-tokens' : 'try again; if it persists, the service or a proxy in front of it is at fault',
-  });
+  return undefined;
+}
+
+/**
+ * Why a reply is empty, for the one stderr line that says so, or undefined when it has text.
+ * `finish_reason: length` means the token limit came first (a reasoning model may have spent it
+ * all thinking): raising --max-tokens is the way out.
+ */
+export function emptyReplyNote(completion: ChatCompletion | undefined): string | undefined {
+  const choice = completion?.choices[0];
+  if (!choice || (choice.message.content ?? '') !== '') return undefined;
+  const reasoned = reasoningOf(choice.message as JsonObject) ? ' (only reasoning came back)' : '';
+  const finish = choice.finish_reason;
+  if (finish === 'length') return `the reply was empty${reasoned}: the token limit was reached first (finish_reason: length); raise --max-tokens`;
+  return `the reply was empty${reasoned}${finish ? ` (finish_reason: ${finish})` : ''}`;
 }

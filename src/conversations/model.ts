@@ -23,6 +23,11 @@ export interface Turn {
   /** The files attached to it, when there were any. */
   files?: AttachmentRef[];
   assistant: string;
+  /**
+   * The model's reasoning before its reply (`reasoning_content`, `reasoning`), when it sent any:
+   * kept to read back, never sent to the service again (toMessages reads only `assistant`).
+   */
+  reasoning?: string;
   /** The reply was cut short (Ctrl-C, a dropped connection): kept as far as it came. */
   interrupted?: boolean;
   model?: string;

@@ -35,17 +35,19 @@ function filesOf(value: unknown, user: string): AttachmentRef[] | undefined {
 }
 
 function turnOf(value: JsonObject): (Turn & { type: 'turn' }) | undefined {
-  const { user, assistant, at, interrupted, model } = value;
+  const { user, assistant, at, interrupted, model, reasoning } = value;
   const usage = usageOf(value.usage);
   if (!isString(user) || !isString(assistant) || !isString(at) || usage === false) return undefined;
   if (interrupted !== undefined && typeof interrupted !== 'boolean') return undefined;
   if (model !== undefined && !isString(model)) return undefined;
+  if (reasoning !== undefined && !isString(reasoning)) return undefined;
   const files = filesOf(value.files, user);
   return {
     type: 'turn',
     user,
     ...(files ? { files } : {}),
     assistant,
+    ...(reasoning ? { reasoning } : {}),
     ...(interrupted ? { interrupted } : {}),
     ...(model === undefined ? {} : { model }),
     ...(usage ? { usage } : {}),

@@ -26,6 +26,7 @@ describe('parseChatOptions', () => {
       stream: true,
       json: false,
       usage: false,
+      showReasoning: false,
       stdin: true,
       interactive: false,
       conversation: { continueLatest: false, sessionName: undefined, save: true },

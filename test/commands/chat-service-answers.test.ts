@@ -59,7 +59,7 @@ describe('error: null is a normal answer', () => {
   });
 });
 
-describe('an answer with no reply in it: the same error streamed or not, nothing saved', () => {
+describe('an answer with no reply in it: the same error streamed or not, nothing saved; an empty reply is a reply', () => {
   const cases: Array<{ name: string; plain: Handler; streamed: Handler; exit: number; message: RegExp }> = [
     {
       name: 'choices: []',
@@ -67,13 +67,6 @@ describe('an answer with no reply in it: the same error streamed or not, nothing
       streamed: reply.sse([event({ id: 'x', choices: [] }), event({ id: 'x', choices: [], usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 } }), done]),
       exit: 1,
       message: /without choices: no reply came back/,
-    },
-    {
-      name: 'a choice with no content',
-      plain: reply.json(200, completion({ content: null })),
-      streamed: reply.sse([chunk(undefined, null, { choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }] }), chunk(undefined, 'stop'), done]),
-      exit: 1,
-      message: /without any reply text \(the choice has no content, finish_reason: stop\)/,
     },
     {
       name: 'content null beside a refusal',
@@ -123,17 +116,28 @@ describe('an answer with no reply in it: the same error streamed or not, nothing
     });
   }
 
-  it('no content and the token limit reached: says to raise --max-tokens', async () => {
-    const result = await chat(reply.json(200, completion({ content: null }, {}, 'length')), ['--no-stream']);
-    expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/raise --max-tokens/);
+  // Issue 21, item 5: an empty reply is a reply. Exit 0, one stderr line saying it was empty and why.
+  it('a choice with no content, streamed or not: exit 0 and one line saying the reply was empty', async () => {
+    const plain = await chat(reply.json(200, completion({ content: null })), ['--no-stream']);
+    const streamed = await chat(reply.sse([chunk(undefined, null, { choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }] }), chunk(undefined, 'stop'), done]));
+    for (const result of [plain, streamed]) {
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe('svc: the reply was empty (finish_reason: stop)\n');
+    }
   });
 
-  it('an empty string is a reply (a --stop that matched at once), not an error', async () => {
+  it('no content and the token limit reached: exit 0, says to raise --max-tokens', async () => {
+    const result = await chat(reply.json(200, completion({ content: null }, {}, 'length')), ['--no-stream']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('svc: the reply was empty: the token limit was reached first (finish_reason: length); raise --max-tokens\n');
+  });
+
+  it('an empty string is a reply (a --stop that matched at once): exit 0, and stderr says it was empty', async () => {
     const result = await chat(reply.json(200, completion({ content: '' })), ['--no-stream']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('');
+    expect(result.stderr).toBe('svc: the reply was empty (finish_reason: stop)\n');
   });
 
   it('text and then the content filter: the text stays, exit 0, and stderr says it was cut', async () => {

@@ -36,6 +36,7 @@ export function declareChatCommand() {
     .option('--json', 'print the whole completion as JSON (service-api.md 2.2) instead of text')
     .option('--raw', 'on a terminal, print the reply as sent instead of rendering its Markdown (env SVC_RENDER=raw)')
     .option('--usage', 'print token counts to stderr')
+    .option('--show-reasoning', "in a pipe, copy the model's reasoning text to stderr (on a terminal it is shown dim above the answer; never on stdout)")
     .option('--no-stdin', 'never read stdin, even when it is a pipe')
     .option('-i, --interactive', 'after the prompt (words or piped stdin), go on talking from the terminal')
     .option('-c, --continue', 'continue the conversation changed last')

@@ -11,7 +11,8 @@ import { reportError } from '../../terminal/report-error.js';
 import { applySystemFlag, chatModel, openConversation } from './open-conversation.js';
 import type { ChatPlan } from './options.js';
 import { readPrompt } from './prompt-input.js';
-import { replyText, streamReply, turnFrom } from './reply.js';
+import { reasoningShown, replyText, streamReply, turnFrom } from './reply.js';
+import { emptyReplyNote } from '../../api/reply-checks.js';
 import { buildChatRequest, fieldsWithRole } from './request.js';
 import type { ChatInputs } from './prepare.js';
 import { printDryRun } from '../dry-run.js';
@@ -46,7 +47,8 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
     return;
   }
 
-  const outcome = await streamReply(io, client, request, { signal, quiet: plan.json, render });
+  const reasoning = reasoningShown(io, { json: plan.json, showReasoning: plan.showReasoning === true });
+  const outcome = await streamReply(io, client, request, { signal, quiet: plan.json, render, reasoning });
   const reply = replyText(outcome.completion);
   const finished = outcome.error === undefined;
   // Stopped by the user (Ctrl-C, or the reader of stdout leaving): kept marked interrupted, as in
@@ -64,7 +66,9 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
     throw signal.aborted ? new InterruptedError() : outcome.error;
   }
   const finishReason = outcome.completion?.choices[0]?.finish_reason;
-  if (finishReason === 'length') io.stderr.write('svc: the reply was cut at the token limit (finish_reason: length)\n');
+  const empty = emptyReplyNote(outcome.completion);
+  if (empty) io.stderr.write(`svc: ${empty}\n`);
+  else if (finishReason === 'length') io.stderr.write('svc: the reply was cut at the token limit (finish_reason: length)\n');
   // With no text at all it is an error (api/reply-checks.ts); after some, the text stands, cut.
   if (finishReason === 'content_filter') io.stderr.write("svc: the service's content filter cut the reply (finish_reason: content_filter)\n");
   if (plan.usage) io.stderr.write(`${formatUsage(outcome.completion?.usage)}\n`);

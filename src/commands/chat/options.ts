@@ -32,6 +32,8 @@ export interface ChatPlan {
   stream: boolean;
   json: boolean;
   usage: boolean;
+  /** `--show-reasoning`: in a pipe, the model's reasoning goes to stderr (reply.ts reasoningShown). */
+  showReasoning?: boolean;
   /** `--no-stdin` sets this to false. */
   stdin: boolean;
   /** `-i`: after the prompt, carry on talking from the terminal. */
@@ -70,6 +72,7 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
     stream: flags.stream,
     json,
     usage: flags.usage === true,
+    showReasoning: flags.showReasoning === true,
     stdin: flags.stdin,
     interactive,
     conversation,

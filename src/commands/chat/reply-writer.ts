@@ -4,13 +4,23 @@
  * quiet success.
  */
 import { once } from 'node:events';
-import type { IO } from '../../terminal/io.js';
+import { colorWanted, type IO } from '../../terminal/io.js';
 import type { StreamingRenderer } from '../../render/streaming-renderer.js';
 import { classifyStdoutError } from '../../terminal/stdout-check.js';
 import { forOutput } from '../../core/terminal-text.js';
 
 /** Makes the renderer that draws a reply, given where its bytes go (reply-renderer.ts). */
 export type OpenRenderer = (write: (bytes: string) => void) => StreamingRenderer;
+
+/**
+ * Where the model's reasoning text goes: above the answer on the terminal (dim, set apart by a
+ * blank line), to stderr (`--show-reasoning` in a pipe), or nowhere (the default in a pipe, and
+ * --json, which keeps it in the object). Never into stdout's data.
+ */
+export type ReasoningShown = 'terminal' | 'stderr' | 'hidden';
+
+const DIM = '\u001b[2m';
+const UNDIM = '\u001b[22m';
 
 export class ReplyWriter {
   readonly #io: IO;
@@ -24,14 +34,21 @@ export class ReplyWriter {
   /** stdout's buffer is full: wait for 'drain' before the next piece. */
   #mustDrain = false;
   #failure: unknown;
+  readonly #reasoningShown: ReasoningShown;
+  /** Reasoning was written and not yet closed off (its dim style, its line, the gap after it). */
+  #reasoningOpen = false;
+  #reasoningEndsWithNewline = false;
+  readonly #dim: boolean;
 
   /**
    * `onClosed` is called once when stdout can take no more (EPIPE or another write error).
    * With `renderer`, the text is rendered: the renderer neutralises it itself, before styling,
    * so its bytes go to stdout as they are.
    */
-  constructor(io: IO, onClosed: () => void, renderer?: Promise<OpenRenderer>) {
+  constructor(io: IO, onClosed: () => void, renderer?: Promise<OpenRenderer>, reasoning: ReasoningShown = 'hidden') {
     this.#io = io;
+    this.#reasoningShown = reasoning;
+    this.#dim = reasoning === 'terminal' ? colorWanted(io.env, io.stdoutIsTTY) : reasoning === 'stderr' && io.colorEnabled;
     this.#onClosed = onClosed;
     this.#loading = renderer;
     // Awaited by the first write; a reply that fails before any text never asks for it.
@@ -62,8 +79,36 @@ export class ReplyWriter {
     if (this.#loading && !this.#renderer) this.#renderer = (await this.#loading)((bytes) => this.#send(bytes));
   }
 
+  /**
+   * Reasoning text, where {@link ReasoningShown} says. On the terminal it is shown only before the
+   * answer: once the answer is being drawn, text between its lines would tear the rendering.
+   */
+  async reasoning(text: string): Promise<void> {
+    if (text === '' || this.#reasoningShown === 'hidden') return;
+    const shown = forOutput(text, this.#reasoningShown === 'terminal' ? this.#io.stdoutIsTTY : this.#io.stderrIsTTY);
+    if (this.#reasoningShown === 'stderr') {
+      this.#io.stderr.write(`${this.#reasoningOpen || !this.#dim ? '' : DIM}${shown}`);
+    } else {
+      if (this.#closed || this.#wroteAny) return;
+      this.#send(`${this.#reasoningOpen || !this.#dim ? '' : DIM}${shown}`);
+    }
+    this.#reasoningOpen = true;
+    this.#reasoningEndsWithNewline = text.endsWith('\n');
+    await this.#drained();
+  }
+
+  /** Close off the reasoning shown: its style put back, its last line ended, a blank line before the answer. */
+  #endReasoning(): void {
+    if (!this.#reasoningOpen) return;
+    this.#reasoningOpen = false;
+    const close = `${this.#dim ? UNDIM : ''}${this.#reasoningEndsWithNewline ? '' : '\n'}`;
+    if (this.#reasoningShown === 'stderr') this.#io.stderr.write(close);
+    else this.#send(`${close}\n`);
+  }
+
   async write(text: string): Promise<void> {
     if (this.#closed || text === '') return;
+    this.#endReasoning();
     this.#wroteAny = true;
     if (this.#loading) {
       await this.ready();
@@ -80,6 +125,7 @@ export class ReplyWriter {
    * (also after Ctrl-C); a plain one gets a newline unless it has one. Nothing when no text came.
    */
   async finish(): Promise<void> {
+    this.#endReasoning();
     if (this.#renderer) {
       this.#renderer.end();
       await this.#drained();

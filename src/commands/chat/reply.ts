@@ -11,7 +11,8 @@ import type { Turn } from '../../conversations/model.js';
 import { startSpinner, type IO } from '../../terminal/io.js';
 import { stdoutFailure } from '../../terminal/stdout-check.js';
 import { loadReplyRenderer } from './reply-renderer.js';
-import { ReplyWriter } from './reply-writer.js';
+import { ReplyWriter, type ReasoningShown } from './reply-writer.js';
+import { reasoningOf } from '../../api/chat-assembler.js';
 
 export interface ReplyOutcome {
   /** The whole completion, or as much of it as arrived (finish_reason null then). */
@@ -31,6 +32,18 @@ export interface ReplyOptions {
   quiet?: boolean;
   /** Render the reply as Markdown (stdout is a terminal: see reply-renderer.ts). */
   render?: boolean;
+  /** Where reasoning text goes (reply-writer.ts); never shown unless asked. */
+  reasoning?: ReasoningShown;
+}
+
+/**
+ * Where reasoning goes for a reply: on a terminal above the answer; in a pipe nowhere unless
+ * --show-reasoning asks for stderr; with --json nowhere (the object keeps it).
+ */
+export function reasoningShown(io: IO, options: { json: boolean; showReasoning: boolean }): ReasoningShown {
+  if (options.json) return 'hidden';
+  if (io.stdoutIsTTY) return 'terminal';
+  return options.showReasoning ? 'stderr' : 'hidden';
 }
 
 /** The turn to keep for the user's message: the reply as far as it came, marked if unfinished. */
@@ -40,7 +53,22 @@ export function turnFrom(prompt: Prompt, model: string, outcome: ReplyOutcome): 
   const usage = counts && { prompt_tokens: counts.prompt_tokens, completion_tokens: counts.completion_tokens, total_tokens: counts.total_tokens };
   const unfinished = outcome.error !== undefined || outcome.cutByReader;
   const files = prompt.files.length > 0 ? { files: prompt.files } : {};
-  return { user: prompt.text, ...files, assistant: replyText(outcome.completion), model, ...(unfinished ? { interrupted: true } : {}), ...(usage ? { usage } : {}) };
+  const reasoning = reasoningText(outcome.completion);
+  return {
+    user: prompt.text,
+    ...files,
+    assistant: replyText(outcome.completion),
+    ...(reasoning ? { reasoning } : {}),
+    model,
+    ...(unfinished ? { interrupted: true } : {}),
+    ...(usage ? { usage } : {}),
+  };
+}
+
+/** The reasoning text of a completion's first choice ('' when none): kept with the turn, never sent again. */
+function reasoningText(completion: ChatCompletion | undefined): string {
+  const message = completion?.choices[0]?.message;
+  return message ? (reasoningOf(message) ?? '') : '';
 }
 
 /** The text of a completion's first choice. */
@@ -54,9 +82,11 @@ export async function streamReply(io: IO, client: ApiClient, request: ChatReques
   options.signal.addEventListener('abort', onAbort, { once: true });
   // The renderer loads while the request is in flight (never for --json: nothing is drawn).
   const renderer = options.render && !options.quiet ? loadReplyRenderer(io) : undefined;
-  const writer = new ReplyWriter(io, () => stop.abort(), renderer);
+  const reasoning = options.quiet ? 'hidden' : (options.reasoning ?? 'hidden');
+  const writer = new ReplyWriter(io, () => stop.abort(), renderer, reasoning);
   const spinner = await startSpinner(io, 'waiting for the service…');
   let first = true;
+  let firstReasoning = true;
   const outcome: ReplyOutcome = { completion: undefined, error: undefined, stdoutClosed: false, cutByReader: false };
   try {
     outcome.completion = await runChat(client, request, {
@@ -71,6 +101,17 @@ export async function streamReply(io: IO, client: ApiClient, request: ChatReques
               spinner.stop();
             }
             await writer.write(text);
+          },
+      onReasoning: options.quiet
+        ? undefined
+        : async (text) => {
+            if (firstReasoning && first) {
+              firstReasoning = false;
+              // Shown: the spinner makes way for it. Not shown: the spinner says why nothing comes yet.
+              if (reasoning === 'hidden') spinner.setText('the model is reasoning…');
+              else spinner.stop();
+            }
+            await writer.reasoning(text);
           },
     });
   } catch (error) {

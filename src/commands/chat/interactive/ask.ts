@@ -7,7 +7,8 @@ import type { Prompt } from '../../../attachments/message.js';
 import { addUsage } from '../../../conversations/model.js';
 import { ApiError } from '../../../core/errors.js';
 import { reportError } from '../../../terminal/report-error.js';
-import { replyText, streamReply, turnFrom } from '../reply.js';
+import { reasoningShown, replyText, streamReply, turnFrom } from '../reply.js';
+import { emptyReplyNote } from '../../../api/reply-checks.js';
 import { buildChatRequest, fieldsWithRole } from '../request.js';
 import { say, type SessionDeps, type SessionState } from './session-state.js';
 
@@ -36,7 +37,8 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
   const request = buildChatRequest(state.model, state.session.messages(prompt.text), { fields: fieldsWithRole(plan.fields, state.role), stream: plan.stream });
   let outcome;
   try {
-    outcome = await streamReply(io, client, request, { signal: stop.signal, render: state.render });
+    const reasoning = reasoningShown(io, { json: false, showReasoning: plan.showReasoning === true });
+    outcome = await streamReply(io, client, request, { signal: stop.signal, render: state.render, reasoning });
   } finally {
     releaseKeys();
     release();
@@ -53,7 +55,9 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
   }
   if (finished) {
     state.modelTrial = undefined; // the new model answered: it stays
-    if (outcome.completion?.choices[0]?.finish_reason === 'length') say(state, '(the reply was cut at the token limit)');
+    const empty = emptyReplyNote(outcome.completion);
+    if (empty) say(state, `(${empty})`);
+    else if (outcome.completion?.choices[0]?.finish_reason === 'length') say(state, '(the reply was cut at the token limit)');
     return;
   }
   if (stop.signal.aborted) {
