@@ -28,6 +28,11 @@ export interface Turn {
    * kept to read back, never sent to the service again (toMessages reads only `assistant`).
    */
   reasoning?: string;
+  /**
+   * A short random name of this turn, so an undo names the turn it drops (absent in files from
+   * before it was kept).
+   */
+  id?: string;
   /** The reply was cut short (Ctrl-C, a dropped connection): kept as far as it came. */
   interrupted?: boolean;
   model?: string;
@@ -55,7 +60,8 @@ export type ConversationRecord =
   | { type: 'system'; content: string | null; at: string }
   /** `model: null`: back to the model the settings give (a /model the service refused). */
   | { type: 'model'; model: string | null; at: string }
-  | { type: 'undo'; at: string }
+  /** `turn`: the id of the turn it drops (absent when that turn had none: the last turn). */
+  | { type: 'undo'; at: string; turn?: string }
   /** Older svc skips it as "not a conversation record" (records.ts), losing nothing else. */
   | ({ type: 'image' } & ImageNote);
 
@@ -110,10 +116,14 @@ export function replay(name: string, records: ConversationRecord[]): Conversatio
         conversation.model = record.model ?? undefined;
         conversation.updated = record.at;
         break;
-      case 'undo':
-        conversation.turns.pop();
+      case 'undo': {
+        // The turn named, not merely the last one: another svc may have added a turn to the same
+        // conversation after the session that undoes read it (two processes, one file).
+        const index = record.turn === undefined ? conversation.turns.length - 1 : conversation.turns.findLastIndex((turn) => turn.id === record.turn);
+        if (index !== -1) conversation.turns.splice(index, 1);
         conversation.updated = record.at;
         break;
+      }
       case 'image': {
         const { type: _type, ...image } = record;
         conversation.images.push({ ...image, afterTurn: conversation.turns.length });

@@ -35,15 +35,17 @@ function filesOf(value: unknown, user: string): AttachmentRef[] | undefined {
 }
 
 function turnOf(value: JsonObject): (Turn & { type: 'turn' }) | undefined {
-  const { user, assistant, at, interrupted, model, reasoning } = value;
+  const { user, assistant, at, interrupted, model, reasoning, id } = value;
   const usage = usageOf(value.usage);
   if (!isString(user) || !isString(assistant) || !isString(at) || usage === false) return undefined;
   if (interrupted !== undefined && typeof interrupted !== 'boolean') return undefined;
   if (model !== undefined && !isString(model)) return undefined;
   if (reasoning !== undefined && !isString(reasoning)) return undefined;
+  if (id !== undefined && !isString(id)) return undefined;
   const files = filesOf(value.files, user);
   return {
     type: 'turn',
+    ...(id === undefined ? {} : { id }),
     user,
     ...(files ? { files } : {}),
     assistant,
@@ -76,8 +78,11 @@ export function recordOf(value: unknown): ConversationRecord | undefined {
       return isString(at) && (isString(value.content) || value.content === null) ? { type: 'system', content: value.content, at } : undefined;
     case 'model':
       return isString(at) && (isString(value.model) || value.model === null) ? { type: 'model', model: value.model, at } : undefined;
-    case 'undo':
-      return isString(at) ? { type: 'undo', at } : undefined;
+    case 'undo': {
+      const { turn } = value;
+      if (!isString(at) || (turn !== undefined && !isString(turn))) return undefined;
+      return { type: 'undo', at, ...(turn === undefined ? {} : { turn }) };
+    }
     case 'image':
       return imageOf(value);
     default:

@@ -48,10 +48,13 @@ function matchesIn(content: string, turn: number, role: Role, pattern: RegExp, i
   }
 }
 
-/** The conversations that contain `text`, newest first, each with its matching lines in order. */
-export function searchConversations(store: ConversationStore, text: string): SearchHit[] {
+/**
+ * The conversations that contain `text`, each with its matching lines in order, one at a time as
+ * they are found, the most recently written file first: a caller printing them can stop at any
+ * point (`| head`) without reading the rest.
+ */
+export function* searchEach(store: ConversationStore, text: string): Generator<SearchHit> {
   const pattern = patternOf(text);
-  const hits: SearchHit[] = [];
   for (const summary of store.each(rawFilter(text, pattern))) {
     const { conversation } = summary;
     const matches: SearchMatch[] = [];
@@ -60,9 +63,13 @@ export function searchConversations(store: ConversationStore, text: string): Sea
       matchesIn(turn.user, index + 1, 'user', pattern, matches);
       matchesIn(turn.assistant, index + 1, 'assistant', pattern, matches);
     });
-    if (matches.length > 0) hits.push({ name: summary.name, updated: summary.updated, turns: summary.turns, matches });
+    if (matches.length > 0) yield { name: summary.name, updated: summary.updated, turns: summary.turns, matches };
   }
-  return hits.sort(newestFirst);
+}
+
+/** Every conversation that contains `text`, newest first (by its last record). */
+export function searchConversations(store: ConversationStore, text: string): SearchHit[] {
+  return [...searchEach(store, text)].sort(newestFirst);
 }
 
 /**

@@ -19,6 +19,14 @@ export interface SaveFailure {
   reason: string;
 }
 
+/**
+ * A name for a new turn, unique enough within one conversation: two processes may add turns in
+ * the same millisecond, so the time alone cannot say which one an undo drops.
+ */
+function turnId(): string {
+  return Math.random().toString(36).slice(2, 10).padEnd(8, '0');
+}
+
 export class ConversationSession {
   #conversation: Conversation;
   #store: ConversationStore | undefined;
@@ -83,9 +91,9 @@ export class ConversationSession {
     return messages;
   }
 
-  addTurn(turn: Omit<Turn, 'at'>): void {
-    const record = { type: 'turn' as const, ...turn, at: new Date().toISOString() };
-    this.#conversation.turns.push({ ...turn, at: record.at });
+  addTurn(turn: Omit<Turn, 'at' | 'id'>): void {
+    const record = { type: 'turn' as const, id: turnId(), ...turn, at: new Date().toISOString() };
+    this.#conversation.turns.push({ ...turn, id: record.id, at: record.at });
     addUsage(this.#conversation.spent, turn.usage);
     this.#write(record);
   }
@@ -100,7 +108,7 @@ export class ConversationSession {
   /** Drop the last exchange; returns it, or undefined when there is none. */
   undo(): Turn | undefined {
     const turn = this.#conversation.turns.pop();
-    if (turn) this.#write({ type: 'undo', at: new Date().toISOString() });
+    if (turn) this.#write({ type: 'undo', at: new Date().toISOString(), ...(turn.id === undefined ? {} : { turn: turn.id }) });
     return turn;
   }
 

@@ -15,6 +15,8 @@ export const ExitCode = {
   rateLimited: 5,
   network: 6,
   interrupted: 130,
+  /** The reader of stdout left before svc batch finished (as a SIGPIPE would end it: 128 + 13). */
+  readerGone: 141,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

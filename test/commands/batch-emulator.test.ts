@@ -85,17 +85,21 @@ describe('svc batch against the emulator', () => {
     expect(readFileSync(home('taken.png'), 'utf8')).toBe('mine');
   });
 
-  it('--images-dir puts the images there and the paths say so', async () => {
+  it('--images-dir puts the images there, making the folder when it is missing, and the paths say so', async () => {
     writeFileSync(home('dir.jsonl'), image('tower', { prompt: 'a tower', seed: 3 }));
-    const missing = await runSvc(['batch', 'dir.jsonl', '--images-dir', 'pics'], env.sandbox);
-    expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toContain('--images-dir pics: the folder');
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(home('pics'));
-    const result = await runSvc(['batch', 'dir.jsonl', '--images-dir', 'pics'], env.sandbox);
-    expect(result.exitCode).toBe(0);
-    expect(records(result.stdout)[0]?.response.body.data[0].path).toBe(join('pics', 'tower.png'));
-    expect(existsSync(home('pics', 'tower.png'))).toBe(true);
+    expect(existsSync(home('pics', 'nested'))).toBe(false);
+    const result = await runSvc(['batch', 'dir.jsonl', '--images-dir', join('pics', 'nested')], env.sandbox);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(records(result.stdout)[0]?.response.body.data[0].path).toBe(join('pics', 'nested', 'tower.png'));
+    expect(existsSync(home('pics', 'nested', 'tower.png'))).toBe(true);
+  });
+
+  it('--images-dir that is a file: a usage error, nothing sent', async () => {
+    writeFileSync(home('dir2.jsonl'), image('tower2', { prompt: 'a tower', seed: 3 }));
+    writeFileSync(home('not-a-folder'), 'x');
+    const result = await runSvc(['batch', 'dir2.jsonl', '--images-dir', 'not-a-folder'], env.sandbox);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--images-dir not-a-folder: ');
   });
 
   it('--prompts: one chat request per non-empty line, custom_id line-<n>', async () => {

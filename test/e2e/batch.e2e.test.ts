@@ -49,7 +49,8 @@ describe('svc batch in a real process', () => {
     const result = await child;
     expect(result.exitCode).toBe(130);
     expect(hasStackTrace(result.stderr)).toBe(false);
-    expect(result.stderr).toContain('5 requests: 5 succeeded, 0 failed, 15 not sent');
+    // Truthful: the two held requests were in flight (interrupted), and the counts add up to 20.
+    expect(result.stderr).toContain('20 requests: 5 succeeded, 0 failed, 2 interrupted, 13 not sent');
     expect(result.stderr).toContain('svc: interrupted');
     const kept = lines(home('sig.out.jsonl')).map((line) => JSON.parse(line) as { custom_id: string; response: { status_code: number } });
     expect(kept).toHaveLength(5);

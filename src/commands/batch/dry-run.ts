@@ -8,7 +8,7 @@
 import type { ResolvedSettings } from '../../factory.js';
 import type { IO } from '../../terminal/io.js';
 import { dryRunCommand, noteKeyVariable } from '../dry-run.js';
-import { textWriter } from './output.js';
+import { textWriter } from '../../terminal/streams.js';
 import type { BatchRequest } from './requests.js';
 import { escapeJsonForTerminal } from '../../core/json.js';
 

@@ -9,6 +9,7 @@ import { SvcError } from '../../core/errors.js';
 import { escapeJsonForTerminal } from '../../core/json.js';
 import { endsMidLine } from '../../storage/jsonl-file.js';
 import { describeSystemError } from '../../core/system-errors.js';
+import { textWriter } from '../../terminal/streams.js';
 
 export interface LineSink {
   /** Write one record as one line; resolves once the sink can take more. */
@@ -57,23 +58,5 @@ export function streamSink(stream: Writable, isTerminal: boolean): LineSink {
   return {
     write: (record) => write(jsonLine(record, isTerminal)),
     close() {},
-  };
-}
-
-/** Text written to `stream`, waiting while it is full; nothing once the reader has left. */
-export function textWriter(stream: Writable): (text: string) => Promise<void> {
-  return async (text) => {
-    if (stream.destroyed) return; // the reader left; main reports how stdout fared
-    if (!stream.write(text)) {
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          stream.off('drain', done);
-          stream.off('close', done);
-          resolve();
-        };
-        stream.on('drain', done);
-        stream.on('close', done);
-      });
-    }
   };
 }

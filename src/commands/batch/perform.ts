@@ -10,7 +10,8 @@ import { basename, join } from 'node:path';
 import { runChat } from '../../api/chat.js';
 import type { ApiClient } from '../../api/client.js';
 import { generateImages, type ImageGeneration } from '../../api/images/generate.js';
-import { AuthError, InterruptedError, SvcError } from '../../core/errors.js';
+import { ApiError, AuthError, InterruptedError, SvcError } from '../../core/errors.js';
+import { emptyReplyNote } from '../../api/reply-checks.js';
 import { EXTENSION } from '../../api/images/formats.js';
 import { isObject } from '../../core/json.js';
 import { checkImageFormats } from '../image/check-formats.js';
@@ -36,6 +37,10 @@ export interface Performed {
   record: OutputRecord;
   succeeded: boolean;
   tokens: number;
+  /** Why it failed, in a few words with its custom_id, for the summary. */
+  failure?: string;
+  /** Why its reply was empty (an empty reply is a success: the summary counts them). */
+  empty?: string;
 }
 
 function totalTokens(usage: unknown): number {
@@ -45,7 +50,8 @@ function totalTokens(usage: unknown): number {
 async function performChat(request: Extract<BatchRequest, { kind: 'chat' }>, context: PerformContext): Promise<Performed> {
   let answer = { status: 200, requestId: undefined as string | undefined };
   const completion = await runChat(context.client, request.body, { signal: context.signal, onResponse: (seen) => (answer = seen) });
-  return { record: answerRecord(request.customId, answer.status, answer.requestId, completion), succeeded: true, tokens: totalTokens(completion.usage) };
+  const empty = emptyReplyNote(completion)?.replace('--max-tokens', 'max_tokens');
+  return { record: answerRecord(request.customId, answer.status, answer.requestId, completion), succeeded: true, tokens: totalTokens(completion.usage), ...(empty ? { empty } : {}) };
 }
 
 /** The answer's body with each image's `b64_json` replaced by the path it was saved to. */
@@ -64,7 +70,8 @@ async function performImage(request: Extract<BatchRequest, { kind: 'image' }>, c
   const base = join(dir, `${request.customId}${EXTENSION[request.format]}`);
   // Checked before sending, so a taken name costs no image; link() still refuses at the end.
   if (nameTaken(base)) {
-    return { record: errorRecord(request.customId, 'file_exists', `${base} already exists; it was kept, and the request was not sent`), succeeded: false, tokens: 0 };
+    const message = `${base} already exists; it was kept, and the request was not sent`;
+    return { record: errorRecord(request.customId, 'file_exists', message), succeeded: false, tokens: 0, failure: `${request.customId}: ${message}` };
   }
   const result = await generateImages(context.client, request.body, { signal: context.signal, tempDir: dir });
   try {
@@ -74,7 +81,7 @@ async function performImage(request: Extract<BatchRequest, { kind: 'image' }>, c
       commitAll(result.images.map((image, index) => ({ tempPath: image.file.path, path: paths[index]! })), false);
     } catch (error) {
       if (!(error instanceof SvcError)) throw error;
-      return { record: errorRecord(request.customId, 'image_not_saved', error.message), succeeded: false, tokens: totalTokens(result.usage) };
+      return { record: errorRecord(request.customId, 'image_not_saved', error.message), succeeded: false, tokens: totalTokens(result.usage), failure: `${request.customId}: ${error.message}` };
     }
     const body = bodyWithPaths(result, paths.map((path) => join(shown, basename(path))));
     return { record: answerRecord(request.customId, result.status, result.requestId, body), succeeded: true, tokens: totalTokens(result.usage) };
@@ -90,6 +97,7 @@ export async function perform(request: BatchRequest, context: PerformContext): P
   } catch (error) {
     if (context.signal.aborted) throw new InterruptedError();
     if (error instanceof AuthError || error instanceof InterruptedError || !(error instanceof SvcError)) throw error;
-    return { record: failureRecord(request.customId, error), succeeded: false, tokens: 0 };
+    const status = error instanceof ApiError && error.status > 0 ? ` (HTTP ${error.status})` : '';
+    return { record: failureRecord(request.customId, error), succeeded: false, tokens: 0, failure: `${request.customId}: ${error.message}${status}` };
   }
 }

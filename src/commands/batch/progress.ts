@@ -2,7 +2,11 @@
  * How the batch is going, on stderr. On a terminal, one live line rewritten in place (carriage
  * return and "erase line", no spinner library): done/total, failures, requests per second, ETA,
  * tokens, and a pause the service asked for. In a pipe or a log, nothing until one summary line at
- * the end ("50 requests: 48 succeeded, 2 failed, 3.2 s, 5,120 tokens").
+ * the end ("50 requests: 48 succeeded, 2 failed (first: …), 3.2 s, 5,120 tokens").
+ *
+ * The summary is truthful: its counts add up to the input. Every request of the input is exactly
+ * one of: succeeded, failed, already done (skipped: an earlier run has its line), interrupted (in
+ * flight when the run was stopped) or not sent.
  */
 import type { IO } from '../../terminal/io.js';
 
@@ -26,10 +30,33 @@ function duration(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+/** What one finished request adds to the counts. */
+export interface Finished {
+  succeeded: boolean;
+  tokens: number;
+  /** Why it failed, for the summary's "(first: …)". */
+  failure?: string | undefined;
+  /** Why its reply was empty (api/reply-checks.ts emptyReplyNote), when it was. */
+  empty?: string | undefined;
+}
+
+/** How a run ended, for the summary. */
+export interface Ending {
+  /** Requests of the input skipped because an earlier run has their line. */
+  alreadyDone: number;
+  /** The run was stopped (Ctrl-C, SIGTERM, a refused key, stdout gone): requests in flight count as interrupted. */
+  stopped: boolean;
+}
+
 export class Progress {
   succeeded = 0;
   failed = 0;
   tokens = 0;
+  /** Requests handed to the service so far (finished or in flight). */
+  started = 0;
+  empty = 0;
+  #firstFailure: string | undefined;
+  #firstEmpty: string | undefined;
   readonly #io: IO;
   readonly #total: number;
   readonly #started: number;
@@ -59,11 +86,23 @@ export class Progress {
     return this.succeeded + this.failed;
   }
 
+  /** A request is on its way. */
+  start(): void {
+    this.started += 1;
+  }
+
   /** Count a finished request and redraw the live line (not more often than every 100 ms). */
-  record(succeeded: boolean, tokens: number): void {
-    if (succeeded) this.succeeded += 1;
-    else this.failed += 1;
-    this.tokens += tokens;
+  record(finished: Finished): void {
+    if (finished.succeeded) this.succeeded += 1;
+    else {
+      this.failed += 1;
+      this.#firstFailure ??= finished.failure;
+    }
+    if (finished.empty !== undefined) {
+      this.empty += 1;
+      this.#firstEmpty ??= finished.empty;
+    }
+    this.tokens += finished.tokens;
     if (this.#live && this.#now() - this.#drawnAt >= REDRAW_MS) this.#draw();
   }
 
@@ -97,12 +136,30 @@ export class Progress {
     this.#shown = false;
   }
 
-  /** Stop the live line and print the summary; `notSent` counts requests an interruption left. */
-  finish(notSent: number): void {
+  /** Stop the live line and print the summary. */
+  finish(ending: Ending): void {
+    this.stopTicking();
+    this.#io.stderr.write(`${this.summary(ending)}\n`);
+  }
+
+  /** Stop the live line without a summary (stdout gone: nothing more is printed). */
+  stopTicking(): void {
     if (this.#timer) clearInterval(this.#timer);
     this.clear();
+  }
+
+  /** The closing line; its counts add up to the input. */
+  summary(ending: Ending): string {
+    const interrupted = ending.stopped ? this.started - this.done : 0;
+    const notSent = this.#total - this.started;
+    const total = this.#total + ending.alreadyDone;
+    const failed = `${count(this.failed)} failed${this.#firstFailure ? ` (first: ${this.#firstFailure})` : ''}`;
+    const parts = [`${count(this.succeeded)} succeeded`, failed];
+    if (ending.alreadyDone > 0) parts.push(`${count(ending.alreadyDone)} already done`);
+    if (interrupted > 0) parts.push(`${count(interrupted)} interrupted`);
+    if (notSent > 0) parts.push(`${count(notSent)} not sent`);
+    if (this.empty > 0) parts.push(`${count(this.empty)} with an empty reply (first: ${this.#firstEmpty})`);
     const elapsed = duration(this.#now() - this.#started);
-    const left = notSent > 0 ? `, ${count(notSent)} not sent` : '';
-    this.#io.stderr.write(`${count(this.done)} ${this.done === 1 ? 'request' : 'requests'}: ${count(this.succeeded)} succeeded, ${count(this.failed)} failed${left}, ${elapsed}, ${count(this.tokens)} tokens\n`);
+    return `${count(total)} ${total === 1 ? 'request' : 'requests'}: ${parts.join(', ')}, ${elapsed}, ${count(this.tokens)} tokens`;
   }
 }

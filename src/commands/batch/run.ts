@@ -6,11 +6,15 @@
  */
 import { dirname, resolve } from 'node:path';
 import { setMaxListeners } from 'node:events';
-import { statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { removeStaleTempFiles } from '../../api/images/temp-image-file.js';
 import { ExitCode, InterruptedError, SilentExit, SvcError, UsageError } from '../../core/errors.js';
 import { describeLineProblems } from '../../storage/jsonl-file.js';
+import { lockFile, LockedError, type HeldLock } from '../../storage/file-lock.js';
+import { describeSystemError } from '../../core/system-errors.js';
 import type { IO } from '../../terminal/io.js';
+import { classifyStdoutError, stdoutFailure } from '../../terminal/stdout-check.js';
+import { OutputWatch } from '../../terminal/streams.js';
 import type { CommandContext } from '../context.js';
 import { checkFolder } from '../image/target.js';
 import { checkInput, openInput, readEntries, type InputSource } from './input.js';
@@ -54,6 +58,14 @@ function existingOutput(path: string, shownAs: string, source: InputSource): boo
 function imagesFolder(io: IO, plan: BatchPlan): ImagesFolder {
   const shown = plan.imagesDir ?? (plan.output === undefined ? '.' : dirname(plan.output));
   const dir = resolve(io.cwd, shown);
+  // A folder named for the images is made when missing (as `mkdir -p`); one that cannot be is said by checkFolder.
+  if (plan.imagesDir !== undefined && !existsSync(dir)) {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch {
+      // checkFolder below says why, in the usual words.
+    }
+  }
   checkFolder(dir, plan.imagesDir === undefined ? `the images folder ${shown}` : `--images-dir ${shown}`);
   removeStaleTempFiles(dir);
   return { dir, shown };
@@ -75,9 +87,13 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
   const plan = parseBatchFlags(input, flags);
   keepHeapSteady();
   const source = openInput(io, plan.input.name, plan.input.format);
+  let lock: HeldLock | undefined;
   try {
     const outputPath = plan.output === undefined ? undefined : resolve(io.cwd, plan.output);
-    const previous = outputPath !== undefined && existingOutput(outputPath, plan.output!, source) ? await readPreviousRun(outputPath) : undefined;
+    const exists = outputPath !== undefined && existingOutput(outputPath, plan.output!, source);
+    // One run writes a results file at a time: a second is refused before it reads or sends anything.
+    if (outputPath !== undefined && !plan.dryRun) lock = lockOutput(outputPath, plan.output!);
+    const previous = exists ? await readPreviousRun(outputPath!) : undefined;
     if (previous && previous.problems.length > 0) io.stderr.write(`${describeLineProblems(plan.output!, previous.problems)}\n`);
     const outcomes = previous?.outcomes ?? new Map<string, boolean>();
     const checked = await checkInput(source, defaultsFor(plan, { chat: '', image: '' }), outcomes);
@@ -110,38 +126,71 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     const stop = (): void => run.abort();
     context.signal.addEventListener('abort', stop, { once: true });
     if (context.signal.aborted) stop();
+    // The results go to stdout and its reader left (`| head -1`): nothing more can be delivered,
+    // so no request starts and those in flight are stopped, as a SIGPIPE would.
+    const readerGone = outputPath === undefined ? new OutputWatch(io.stdout, stop) : undefined;
     const progress = new Progress(io, toGo, () => pause.remaining());
+    const ending = { alreadyDone: checked.doneBefore + skippedFailures, stopped: false };
     try {
       await runPool(
         toSend(source, defaults, outcomes, plan.retryFailed),
         plan.concurrency,
         async (request) => {
+          progress.start();
           try {
             const done = await perform(request, { client, signal: run.signal, images });
             await sink.write(done.record);
-            progress.record(done.succeeded, done.tokens);
+            progress.record(done);
           } catch (error) {
             // Whatever stops one worker stops them all: a refused key, Ctrl-C, an output that fails.
             run.abort();
             throw error;
           }
         },
-        () => run.signal.aborted,
+        () => readerGone?.gone === true || run.signal.aborted,
       );
     } catch (error) {
-      progress.finish(toGo - progress.done);
+      if (readerGone?.gone) return stoppedByStdout(progress, io, readerGone);
+      progress.finish({ ...ending, stopped: true });
       throw context.signal.aborted ? new InterruptedError() : error;
     } finally {
+      readerGone?.dispose();
       context.signal.removeEventListener('abort', stop);
       sink.close();
     }
+    if (readerGone?.gone) return stoppedByStdout(progress, io, readerGone);
     if (context.signal.aborted) {
-      progress.finish(toGo - progress.done);
+      progress.finish({ ...ending, stopped: true });
       throw new InterruptedError();
     }
-    progress.finish(0);
+    progress.finish(ending);
     if (progress.failed + skippedFailures > 0) throw new SilentExit(ExitCode.failure);
   } finally {
+    lock?.release();
     source.dispose();
+  }
+}
+
+/**
+ * stdout, where the results go, can take no more. Its reader left (`| head -1`): nothing more is
+ * printed, and the exit is SIGPIPE's 141, not 0, since the batch did not finish (rerun it with
+ * -o to keep results in a file). Any other failure is reported by main as a lost output (exit 1).
+ */
+function stoppedByStdout(progress: Progress, io: IO, watch: OutputWatch): never {
+  progress.stopTicking();
+  if (watch.error !== undefined && classifyStdoutError(io.stdout, watch.error).kind === 'failed') throw stdoutFailure(watch.error);
+  throw new SilentExit(ExitCode.readerGone);
+}
+
+/** The results file's lock, or a usage error (exit 2, nothing sent) naming the run that holds it. */
+function lockOutput(path: string, shownAs: string): HeldLock {
+  try {
+    return lockFile(path);
+  } catch (error) {
+    if (!(error instanceof LockedError)) throw new SvcError(`cannot lock ${shownAs}: ${describeSystemError(error)}; nothing was sent`, { cause: error });
+    const owner = error.owner ? ` (process ${error.owner.pid} on ${error.owner.host}, since ${error.owner.since})` : '';
+    throw new UsageError(`-o ${shownAs} is being written by another svc batch${owner}; nothing was sent`, {
+      hint: `wait for it to finish, or choose another -o; if no svc batch is running, remove ${error.path}`,
+    });
   }
 }

@@ -1,5 +1,6 @@
 /** `svc sessions search <text>`: the saved conversations that mention something, with the lines. */
-import { searchConversations, lineInContext, type SearchHit } from '../../conversations/search.js';
+import { lineInContext, searchConversations, searchEach, type SearchHit } from '../../conversations/search.js';
+import { LineOutput } from '../../terminal/streams.js';
 import { conversationStoreFor } from '../../conversations/store.js';
 import { SilentExit, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
@@ -22,11 +23,24 @@ export async function runSearch(factory: Factory, words: string[], json: boolean
   const text = words.join(' ');
   if (text.trim() === '') throw new UsageError('nothing to search for', { hint: 'svc sessions search <text>' });
   if (text.includes('\n')) throw new UsageError('the search text is one line: lines are searched one by one');
-  const hits = searchConversations(conversationStoreFor(io), text);
+  const store = conversationStoreFor(io);
   const clean = (line: string): string => forOutput(line, io.stdoutIsTTY);
-  if (json) io.stdout.write(jsonForOutput(hits, io.stdoutIsTTY));
-  else if (hits.length > 0) io.stdout.write(`${hits.map((hit) => describeHit(hit, clean)).join('\n')}\n`);
-  if (hits.length === 0) {
+  let found = 0;
+  if (json) {
+    const hits = searchConversations(store, text);
+    found = hits.length;
+    io.stdout.write(jsonForOutput(hits, io.stdoutIsTTY));
+  } else {
+    // Each conversation printed as it is found: a reader that has had enough (`| head`) stops
+    // the search, instead of it reading every file for lines nobody will see.
+    const out = new LineOutput(io.stdout);
+    for (const hit of searchEach(store, text)) {
+      found += 1;
+      if (!(await out.add(`${describeHit(hit, clean)}\n`))) break;
+    }
+    await out.close();
+  }
+  if (found === 0) {
     // As grep: exit 1 when nothing is found, so a script can test for it.
     io.stderr.write(`no saved conversation contains "${forOutput(text, io.stderrIsTTY)}"\n`);
     throw new SilentExit(1);
