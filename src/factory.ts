@@ -43,8 +43,11 @@ export interface Factory {
   apiKey(): Promise<ResolvedKey | undefined>;
   /** The key if it was already loaded (for redaction): never reads a file. */
   loadedApiKey(): string | undefined;
-  /** A client for the settings a command resolved (base URL, timeout, retries). */
-  apiClient(settings: ResolvedSettings): Promise<ApiClient>;
+  /**
+   * A client for the settings a command resolved (base URL, timeout, retries). `connections`
+   * bounds its keep-alive connections (svc batch: --concurrency; see createDispatcher).
+   */
+  apiClient(settings: ResolvedSettings, options?: { connections?: number }): Promise<ApiClient>;
   /** The saved conversations; damaged files it meets are named on stderr. */
   conversationStore(): Promise<ConversationStore>;
   /** Earlier inputs for the session's Up/Down: the saved ones, or (`save` false: --no-save) memory only. */
@@ -144,7 +147,7 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
     return resolved;
   }
 
-  async function apiClient(resolved: ResolvedSettings): Promise<ApiClient> {
+  async function apiClient(resolved: ResolvedSettings, options: { connections?: number } = {}): Promise<ApiClient> {
     const baseUrl = requireBaseUrl(resolved);
     const key = await apiKey();
     if (!key) throw missingKeyError();
@@ -153,7 +156,7 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
     }
     const timeoutMs = Math.round(resolved.timeout.value * 1000);
     const { ApiClient, createDispatcher } = await import('./api/client.js');
-    const dispatcher = createDispatcher(timeoutMs);
+    const dispatcher = createDispatcher(timeoutMs, options.connections);
     closers.push(() => dispatcher.destroy());
     const debug = debugLogger(io, () => key.key);
     return new ApiClient({

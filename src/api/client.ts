@@ -18,9 +18,16 @@ import { endpointUrl } from './url.js';
 /**
  * The dispatcher for real runs: proxies from HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their
  * lowercase forms), and a connect timeout of 10 s (or the whole timeout when that is shorter).
+ *
+ * `connections` bounds the keep-alive connections to the service. Without it undici opens a new
+ * connection whenever a request is dispatched before the previous one's connection is handed
+ * back, which a worker that sends its next request as soon as it has read an answer always does:
+ * 2 connections for one worker, 7 or 8 for four. A server with one slot per connection
+ * (llama.cpp's server) then holds the extra ones waiting, and the batch crawls. svc batch sizes
+ * it to --concurrency, so its requests reuse exactly that many connections.
  */
-export function createDispatcher(timeoutMs: number): Dispatcher {
-  return new EnvHttpProxyAgent({ connect: { timeout: Math.min(10_000, timeoutMs) } });
+export function createDispatcher(timeoutMs: number, connections?: number): Dispatcher {
+  return new EnvHttpProxyAgent({ connect: { timeout: Math.min(10_000, timeoutMs) }, ...(connections === undefined ? {} : { connections }) });
 }
 
 export interface RetryNotice {

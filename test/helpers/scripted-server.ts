@@ -36,6 +36,11 @@ export interface ScriptedServer {
   reset(): void;
   /** Stop the server; throws like assertAllUsed() if the script was not used up. */
   close(): Promise<void>;
+  /**
+   * Connections made to the server since the last reset: how many in all, and the most open at
+   * once (a client's connection pool, seen from the server).
+   */
+  connections(): { total: number; most: number };
 }
 
 interface Step {
@@ -50,6 +55,7 @@ export async function startScriptedServer(...handlers: Handler[]): Promise<Scrip
   const requests: RecordedRequest[] = [];
   const unanswered: string[] = [];
   const sockets = new Set<Socket>();
+  const seen = { total: 0, most: 0 };
 
   function load(next: Handler[]): void {
     const repeated = next.findIndex((handler) => handler.repeats);
@@ -86,6 +92,8 @@ export async function startScriptedServer(...handlers: Handler[]): Promise<Scrip
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
+    seen.total += 1;
+    seen.most = Math.max(seen.most, sockets.size);
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -103,7 +111,10 @@ export async function startScriptedServer(...handlers: Handler[]): Promise<Scrip
       steps = [];
       requests.length = 0;
       unanswered.length = 0;
+      seen.total = 0;
+      seen.most = sockets.size;
     },
+    connections: () => ({ ...seen }),
     async close() {
       await new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

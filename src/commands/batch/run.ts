@@ -118,7 +118,8 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
 
     const pause = new PoolPause();
     // Retries are not announced one by one: the progress line shows a shared pause.
-    const client = (await factory.apiClient(settings)).derive({ pause, onRetry: () => {} });
+    // As many connections as requests in flight, reused: never more (createDispatcher says why).
+    const client = (await factory.apiClient(settings, { connections: plan.concurrency })).derive({ pause, onRetry: () => {} });
     const sink = outputPath === undefined ? streamSink(io.stdout, io.stdoutIsTTY) : fileSink(outputPath, plan.output!);
     const run = new AbortController();
     // Each request in flight listens for the abort (undici, the pause): more than Node's default 10.
