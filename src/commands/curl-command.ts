@@ -29,8 +29,9 @@ export interface CurlRequest {
 }
 
 export function curlCommand(request: CurlRequest): string {
-  // -sS: no progress meter in the way of piped output, but errors still said.
-  const lines = [`curl -sS${request.stream ? ' -N' : ''} ${shellQuote(request.url)}`];
+  // -sS: no progress meter in the way of piped output, but errors still said. --fail-with-body:
+  // an HTTP error is curl's exit 22 (as svc's own exit codes tell a script), its body still shown.
+  const lines = [`curl -sS --fail-with-body${request.stream ? ' -N' : ''} ${shellQuote(request.url)}`];
   for (const [name, value] of Object.entries(request.headers)) {
     // In double quotes, so the shell puts the key in when the command runs.
     if (name.toLowerCase() === 'authorization') lines.push(`-H "Authorization: Bearer $${API_KEY_ENV}"`);

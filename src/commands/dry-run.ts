@@ -10,6 +10,7 @@ import { endpointUrl } from '../api/url.js';
 import { requireBaseUrl, type ResolvedSettings } from '../factory.js';
 import type { IO } from '../terminal/io.js';
 import { userAgent } from '../core/version.js';
+import { API_KEY_ENV } from '../settings/api-key.js';
 
 /** The curl command for a POST of `body` to `/v1/<endpoint>` with the settings in use. */
 export function dryRunCommand(settings: ResolvedSettings, endpoint: string, body: unknown, stream: boolean): string {
@@ -24,7 +25,12 @@ export function printDryRun(io: IO, settings: ResolvedSettings, endpoint: string
   noteKeyVariable(io);
 }
 
-/** Said on a terminal only, and only when the variable is not set where the command would run. */
+/**
+ * The command reads the key from $SVC_API_KEY when it runs: where that is not set (the key is
+ * stored by `svc auth login`, or in another profile), one line says how to set it, without ever
+ * showing the key: `read -s` takes it from the keyboard, unseen.
+ */
 export function noteKeyVariable(io: IO): void {
-  if (io.stderrIsTTY && !io.env.SVC_API_KEY) io.stderr.write('svc: dry run, nothing sent; to run it, set SVC_API_KEY first (the command reads the key from it)\n');
+  if (io.env[API_KEY_ENV]) return;
+  io.stderr.write(`svc: dry run, nothing sent; the command reads the key from $${API_KEY_ENV}, which is not set here: set it first with  read -rs ${API_KEY_ENV} && export ${API_KEY_ENV}\n`);
 }

@@ -35,7 +35,7 @@ describe('svc chat --dry-run', () => {
     expect(result.exitCode).toBe(0);
     const lines = result.stdout.split(' \\\n  ');
     expect(lines.slice(0, 5)).toEqual([
-      `curl -sS -N '${context.server.baseUrl}/prefix/v1/chat/completions'`,
+      `curl -sS --fail-with-body -N '${context.server.baseUrl}/prefix/v1/chat/completions'`,
       '-H "Authorization: Bearer $SVC_API_KEY"',
       "-H 'Content-Type: application/json'",
       "-H 'Accept: application/json, text/event-stream'",
@@ -77,7 +77,7 @@ describe('svc image --dry-run', () => {
   it('prints the image request and writes no file', async () => {
     const result = await runSvc(['image', '--dry-run', 'a red fox', '--aspect', '16:9', '--seed', '7', '-o', 'fox.webp'], sandbox);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout.split(' \\\n  ')[0]).toBe(`curl -sS '${context.server.baseUrl}/prefix/v1/images/generations'`);
+    expect(result.stdout.split(' \\\n  ')[0]).toBe(`curl -sS --fail-with-body '${context.server.baseUrl}/prefix/v1/images/generations'`);
     expect(bodyOf(result.stdout)).toEqual({ prompt: 'a red fox', model: 'svc-vision', output_format: 'webp', aspect_ratio: '16:9', seed: 7 });
     expect(result.stdout).not.toContain(KEY);
     expect(readdirSync(sandbox.home).filter((name) => name.startsWith('fox'))).toEqual([]);
@@ -107,6 +107,24 @@ describe('svc batch --dry-run', () => {
   });
 });
 
+describe('with a stored key (issue 21, item 7)', () => {
+  it('one stderr line says how to set $SVC_API_KEY, without the key; stdout is the command alone', async () => {
+    const env = { ...sandbox.env, SVC_API_KEY: '' };
+    const login = await runSvc(['auth', 'login', '--with-key'], { ...sandbox, env }, { stdin: KEY });
+    expect(login.exitCode, login.stderr).toBe(0);
+    const result = await runSvc(['chat', '--dry-run', 'hi'], { ...sandbox, env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^curl /);
+    expect(result.stderr).toBe('svc: dry run, nothing sent; the command reads the key from $SVC_API_KEY, which is not set here: set it first with  read -rs SVC_API_KEY && export SVC_API_KEY\n');
+    expect(result.stdout + result.stderr).not.toContain(KEY);
+  });
+
+  it('no such line when $SVC_API_KEY is set', async () => {
+    const result = await runSvc(['chat', '--dry-run', 'hi'], sandbox);
+    expect(result.stderr).toBe('');
+  });
+});
+
 describe('the printed command', () => {
   it('runs as it is against the emulator, with the key from the environment', async () => {
     const emulator = await startEmulator({ apiKeys: [KEY] });
@@ -117,6 +135,10 @@ describe('the printed command', () => {
       const answer = JSON.parse(run.stdout) as { object: string; choices: Array<{ message: { content: string } }> };
       expect(answer.object).toBe('chat.completion');
       expect(answer.choices[0]!.message.content).toMatch(/lighthouse/i);
+      // An HTTP error fails curl (exit 22), with the service's body still shown, as svc would exit non-zero.
+      const refused = await execa('bash', ['-c', result.stdout], { env: { SVC_API_KEY: 'sk-wrong-key' }, reject: false });
+      expect(refused.exitCode).toBe(22);
+      expect(refused.stdout).toContain('"error"');
     } finally {
       await emulator.close();
     }
