@@ -8,7 +8,7 @@
  * takes longer to load than the rest of a chat request, and is only needed to write (atomically,
  * with the mode, and through a symlink to its target rather than over the link).
  */
-import { unlinkSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { SvcError } from '../core/errors.js';
@@ -82,6 +82,49 @@ function problemOf(path: string, fix: string): BrokenStoreFileError | undefined 
   }
 }
 
+/**
+ * The keys each file may hold. A store file that is a symbolic link is written through to its
+ * target (dotfile managers link them), but only when that target already is such a file, or
+ * empty: a link that points at anything else (a user's notes, another program's JSON) is never
+ * written, so a planted or mistaken link cannot make svc overwrite a file that is not its own.
+ */
+const OWN_KEYS: Partial<Record<StoreName, readonly string[]>> = { credentials: ['apiKey'] };
+
+/** Refuse (exit 1) to write through a link to a file that is not one of svc's own. */
+function refuseForeignLink(path: string, name: StoreName): void {
+  let isLink: boolean;
+  try {
+    isLink = lstatSync(path).isSymbolicLink();
+  } catch {
+    return; // nothing there yet
+  }
+  if (!isLink) return;
+  let target = path;
+  let text: string;
+  try {
+    target = realpathSync(path);
+    text = readFileSync(target, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // a dangling link: conf makes its target
+    throw writeFailure(path, error);
+  }
+  const own = OWN_KEYS[name];
+  let ours = text.trim() === '';
+  if (!ours) {
+    try {
+      const value: unknown = JSON.parse(text);
+      ours = value !== null && typeof value === 'object' && !Array.isArray(value) && (own === undefined || Object.keys(value).every((key) => own.includes(key)));
+    } catch {
+      ours = false;
+    }
+  }
+  if (!ours) {
+    throw new SvcError(`${path} is a link to ${target}, which is not an svc ${name} file; svc did not change it`, {
+      hint: `remove the link (rm ${path}) to let svc keep its own file there, or point it at an svc ${name} file`,
+    });
+  }
+}
+
 /** Open one of svc's JSON files: `<dir>/<name>.json` (the folder is made, owner-only, on the first write). */
 export async function openStore(dir: string, name: StoreName): Promise<JsonStoreFile> {
   const path = join(dir, `${name}.json`);
@@ -105,6 +148,7 @@ export async function openStore(dir: string, name: StoreName): Promise<JsonStore
     return writer;
   };
   const write = async (change: (store: Conf<Record<string, unknown>>) => void): Promise<void> => {
+    refuseForeignLink(path, name);
     try {
       change(await conf());
     } catch (error) {

@@ -64,12 +64,12 @@ describe('svc image saves', () => {
     expect(files()).toEqual(['a-red-fox-2.png', 'a-red-fox.png']);
   });
 
-  it('an existing -o file is kept (exit 1, nothing sent) unless --force', async () => {
+  it('an existing -o file is kept (exit 2, a usage error: nothing sent) unless --force', async () => {
     scripted.server.script(answer({ bytes: PNG }));
     const target = join(sandbox.home, 'keep.png');
     writeFileSync(target, 'precious');
     const kept = await runSvc(['image', 'x', '-o', 'keep.png'], sandbox);
-    expect(kept.exitCode).toBe(1);
+    expect(kept.exitCode).toBe(2);
     expect(kept.stderr).toContain('already exists');
     expect(readFileSync(target, 'utf8')).toBe('precious');
     expect(scripted.server.requests).toHaveLength(0);

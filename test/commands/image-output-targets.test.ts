@@ -209,7 +209,7 @@ describe('symbolic links by the -o name', () => {
   it('a link pointing nowhere is a name taken: refused before sending, the link kept', async () => {
     symlinkSync(home('nowhere.png'), home('dangling.png'));
     const result = await svcImage(['a red fox', '-o', 'dangling.png']);
-    expect(result.exitCode).toBe(1);
+    expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('dangling.png already exists; it was kept');
     expect(scripted.server.requests).toHaveLength(0);
     expect(readlinkSync(home('dangling.png'))).toBe(home('nowhere.png'));

@@ -182,7 +182,8 @@ describe('svc sessions export', () => {
     expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveLength(5);
     writeFileSync(out, 'mine');
     const refused = await run(['sessions', 'export', 'work', '-o', out]);
-    expect(refused.exitCode).toBe(1);
+    // Found before anything is written: a usage error, as for svc image (issue 21, item 10).
+    expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain(`${out} already exists; it was kept`);
     expect(readFileSync(out, 'utf8')).toBe('mine');
     expect((await run(['sessions', 'export', 'work', '-o', out, '--force'])).exitCode).toBe(0);
@@ -196,8 +197,8 @@ describe('svc sessions export', () => {
     expect((await run(['sessions', 'export', 'work', '-o', folder])).exitCode).toBe(0);
     expect(readFileSync(join(folder, 'work.md'), 'utf8')).toMatch(/^# work\n/);
     const missing = await run(['sessions', 'export', 'work', '-o', join(sandbox.home, 'nowhere', 'x.md')]);
-    expect(missing.exitCode).toBe(1);
-    expect(missing.stderr).toContain('the folder does not exist');
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain(`the folder ${join(sandbox.home, 'nowhere')} does not exist`);
     expect(readdirSync(folder)).toEqual(['work.md']);
   });
 

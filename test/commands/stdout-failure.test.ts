@@ -100,7 +100,7 @@ describe('a stdout that refuses writes', () => {
   it('an error of the command itself is reported as such, not as a stdout failure', async () => {
     writeFileSync(join(env.sandbox.home, 'taken.png'), 'mine');
     const result = await runWithBrokenStdout(['image', 'a kite', '-o', 'taken.png'], ENOSPC());
-    expect(result.exitCode).toBe(1);
+    expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/taken\.png already exists/);
     expect(result.stderr).not.toMatch(/stdout/);
   });

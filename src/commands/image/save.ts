@@ -5,13 +5,27 @@
  * is replaced itself, never written through). Several images are saved all or none.
  */
 import { linkSync, renameSync, rmSync } from 'node:fs';
-import { SvcError } from '../../core/errors.js';
+import { SvcError, UsageError } from '../../core/errors.js';
 import { describeSystemError, errnoCode } from '../../core/system-errors.js';
 import { nameTaken } from './file-names.js';
 
-/** The error for a file that is there already and is not to be replaced (no --force). */
+const EXISTS_HINT = 'choose another name with -o, or pass --force to replace it';
+
+/**
+ * A file that appeared under the name while the work was done (another process won the name):
+ * the work is lost, so this is a failure (exit 1). Found before the work, it is a usage error
+ * ({@link existsBeforeStart}).
+ */
 export function alreadyExists(path: string, note = 'it was kept'): SvcError {
-  return new SvcError(`${path} already exists; ${note}`, { hint: 'choose another name with -o, or pass --force to replace it' });
+  return new SvcError(`${path} already exists; ${note}`, { hint: EXISTS_HINT });
+}
+
+/**
+ * The output file is there already and --force was not given, found before anything was sent or
+ * written: a usage error (exit 2), like every other check of the command line's targets.
+ */
+export function existsBeforeStart(path: string, nothingDone = 'nothing was sent'): UsageError {
+  return new UsageError(`${path} already exists; it was kept, and ${nothingDone}`, { hint: EXISTS_HINT });
 }
 
 export function commitFile(tempPath: string, finalPath: string, force: boolean): void {

@@ -13,7 +13,7 @@ import type { IO } from '../../terminal/io.js';
 import { describeSystemError, errnoCode } from '../../core/system-errors.js';
 import { freshPaths, nameTaken, numbered, outputLocation } from './file-names.js';
 import type { ImagePlan } from './options.js';
-import { alreadyExists } from './save.js';
+import { existsBeforeStart } from './save.js';
 
 /**
  * Below this much free space a disk counts as full before anything is sent. Only a disk that is
@@ -102,7 +102,7 @@ function chooseTarget(io: IO, plan: ImagePlan): ImageTarget {
     throw new UsageError(`-o: the file name is ${Buffer.byteLength(location.name)} bytes long, more than the ${MAX_NAME_BYTES} file systems take`);
   }
   // lstat, not exists: a symbolic link by that name (even one pointing nowhere) is taken too.
-  if (!plan.force && nameTaken(location.path)) throw alreadyExists(location.path);
+  if (!plan.force && nameTaken(location.path)) throw existsBeforeStart(location.path);
   return { dir: location.dir, paths: (count) => numbered(location.path, count) };
 }
 

@@ -14,7 +14,8 @@ import type { Factory } from '../../factory.js';
 import { describeSystemError, errnoCode } from '../../core/system-errors.js';
 import { forOutput } from '../../core/terminal-text.js';
 import { nameTaken } from '../image/file-names.js';
-import { alreadyExists, commitFile } from '../image/save.js';
+import { commitFile, existsBeforeStart } from '../image/save.js';
+import { checkFolder } from '../image/target.js';
 
 export type ExportFormat = 'md' | 'json';
 
@@ -39,9 +40,13 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** Write `text` to `path` whole or not at all; an existing file is replaced only with `force`. */
-function writeWhole(path: string, text: string, force: boolean): void {
-  if (!force && nameTaken(path)) throw alreadyExists(path);
+/**
+ * Write `text` to `path` whole or not at all; an existing file is replaced only with `force`.
+ * A missing folder and a taken name are found first, as usage errors (exit 2), as for svc image.
+ */
+function writeWhole(path: string, text: string, force: boolean, shownAs: string): void {
+  checkFolder(dirname(path), `-o ${shownAs}`);
+  if (!force && nameTaken(path)) throw existsBeforeStart(path, 'nothing was written');
   const temp = join(dirname(path), `.svc-${process.pid}-${randomBytes(4).toString('hex')}.part`);
   try {
     writeFileSync(temp, text, { flag: 'wx' });
@@ -70,6 +75,6 @@ export async function runExport(factory: Factory, name: string, options: ExportO
   let path = resolve(io.cwd, options.output);
   // `-o notes/` puts <name>.md in that folder, as cp and svc image do.
   if (isFolder(path)) path = join(path, `${name}.${format}`);
-  writeWhole(path, text, options.force === true);
+  writeWhole(path, text, options.force === true, options.output);
   io.stderr.write(`svc: exported "${name}" (${conversation.turns.length} ${conversation.turns.length === 1 ? 'turn' : 'turns'}, ${format === 'md' ? 'Markdown' : 'JSON'}) to ${forOutput(path, io.stderrIsTTY)}\n`);
 }
