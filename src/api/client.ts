@@ -13,7 +13,11 @@ import { extractServiceMessage } from './service-message.js';
 import { errorForStatus } from './status-errors.js';
 import { networkError, transportErrorCode } from './transport-errors.js';
 import { EnvHttpProxyAgent } from './undici-parts.js';
+import { wrapResponse, type ApiResponse } from './response.js';
+import { getUrl } from './get-url.js';
 import { endpointUrl } from './url.js';
+
+export type { ApiResponse };
 
 /**
  * The dispatcher for real runs: proxies from HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their
@@ -73,20 +77,6 @@ export interface ClientOptions {
   now?: () => number;
 }
 
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  requestId: string | undefined;
-  contentType: string;
-  url: string;
-  /**
-   * The body, read piece by piece, with any Content-Encoding undone; transport failures and
-   * undecodable compression come out as svc errors.
-   */
-  body: AsyncIterable<Uint8Array>;
-  /** Stop reading and release the connection. */
-  discard(): void;
-}
 
 function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -101,15 +91,6 @@ function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<vo
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/**
- * Stop reading a body and free its connection. undici reports the destruction as an 'error' on
- * the body, which nothing may be listening for yet (nobody read it): it is expected, not a crash.
- */
-function release(body: Dispatcher.ResponseData['body']): void {
-  body.on('error', () => {});
-  body.destroy();
 }
 
 /**
@@ -180,6 +161,26 @@ export class ApiClient {
     return this.#options.baseUrlOrigin;
   }
 
+  /**
+   * GET a URL the service handed out (an image as `data[n].url`), with the same timeout, retries
+   * and proxies as the API calls, following redirects. The key goes only to the service's own
+   * origin: an image host elsewhere never sees it.
+   */
+  async get(url: string, signal?: AbortSignal): Promise<ApiResponse> {
+    const options = this.#options;
+    return getUrl(url, {
+      dispatcher: options.dispatcher,
+      timeoutMs: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      userAgent: options.userAgent,
+      key: { value: options.apiKey, origin: new URL(endpointUrl(options.baseUrl, 'models')).origin },
+      sleep: options.sleep ?? abortableSleep,
+      now: options.now ?? Date.now,
+      random: options.random ?? Math.random,
+      ...(options.debug ? { debug: options.debug } : {}),
+    }, signal);
+  }
+
   /** The same client (same dispatcher and keep-alive connections) with some options replaced. */
   derive(options: Partial<Pick<ClientOptions, 'onRetry' | 'pause'>>): ApiClient {
     return new ApiClient({ ...this.#options, ...options });
@@ -228,7 +229,7 @@ export class ApiClient {
       const requestId = header(headers, 'x-request-id');
       options.debug?.(`HTTP ${response.statusCode}${requestId ? ` request id ${requestId}` : ''}`);
       if (response.statusCode >= 200 && response.statusCode < 300) {
-        return this.#wrap(response, url, requestId);
+        return wrapResponse(response, url, requestId, options.timeoutMs);
       }
 
       const text = await readErrorBody(response.body, headers);
@@ -253,41 +254,5 @@ export class ApiClient {
         body: text,
       });
     }
-  }
-
-  #wrap(response: Dispatcher.ResponseData, url: string, requestId: string | undefined): ApiResponse {
-    const timeoutMs = this.#options.timeoutMs;
-    const headers = response.headers as Headers;
-    const body = response.body;
-    let codings: ReturnType<typeof codingsToUndo>;
-    try {
-      codings = codingsToUndo(header(headers, 'content-encoding'));
-    } catch (error) {
-      release(body);
-      throw error;
-    }
-    async function* pieces(): AsyncGenerator<Uint8Array> {
-      let bodyStarted = false;
-      try {
-        for await (const piece of body as AsyncIterable<Uint8Array>) {
-          if (piece.length > 0) bodyStarted = true;
-          yield piece;
-        }
-      } catch (error) {
-        if (transportErrorCode(error) === 'UND_ERR_ABORTED' || (error as Error).name === 'AbortError') {
-          throw new InterruptedError();
-        }
-        throw networkError(error, { url, timeoutMs, midResponse: true, bodyStarted });
-      }
-    }
-    return {
-      status: response.statusCode,
-      headers,
-      requestId,
-      contentType: header(headers, 'content-type') ?? '',
-      url,
-      body: decodeBody(pieces(), codings),
-      discard: () => release(body),
-    };
   }
 }

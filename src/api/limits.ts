@@ -27,3 +27,9 @@ export const MAX_IMAGE_ANSWER_TEXT_BYTES = 64 * MIB;
 
 /** Error bodies and pages that are not the service's answer are read for their message only. */
 export const MAX_ERROR_BODY_BYTES = 1 * MIB;
+
+/**
+ * An image downloaded from the URL a service gave (`data[n].url`): far beyond any real one (the
+ * largest images services make are tens of MiB), so a URL that never stops is stopped.
+ */
+export const MAX_IMAGE_DOWNLOAD_BYTES = 512 * MIB;

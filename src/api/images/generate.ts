@@ -11,6 +11,7 @@ import { hasServiceError, messageFromJson } from '../service-message.js';
 import { BlobScanner, placeholder } from './blob-scanner.js';
 import type { AspectRatio, ImageFormat } from './formats.js';
 import { TempImageFile } from './temp-image-file.js';
+import { downloadImage } from './download.js';
 
 /** The request body (service-api.md 4.2). Optional fields are left out, never null. */
 export interface ImageRequest {
@@ -25,6 +26,8 @@ export interface ImageRequest {
 export interface GeneratedImage {
   revisedPrompt: string | undefined;
   file: TempImageFile;
+  /** The URL the image was downloaded from, when the service answered with one instead of b64_json. */
+  url?: string;
 }
 
 export interface ImageGeneration {
@@ -41,7 +44,10 @@ export interface ImageGeneration {
   answer: Record<string, unknown>;
 }
 
-function readAnswer(document: unknown, files: TempImageFile[]): Omit<ImageGeneration, 'status' | 'requestId'> {
+/** An image of the answer: already decoded into a file, or still to be downloaded from its URL. */
+type AnswerImage = { revisedPrompt: string | undefined } & ({ file: TempImageFile } | { url: string });
+
+function readAnswer(document: unknown, files: TempImageFile[]): Omit<ImageGeneration, 'status' | 'requestId' | 'images'> & { images: AnswerImage[] } {
   if (!isObject(document)) throw new MalformedResponseError('the service answered with something that is not an image result');
   if (hasServiceError(document)) {
     const message = messageFromJson(document) ?? 'unknown error';
@@ -49,15 +55,14 @@ function readAnswer(document: unknown, files: TempImageFile[]): Omit<ImageGenera
   }
   if (!Array.isArray(document.data)) throw new MalformedResponseError('the service answered without `data`: not an image result');
   if (document.data.length === 0) throw new MalformedResponseError('the service answered with no images (`data` is empty)');
-  const images = document.data.map((item, index): GeneratedImage => {
+  const images = document.data.map((item, index): AnswerImage => {
+    const revised = isObject(item) && typeof item.revised_prompt === 'string' ? item.revised_prompt : undefined;
     const slot = isObject(item) ? item.b64_json : undefined;
     const fileIndex = typeof slot === 'string' ? files.findIndex((_file, n) => placeholder(n) === slot) : -1;
-    if (fileIndex === -1) {
-      const hasUrl = isObject(item) && typeof item.url === 'string';
-      throw new MalformedResponseError(`image ${index + 1} of the answer has no b64_json${hasUrl ? ' (only a url, which svc does not fetch)' : ''}`);
-    }
-    const revised = isObject(item) && typeof item.revised_prompt === 'string' ? item.revised_prompt : undefined;
-    return { revisedPrompt: revised, file: files[fileIndex]! };
+    if (fileIndex !== -1) return { revisedPrompt: revised, file: files[fileIndex]! };
+    const url = isObject(item) && typeof item.url === 'string' && item.url !== '' ? item.url : undefined;
+    if (url !== undefined) return { revisedPrompt: revised, url };
+    throw new MalformedResponseError(`image ${index + 1} of the answer has neither b64_json nor url: no image came back`);
   });
   const usage = isObject(document.usage) ? (document.usage as unknown as Usage) : undefined;
   const created = typeof document.created === 'number' ? document.created : Math.floor(Date.now() / 1000);
@@ -78,7 +83,20 @@ export async function generateImages(client: ApiClient, request: ImageRequest, o
     if (isHtmlAnswer(head, response.contentType)) throw await htmlAnswerError(body, client.baseUrlOrigin);
     if (head === '') throw new MalformedResponseError('the service sent an empty answer (a success status with no body)');
     for await (const chunk of body) scanner.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    const result = { ...readAnswer(scanner.end(), files), status: response.status, requestId: response.requestId };
+    const read = readAnswer(scanner.end(), files);
+    // Images given as URLs are fetched now, one after another, into files of their own.
+    const images: GeneratedImage[] = [];
+    for (const image of read.images) {
+      if ('file' in image) {
+        images.push(image);
+        continue;
+      }
+      const file = new TempImageFile(options.tempDir);
+      files.push(file);
+      await downloadImage(client, image.url, file, options.signal);
+      images.push({ revisedPrompt: image.revisedPrompt, file, url: image.url });
+    }
+    const result = { ...read, images, status: response.status, requestId: response.requestId };
     // Images the document does not point to (a stray b64_json elsewhere) are not kept.
     for (const file of files) if (!result.images.some((image) => image.file === file)) file.discard();
     return result;

@@ -54,14 +54,20 @@ async function performChat(request: Extract<BatchRequest, { kind: 'chat' }>, con
   return { record: answerRecord(request.customId, answer.status, answer.requestId, completion), succeeded: true, tokens: totalTokens(completion.usage), ...(empty ? { empty } : {}) };
 }
 
-/** The answer's body with each image's `b64_json` replaced by the path it was saved to. */
+/**
+ * The answer's body with each image's `b64_json` replaced by the path it was saved to; an image
+ * given as a `url` keeps it, with `path` beside it.
+ */
 function bodyWithPaths(result: ImageGeneration, shownPaths: string[]): Record<string, unknown> {
   const data = Array.isArray(result.answer.data) ? result.answer.data : [];
   return {
     ...result.answer,
-    data: data.map((item: unknown, index) =>
-      isObject(item) ? Object.fromEntries(Object.entries(item).map(([key, value]) => (key === 'b64_json' ? ['path', shownPaths[index] ?? null] : [key, value]))) : item,
-    ),
+    data: data.map((item: unknown, index) => {
+      if (!isObject(item)) return item;
+      const entries = Object.entries(item).map(([key, value]) => (key === 'b64_json' ? ['path', shownPaths[index] ?? null] : [key, value]));
+      if (!('b64_json' in item)) entries.push(['path', shownPaths[index] ?? null]);
+      return Object.fromEntries(entries);
+    }),
   };
 }
 

@@ -114,7 +114,8 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
     const saved = result.images.map((image, index) => ({ path: paths[index]!, image, tempPath: image.file.path }));
     commitAll(saved, plan.force);
     if (plan.json) {
-      const images = saved.map(({ path, image }) => ({ path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes }));
+      // An image the service gave as a URL keeps it: where it came from, for scripts that need it.
+      const images = saved.map(({ path, image }) => ({ path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes, ...(image.url === undefined ? {} : { url: image.url }) }));
       io.stdout.write(jsonForOutput({ created: result.created, images, usage: result.usage ?? null }, io.stdoutIsTTY));
     } else {
       for (const { path, image } of saved) {

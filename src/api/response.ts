@@ -1,0 +1,70 @@
+/**
+ * A successful answer as svc reads it: the body piece by piece with any Content-Encoding undone,
+ * and every transport failure while reading turned into an svc error (the user's abort into
+ * InterruptedError). Shared by the API calls and the downloads of image URLs.
+ */
+import type { Dispatcher } from 'undici';
+import { InterruptedError } from '../core/errors.js';
+import { codingsToUndo, decodeBody } from './content-encoding.js';
+import { header, type Headers } from './retry-policy.js';
+import { networkError, transportErrorCode } from './transport-errors.js';
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  requestId: string | undefined;
+  contentType: string;
+  url: string;
+  /**
+   * The body, read piece by piece, with any Content-Encoding undone; transport failures and
+   * undecodable compression come out as svc errors.
+   */
+  body: AsyncIterable<Uint8Array>;
+  /** Stop reading and release the connection. */
+  discard(): void;
+}
+
+/**
+ * Stop reading a body and free its connection. undici reports the destruction as an 'error' on
+ * the body, which nothing may be listening for yet (nobody read it): it is expected, not a crash.
+ */
+export function release(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
+/** Wrap undici's answer; `timeoutMs` is named in the message of a body that went silent. */
+export function wrapResponse(response: Dispatcher.ResponseData, url: string, requestId: string | undefined, timeoutMs: number): ApiResponse {
+  const headers = response.headers as Headers;
+  const body = response.body;
+  let codings: ReturnType<typeof codingsToUndo>;
+  try {
+    codings = codingsToUndo(header(headers, 'content-encoding'));
+  } catch (error) {
+    release(body);
+    throw error;
+  }
+  async function* pieces(): AsyncGenerator<Uint8Array> {
+    let bodyStarted = false;
+    try {
+      for await (const piece of body as AsyncIterable<Uint8Array>) {
+        if (piece.length > 0) bodyStarted = true;
+        yield piece;
+      }
+    } catch (error) {
+      if (transportErrorCode(error) === 'UND_ERR_ABORTED' || (error as Error).name === 'AbortError') {
+        throw new InterruptedError();
+      }
+      throw networkError(error, { url, timeoutMs, midResponse: true, bodyStarted });
+    }
+  }
+  return {
+    status: response.statusCode,
+    headers,
+    requestId,
+    contentType: header(headers, 'content-type') ?? '',
+    url,
+    body: decodeBody(pieces(), codings),
+    discard: () => release(body),
+  };
+}
