@@ -32,6 +32,17 @@ function retriedNote(retriesDone: number): string {
   return retriesDone === 0 ? '' : ` (after ${retriesDone} ${retriesDone === 1 ? 'retry' : 'retries'})`;
 }
 
+/**
+ * A 404 that names its own reason, a code other than not-found and no word of a URL or route
+ * (a mock server's `no_fixture_match`): the endpoint is there and refused this request, so the
+ * base URL is not the thing to check.
+ */
+function aboutTheRequest(service: ServiceMessage): boolean {
+  if (service.fromHtml || service.code === undefined) return false;
+  if (/not.?found|^\d+$/i.test(service.code)) return false;
+  return !/\b(url|route|path|endpoint|not found)\b/i.test(service.message ?? '');
+}
+
 /** A 404 about the model (OpenAI's `model_not_found`, "The model 'x' does not exist"), not the URL. */
 function aboutTheModel(service: ServiceMessage): boolean {
   return !service.fromHtml && /model/i.test(`${service.message ?? ''} ${service.code ?? ''}`);
@@ -73,7 +84,7 @@ export function errorForStatus(input: StatusErrorInput): ApiError {
       ...(htmlHint ? { hint: htmlHint } : {}),
     });
   }
-  if ((status === 404 || status === 405) && !aboutTheModel(service)) {
+  if ((status === 404 || status === 405) && !aboutTheModel(service) && !aboutTheRequest(service)) {
     // Not the model the service could not find, so most likely the URL: a base URL without the
     // service behind it (llama.cpp's server answers {"error":{"code":404,"message":"File Not Found"}}
     // for an endpoint it lacks), or a web server that takes no POST there.

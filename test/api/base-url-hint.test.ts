@@ -19,6 +19,27 @@ beforeAll(() => {
 });
 afterAll(() => sandbox.cleanup());
 
+describe('a 404 that says why', () => {
+  const env = () => ({ SVC_BASE_URL: `${scripted.server.baseUrl}/env` });
+  it("a mock server's own refusal (aimock's no_fixture_match): its words, exit 4, no base-URL hint", async () => {
+    scripted.server.script(reply.json(404, { error: { message: 'No fixture matched', type: 'invalid_request_error', param: null, code: 'no_fixture_match' } }));
+    const result = await runSvc(['chat', '--no-save', '--no-stream', '--max-retries', '0', 'hi'], sandbox, { env: env() });
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain('error: No fixture matched (HTTP 404)');
+    expect(result.stderr).not.toContain('check the base URL');
+  });
+
+  it.each([
+    ["OpenAI's invalid URL", { error: { message: 'Invalid URL (POST /env/v1/chat/completions)', type: 'invalid_request_error', param: null, code: null } }],
+    ["llama.cpp's missing endpoint", { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }],
+  ])('%s still points at the base URL', async (_name, body) => {
+    scripted.server.script(reply.json(404, body));
+    const result = await runSvc(['chat', '--no-save', '--no-stream', '--max-retries', '0', 'hi'], sandbox, { env: env() });
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain('check the base URL');
+  });
+});
+
 describe('the base-URL hint of a 404', () => {
   it.each([
     ['--base-url', 'flag', 'set by --base-url'],
