@@ -73,6 +73,15 @@ const RULES: Rule[] = [
 /** The top folder of a src/-relative path; files at the top are the root. */
 const folderOf = (path: string): string => (path.includes('/') ? path.slice(0, path.indexOf('/')) : '(root)');
 
+/** The command a module of commands/ belongs to (`commands/batch/run.ts` → batch); undefined for the shared modules at commands/'s top. */
+const commandOf = (path: string): string | undefined => {
+  const parts = path.split('/');
+  return parts[0] === 'commands' && parts.length > 2 ? parts[1] : undefined;
+};
+
+/** Node modules the service layer may not use: it writes no file and touches no terminal. */
+const API_FORBIDDEN_NODE = ['node:fs', 'node:fs/promises', 'node:tty', 'node:readline'];
+
 /** Each import that breaks a rule, as `rule: module → import`. */
 function breaches(graph: Map<string, ModuleInfo>, rules: Rule[]): string[] {
   const found: string[] = [];
@@ -105,6 +114,13 @@ describe('the layers of src/', () => {
     ]);
   });
 
+  it("tells a command's own modules from the shared ones (so the command rule can fail)", () => {
+    expect(commandOf('commands/batch/run.ts')).toBe('batch');
+    expect(commandOf('commands/chat/interactive/repl.ts')).toBe('chat');
+    expect(commandOf('commands/dry-run.ts')).toBeUndefined();
+    expect(commandOf('images/save.ts')).toBeUndefined();
+  });
+
   it('every folder of src/ is named by a rule or is the shell (a new folder must be placed)', () => {
     const placed = new Set([...RULES.flatMap((rule) => rule.folders), 'commands', '(root)', 'types']);
     const unplaced = [...new Set([...graph.keys()].map(folderOf))].filter((folder) => !placed.has(folder));
@@ -113,6 +129,22 @@ describe('the layers of src/', () => {
 
   it('hold for every import in src/', () => {
     expect(breaches(graph, RULES)).toEqual([]);
+  });
+
+  it('the service layer writes no file and touches no terminal', () => {
+    const found = [...graph]
+      .filter(([file]) => folderOf(file) === 'api')
+      .flatMap(([file, info]) => info.nodeModules.filter((name) => API_FORBIDDEN_NODE.includes(name)).map((name) => `${file} → ${name}`));
+    expect(found).toEqual([]);
+  });
+
+  it("a command imports nothing from another command's folder: what two share lives in the domain, or beside them at commands/'s top", () => {
+    const found = [...graph].flatMap(([file, info]) => {
+      const own = commandOf(file);
+      if (own === undefined) return [];
+      return info.imports.filter((target) => commandOf(target) !== undefined && commandOf(target) !== own).map((target) => `${file} → ${target}`);
+    });
+    expect(found).toEqual([]);
   });
 
   it('the root keeps only the entry point and the wiring', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { freshPaths, numbered, slugFromPrompt } from '../../src/commands/image/file-names.js';
-import { parseImageOptions, type RawImageOptions } from '../../src/commands/image/options.js';
+import { freshPaths, numbered, slugFromPrompt } from '../../src/images/file-names.js';
+import { parseImageOptions, type RawImageOptions } from '../../src/commands/image-options.js';
 import { UsageError } from '../../src/core/errors.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

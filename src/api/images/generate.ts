@@ -8,9 +8,8 @@ import { MalformedResponseError, ServerError } from '../../core/errors.js';
 import { isObject } from '../../core/json.js';
 import { htmlAnswerError, isHtmlAnswer, peekBody } from '../answer-body.js';
 import { hasServiceError, messageFromJson } from '../service-message.js';
-import { BlobScanner, placeholder } from './blob-scanner.js';
+import { BlobScanner, placeholder, type BlobSink } from './blob-scanner.js';
 import type { AspectRatio, ImageFormat } from './formats.js';
-import { TempImageFile } from './temp-image-file.js';
 import { downloadImage } from './download.js';
 
 /** The request body (service-api.md 4.2). Optional fields are left out, never null. */
@@ -23,9 +22,25 @@ export interface ImageRequest {
   negative_prompt?: string;
 }
 
+/**
+ * Where one image's bytes go as they are decoded or downloaded: given by the caller (svc writes
+ * them to a temporary file beside the final name, images/temp-image-file.ts), so this layer
+ * never touches the disk itself.
+ */
+export interface ImageSink extends BlobSink {
+  /** Where the bytes are, once the sink has ended. */
+  readonly path: string;
+  /** How many bytes were written. */
+  readonly bytes: number;
+  /** The first bytes written, for the format and size checks. */
+  readonly head: Buffer;
+  /** Throw the image away (after a failure, or once it was saved elsewhere). */
+  discard(): void;
+}
+
 export interface GeneratedImage {
   revisedPrompt: string | undefined;
-  file: TempImageFile;
+  file: ImageSink;
   /** The URL the image was downloaded from, when the service answered with one instead of b64_json. */
   url?: string;
 }
@@ -45,9 +60,9 @@ export interface ImageGeneration {
 }
 
 /** An image of the answer: already decoded into a file, or still to be downloaded from its URL. */
-type AnswerImage = { revisedPrompt: string | undefined } & ({ file: TempImageFile } | { url: string });
+type AnswerImage = { revisedPrompt: string | undefined } & ({ file: ImageSink } | { url: string });
 
-function readAnswer(document: unknown, files: TempImageFile[]): Omit<ImageGeneration, 'status' | 'requestId' | 'images'> & { images: AnswerImage[] } {
+function readAnswer(document: unknown, files: ImageSink[]): Omit<ImageGeneration, 'status' | 'requestId' | 'images'> & { images: AnswerImage[] } {
   if (!isObject(document)) throw new MalformedResponseError('the service answered with something that is not an image result');
   if (hasServiceError(document)) {
     const message = messageFromJson(document) ?? 'unknown error';
@@ -70,12 +85,12 @@ function readAnswer(document: unknown, files: TempImageFile[]): Omit<ImageGenera
 }
 
 /** Generate; on any failure every temporary file is removed before the error goes on. */
-export async function generateImages(client: ApiClient, request: ImageRequest, options: { signal?: AbortSignal; tempDir: string }): Promise<ImageGeneration> {
+export async function generateImages(client: ApiClient, request: ImageRequest, options: { signal?: AbortSignal; openSink: () => ImageSink }): Promise<ImageGeneration> {
   const response = await client.post('images/generations', request, options.signal);
-  const files: TempImageFile[] = [];
+  const files: ImageSink[] = [];
   try {
     const scanner = new BlobScanner(() => {
-      const file = new TempImageFile(options.tempDir);
+      const file = options.openSink();
       files.push(file);
       return file;
     });
@@ -91,7 +106,7 @@ export async function generateImages(client: ApiClient, request: ImageRequest, o
         images.push(image);
         continue;
       }
-      const file = new TempImageFile(options.tempDir);
+      const file = options.openSink();
       files.push(file);
       await downloadImage(client, image.url, file, options.signal);
       images.push({ revisedPrompt: image.revisedPrompt, file, url: image.url });

@@ -14,7 +14,7 @@ import type { AspectRatio, ImageFormat } from '../../api/images/formats.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { parseModelId } from '../../core/parse-values.js';
 import { parseRequestFields, type FieldNaming, type RawRequestFields, type RequestFieldName, type RequestFields } from '../../chat/request-fields.js';
-import { parseImageOptions, type RawImageOptions } from '../image/options.js';
+import { parseImageOptions, type RawImageOptions } from '../image-options.js';
 
 /** A body that cannot be sent; the message names the field. */
 export class BodyProblem extends Error {}

@@ -5,7 +5,7 @@
  */
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../api/images/formats.js';
-import { addRequestFieldOptions } from '../chat/flags.js';
+import { addRequestFieldOptions } from '../request-flags.js';
 import { completes } from '../completion-hints.js';
 import { addConnectionOptions } from '../setting-flags.js';
 

@@ -8,7 +8,7 @@ import { UsageError } from '../../core/errors.js';
 import type { SettingFlags } from '../../factory.js';
 import { parseIntegerInRange } from '../../core/parse-values.js';
 import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from '../../chat/request-fields.js';
-import { parseImageOptions } from '../image/options.js';
+import { parseImageOptions } from '../image-options.js';
 import { settingFlagsFrom } from '../setting-flags.js';
 import type { BatchFlags } from './flags.js';
 import type { InputFormat } from './input.js';

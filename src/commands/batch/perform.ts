@@ -11,12 +11,13 @@ import { runChat } from '../../api/chat.js';
 import type { ApiClient } from '../../api/client.js';
 import { generateImages, type ImageGeneration } from '../../api/images/generate.js';
 import { ApiError, AuthError, InterruptedError, SvcError } from '../../core/errors.js';
+import { TempImageFile } from '../../images/temp-image-file.js';
 import { emptyReplyNote } from '../../api/reply-checks.js';
 import { EXTENSION } from '../../api/images/formats.js';
 import { isObject } from '../../core/json.js';
-import { checkImageFormats } from '../image/check-formats.js';
-import { nameTaken, numbered } from '../image/file-names.js';
-import { commitAll } from '../image/save.js';
+import { checkImageFormats } from '../../images/check-formats.js';
+import { nameTaken, numbered } from '../../images/file-names.js';
+import { commitAll } from '../../images/save.js';
 import { answerRecord, errorRecord, failureRecord, type OutputRecord } from './records.js';
 import type { BatchRequest } from './requests.js';
 
@@ -79,7 +80,7 @@ async function performImage(request: Extract<BatchRequest, { kind: 'image' }>, c
     const message = `${base} already exists; it was kept, and the request was not sent`;
     return { record: errorRecord(request.customId, 'file_exists', message), succeeded: false, tokens: 0, failure: `${request.customId}: ${message}` };
   }
-  const result = await generateImages(context.client, request.body, { signal: context.signal, tempDir: dir });
+  const result = await generateImages(context.client, request.body, { signal: context.signal, openSink: () => new TempImageFile(dir) });
   try {
     const paths = numbered(base, result.images.length);
     try {

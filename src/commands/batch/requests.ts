@@ -7,7 +7,7 @@ import type { ChatRequest } from '../../api/chat-types.js';
 import type { ImageRequest } from '../../api/images/generate.js';
 import type { ImageFormat } from '../../api/images/formats.js';
 import { isObject } from '../../core/json.js';
-import { RESERVED } from '../image/file-names.js';
+import { RESERVED } from '../../images/file-names.js';
 import { BodyProblem, checkChatBody, checkImageBody, type ChatDefaults, type ImageDefaults } from './body-checks.js';
 
 export type BatchRequest =

@@ -7,7 +7,7 @@
 import { dirname, resolve } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { removeStaleTempFiles } from '../../api/images/temp-image-file.js';
+import { removeStaleTempFiles } from '../../images/temp-image-file.js';
 import { ExitCode, InterruptedError, SilentExit, SvcError, UsageError } from '../../core/errors.js';
 import { describeLineProblems } from '../../storage/jsonl-file.js';
 import { lockFile, LockedError, type HeldLock } from '../../storage/file-lock.js';
@@ -16,7 +16,7 @@ import type { IO } from '../../terminal/io.js';
 import { classifyStdoutError, stdoutFailure } from '../../terminal/stdout-check.js';
 import { OutputWatch } from '../../terminal/streams.js';
 import type { CommandContext } from '../context.js';
-import { checkFolder } from '../image/target.js';
+import { checkFolder } from '../image-target.js';
 import { checkInput, openInput, readEntries, type InputSource } from './input.js';
 import type { BatchFlags } from './flags.js';
 import { parseBatchFlags, type BatchPlan } from './options.js';

@@ -34,7 +34,7 @@ export function chatCommand(context: CommandContext) {
   const command = declareChatCommand().addHelpText('after', EXAMPLES);
   command.action(async (words, flags) => {
     if (flags.list === true) {
-      const { runList } = await import('../sessions/run.js');
+      const { runList } = await import('../conversation-list.js');
       return runList(context.factory, false);
     }
     const { runChat } = await import('./run.js');

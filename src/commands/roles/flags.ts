@@ -3,7 +3,7 @@
  * (@commander-js/extra-typings) and the run module can use them without importing the command.
  */
 import { Argument, Command } from '@commander-js/extra-typings';
-import { addRequestFieldOptions } from '../chat/flags.js';
+import { addRequestFieldOptions } from '../request-flags.js';
 import { completes } from '../completion-hints.js';
 
 /** A role name argument, completing to the roles there are. */

@@ -7,7 +7,7 @@ import { builtInRole } from '../../roles/built-in.js';
 import { formatRoleFile, parseRoleFile, RoleFileProblem, type Role } from '../../roles/role-file.js';
 import { findRole, listRoles, parseRoleName, removeRoleFile, roleFilePath, type RoleEntry, saveRole, saveRoleText, unknownRoleError, writeRolesFile } from '../../roles/store.js';
 import { forOutput } from '../../core/terminal-text.js';
-import { editInEditor } from '../chat/interactive/editor.js';
+import { editInEditor } from '../../terminal/editor.js';
 import { parseRequestFields, rawFieldsOfFlags } from '../../chat/request-fields.js';
 import type { RoleSetFlags } from './flags.js';
 import { jsonForOutput } from '../../core/json.js';

@@ -20,7 +20,7 @@ export function sessionsCommand(context: CommandContext): Command {
     .command('list')
     .description('One line each, newest first: name, last change, turns, first line.')
     .option('--json', 'print a JSON array instead')
-    .action(async (options: { json?: boolean }) => (await load()).runList(context.factory, options.json === true));
+    .action(async (options: { json?: boolean }) => (await import('../conversation-list.js')).runList(context.factory, options.json === true));
   sessions
     .command('show')
     .description('Print a conversation as a transcript, or its messages array with --json.')

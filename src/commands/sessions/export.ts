@@ -13,9 +13,9 @@ import { SvcError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
 import { describeSystemError, errnoCode } from '../../core/system-errors.js';
 import { forOutput } from '../../core/terminal-text.js';
-import { nameTaken } from '../image/file-names.js';
-import { commitFile, existsBeforeStart } from '../image/save.js';
-import { checkFolder } from '../image/target.js';
+import { nameTaken } from '../../images/file-names.js';
+import { commitFile, existsBeforeStart } from '../../images/save.js';
+import { checkFolder } from '../image-target.js';
 
 export type ExportFormat = 'md' | 'json';
 

@@ -8,7 +8,7 @@ import { parseModelId } from '../../../core/parse-values.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { formatUsage } from '../usage-line.js';
 import { takeAttachments, fileCommand } from './attach.js';
-import { editInEditor } from './editor.js';
+import { editInEditor } from '../../../terminal/editor.js';
 import { runImageCommand } from './image-command.js';
 import { showHistory } from './history.js';
 import { say, type SessionState } from './session-state.js';

@@ -8,7 +8,7 @@
  * is prose, and an apostrophe must never turn it into an error.
  */
 import { UsageError } from '../../../core/errors.js';
-import type { RawImageOptions } from '../../image/options.js';
+import type { RawImageOptions } from '../../image-options.js';
 
 /** The flags /image takes, with their long names; each takes a value. */
 export const IMAGE_COMMAND_FLAGS = {

@@ -4,7 +4,7 @@
  */
 import { lstatSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { EXTENSION, type ImageFormat } from '../../api/images/formats.js';
+import { EXTENSION, type ImageFormat } from '../api/images/formats.js';
 
 const MAX_SLUG = 48;
 /** Names Windows reserves for devices, whatever the extension. */

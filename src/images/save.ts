@@ -5,8 +5,8 @@
  * is replaced itself, never written through). Several images are saved all or none.
  */
 import { linkSync, renameSync, rmSync } from 'node:fs';
-import { SvcError, UsageError } from '../../core/errors.js';
-import { describeSystemError, errnoCode } from '../../core/system-errors.js';
+import { SvcError, UsageError } from '../core/errors.js';
+import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { nameTaken } from './file-names.js';
 
 const EXISTS_HINT = 'choose another name with -o, or pass --force to replace it';

@@ -3,10 +3,10 @@
  * Pure, so a table test covers it.
  */
 import { extname } from 'node:path';
-import { ASPECT_RATIOS, formatOfExtension, IMAGE_FORMATS, type AspectRatio, type ImageFormat } from '../../api/images/formats.js';
-import { UsageError } from '../../core/errors.js';
-import { parseIntegerInRange } from '../../core/parse-values.js';
-import type { ImageFlags } from './flags.js';
+import { ASPECT_RATIOS, formatOfExtension, IMAGE_FORMATS, type AspectRatio, type ImageFormat } from '../api/images/formats.js';
+import { UsageError } from '../core/errors.js';
+import { parseIntegerInRange } from '../core/parse-values.js';
+import type { ImageFlags } from './image/flags.js';
 
 /** The prompt words and the flags, as commander collected them. */
 export type RawImageOptions = ImageFlags & { words: string[] };

@@ -7,13 +7,13 @@
 import { accessSync, constants, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { removeStaleTempFiles } from '../../api/images/temp-image-file.js';
-import { SvcError, UsageError } from '../../core/errors.js';
-import type { IO } from '../../terminal/io.js';
-import { describeSystemError, errnoCode } from '../../core/system-errors.js';
-import { freshPaths, nameTaken, numbered, outputLocation } from './file-names.js';
-import type { ImagePlan } from './options.js';
-import { existsBeforeStart } from './save.js';
+import { removeStaleTempFiles } from '../images/temp-image-file.js';
+import { SvcError, UsageError } from '../core/errors.js';
+import type { IO } from '../terminal/io.js';
+import { describeSystemError, errnoCode } from '../core/system-errors.js';
+import { freshPaths, nameTaken, numbered, outputLocation } from '../images/file-names.js';
+import type { ImagePlan } from './image-options.js';
+import { existsBeforeStart } from '../images/save.js';
 
 /**
  * Below this much free space a disk counts as full before anything is sent. Only a disk that is

@@ -2,9 +2,9 @@
  * Every image must be the format asked for, or nothing is written at all: the first bytes of each
  * decoded file are checked before any of them gets its name (svc image and svc batch).
  */
-import type { GeneratedImage } from '../../api/images/generate.js';
-import { MalformedResponseError } from '../../core/errors.js';
-import { detectFormat, type ImageFormat } from '../../api/images/formats.js';
+import type { GeneratedImage } from '../api/images/generate.js';
+import { MalformedResponseError } from '../core/errors.js';
+import { detectFormat, type ImageFormat } from '../api/images/formats.js';
 
 export function checkImageFormats(images: readonly GeneratedImage[], format: ImageFormat): void {
   images.forEach((image, index) => {

@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, lstatSync, openSync, readdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { SvcError } from '../../core/errors.js';
-import { describeSystemError } from '../../core/system-errors.js';
-import type { BlobSink } from './blob-scanner.js';
+import { SvcError } from '../core/errors.js';
+import { describeSystemError } from '../core/system-errors.js';
+import type { BlobSink } from '../api/images/blob-scanner.js';
 
 /** svc's own temporary names, `.svc-<pid>-<8 hex digits>.part`, and nothing else. */
 const TEMP_NAME = /^\.svc-\d+-[0-9a-f]{8}\.part$/;

@@ -1,0 +1,143 @@
+/**
+ * One image request from the command line or the session's /image, from request to screen: ask
+ * (with the spinner), check each image is the format asked for, save it (images/save.ts) or
+ * write it to stdout, preview it, then the revised prompt and the saved lines. Shared by `svc
+ * image` and `/image`, so it lives beside the commands rather than inside one of them.
+ */
+
+import { createReadStream } from 'node:fs';
+import { relative, isAbsolute } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { ApiClient } from '../api/client.js';
+import { readDimensions } from '../api/images/formats.js';
+import { generateImages, type ImageGeneration, type ImageRequest } from '../api/images/generate.js';
+import { formatBytes } from '../core/byte-size.js';
+import { InterruptedError, SvcError } from '../core/errors.js';
+import type { ResolvedSettings } from '../factory.js';
+import { startSpinner, type IO } from '../terminal/io.js';
+import type { PreviewChoice } from '../settings/preview-choices.js';
+import { forOutput } from '../core/terminal-text.js';
+import type { ImagePlan } from './image-options.js';
+import { checkImageFormats } from '../images/check-formats.js';
+import { commitAll } from '../images/save.js';
+import type { ImageTarget } from './image-target.js';
+import { TempImageFile } from '../images/temp-image-file.js';
+import { jsonForOutput } from '../core/json.js';
+
+/** `path` relative to `cwd` when it is inside it, else as it is. */
+export function shownPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}
+
+export function buildRequest(plan: ImagePlan, model: string): ImageRequest {
+  const request: ImageRequest = { prompt: plan.prompt, model, output_format: plan.format };
+  if (plan.aspect) request.aspect_ratio = plan.aspect;
+  if (plan.seed !== undefined) request.seed = plan.seed;
+  if (plan.negative) request.negative_prompt = plan.negative;
+  return request;
+}
+
+async function withSpinner<T>(io: IO, work: () => Promise<T>): Promise<T> {
+  const spinner = await startSpinner(io, 'generating image…');
+  const started = Date.now();
+  const timer = setInterval(() => spinner.setText(`generating image… ${Math.round((Date.now() - started) / 1000)}s`), 1000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+    spinner.stop();
+  }
+}
+
+/**
+ * How to preview, or none: only on a terminal, never with --json or -o - (stdout is data there).
+ * A --preview typo is refused wherever it is typed; a bad SVC_PREVIEW or stored value only stops
+ * a run that would show a preview. Read before the request, so either costs no request.
+ */
+export function previewChoice(io: IO, plan: ImagePlan, settings: ResolvedSettings, flag: string | undefined): PreviewChoice {
+  const shows = io.stdoutIsTTY && !plan.json && plan.output.kind !== 'stdout';
+  if (!shows && flag === undefined) return 'none';
+  const choice = settings.preview.value;
+  return shows ? choice : 'none';
+}
+
+/** One image made and saved: where, and the prompt the service used. */
+export interface SavedImage {
+  path: string;
+  revisedPrompt: string | undefined;
+}
+
+/** What the core needs beyond the plan: all settled before the request (no request is wasted). */
+export interface ImageJob {
+  client: ApiClient;
+  model: string;
+  preview: PreviewChoice;
+  target: ImageTarget;
+  signal: AbortSignal;
+  /** false where something else owns stdin (the chat session's line editor): no terminal question. */
+  probe?: boolean;
+}
+
+/**
+ * The core of `svc image`, shared with the session's /image: ask (with the spinner), check each
+ * image is the format asked for, save (or write to stdout), preview, then the revised prompt and
+ * the saved lines. Throws InterruptedError when `signal` stopped the request.
+ */
+export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): Promise<SavedImage[]> {
+  const { signal, target, preview } = job;
+  const request = buildRequest(plan, job.model);
+  // What the preview needs loads while the service works (there is nothing to preview with -o - or --json).
+  let answered = (): void => {};
+  if (preview !== 'none' && !plan.json && plan.output.kind !== 'stdout') {
+    const { preloadPreview } = await import('../preview/preload.js');
+    answered = preloadPreview(preview, plan.format, io.env, job.probe !== false);
+  }
+  let result: ImageGeneration;
+  try {
+    result = await withSpinner(io, () => generateImages(job.client, request, { signal, openSink: () => new TempImageFile(target.dir) }));
+  } catch (error) {
+    throw signal.aborted ? new InterruptedError() : error;
+  } finally {
+    answered();
+  }
+  try {
+    checkImageFormats(result.images, plan.format);
+    if (plan.output.kind === 'stdout') {
+      if (result.images.length !== 1) throw new SvcError(`-o - writes one image, and the service sent ${result.images.length}`, { hint: 'use -o name.ext to save them all' });
+      const [image] = result.images;
+      await pipeline(createReadStream(image!.file.path), io.stdout, { end: false });
+      io.stderr.write(`${forOutput(image!.revisedPrompt ?? '', io.stderrIsTTY)}\n`);
+      return [];
+    }
+    const paths = target.paths(result.images.length);
+    const saved = result.images.map((image, index) => ({ path: paths[index]!, image, tempPath: image.file.path }));
+    commitAll(saved, plan.force);
+    if (plan.json) {
+      // An image the service gave as a URL keeps it: where it came from, for scripts that need it.
+      const images = saved.map(({ path, image }) => ({ path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes, ...(image.url === undefined ? {} : { url: image.url }) }));
+      io.stdout.write(jsonForOutput({ created: result.created, images, usage: result.usage ?? null }, io.stdoutIsTTY));
+    } else {
+      for (const { path, image } of saved) {
+        if (preview !== 'none') {
+          const { showPreview } = await import('../preview/show.js');
+          await showPreview(io, { path }, { choice: preview, label: shownPath(io.cwd, path), ...(job.probe === false ? { probe: false } : {}) });
+        }
+        io.stdout.write(`${forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY)}\n`);
+      }
+    }
+    for (const { path, image } of saved) {
+      const size = readDimensions(image.file.head);
+      const dims = size ? `${size.width}×${size.height}, ` : '';
+      io.stderr.write(`saved ${forOutput(shownPath(io.cwd, path), io.stderrIsTTY)} (${dims}${formatBytes(image.file.bytes)})\n`);
+    }
+    if (plan.open) {
+      const { openInViewer } = await import('./image/open-viewer.js');
+      for (const { path } of saved) await openInViewer(io, path, shownPath(io.cwd, path));
+    }
+    return saved.map(({ path, image }) => ({ path, revisedPrompt: image.revisedPrompt }));
+  } finally {
+    for (const image of result.images) image.file.discard();
+  }
+}
+
