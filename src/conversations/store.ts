@@ -6,7 +6,7 @@
  * not svc's (`my notes.jsonl`, a folder named `x.jsonl`, someone else's log) is left out of the
  * listing and of --continue, and one file that cannot be read never hides the others.
  */
-import { accessSync, constants, lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError, UsageError } from '../core/errors.js';
 import type { Reporter } from '../core/reporter.js';
@@ -17,42 +17,17 @@ import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { forOutput } from '../core/terminal-text.js';
 import { replay, type Conversation, type ConversationRecord } from './model.js';
 import { recordOf } from './records.js';
+import { EXTENSION, checkConversationName, isConversationName } from './names.js';
+import { entryAt, readWhole, type Entry } from './file-entries.js';
 
-const EXTENSION = '.jsonl';
+export { checkConversationName, newConversationName } from './names.js';
+
 /** Files up to this size are read whole for a quick look (each); larger ones in pieces. */
 const MAX_RAW_BYTES = 16 * 1024 * 1024;
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-function isConversationName(name: string): boolean {
-  return NAME.test(name) && !name.endsWith(EXTENSION);
-}
-
-/** Names are file names: letters, digits, dot, dash, underscore; no path, no hidden files. */
-export function checkConversationName(name: string): string {
-  if (!isConversationName(name)) {
-    throw new UsageError(`"${name}" is not a usable conversation name`, { hint: 'use letters, digits, ".", "-" and "_" (at most 64)' });
-  }
-  return name;
-}
-
-/** A fresh name for an unnamed conversation: sortable by time, unique enough to never collide. */
-export function newConversationName(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${stamp}-${Math.random().toString(36).slice(2, 6)}`;
-}
 
 /** The order of listings: most recently changed first (then by name, for a stable order). */
 export function newestFirst(a: { name: string; updated: string }, b: { name: string; updated: string }): number {
   return b.updated.localeCompare(a.updated) || b.name.localeCompare(a.name);
-}
-
-/** A file's bytes, or undefined when it cannot be read (whoever loads it next says why). */
-function readWhole(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 export interface ConversationSummary {
@@ -60,26 +35,6 @@ export interface ConversationSummary {
   updated: string;
   turns: number;
   conversation: Conversation;
-}
-
-/** What is at a conversation's path: nothing, a file to read, or something svc must not touch. */
-type Entry = { kind: 'missing' } | { kind: 'file'; mtimeMs: number; size: number } | { kind: 'other'; what: string };
-
-function entryAt(path: string): Entry {
-  try {
-    const stat = statSync(path);
-    if (stat.isFile()) return { kind: 'file', mtimeMs: stat.mtimeMs, size: stat.size };
-    // A FIFO or a device would block or never end: only regular files are ever opened.
-    return { kind: 'other', what: stat.isDirectory() ? 'a folder' : 'not a regular file' };
-  } catch (error) {
-    if (errnoCode(error) !== 'ENOENT') throw error;
-  }
-  try {
-    if (lstatSync(path).isSymbolicLink()) return { kind: 'other', what: 'a symbolic link to nothing' };
-  } catch {
-    // Not there at all.
-  }
-  return { kind: 'missing' };
 }
 
 interface Loaded {
