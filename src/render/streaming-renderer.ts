@@ -7,20 +7,20 @@
  * source line is handled as it comes:
  * - prose (paragraphs, headings, list items, quotes) by a {@link LineFlow}: styled as typed,
  *   wrapped at word boundaries by svc, finished rows committed;
- * - fenced code: fences hidden, the language shown once, each line written as it arrives and,
- *   once complete, drawn again highlighted if it fits on one row (a longer line runs past the
- *   edge as the terminal wraps it, exactly as it was sent, and keeps its plain colour);
+ * - fenced code: fences hidden, the language shown once, each line as code-block.ts draws it;
  * - tables: see table.ts.
  * Only the row under the cursor is ever redrawn (row-painter.ts).
  */
-import { type LineStart, classifyLine, closesFence, indentOf, quotePrefix } from './block-start.js';
-import { type Cell, cellsOf, widthOf } from './cells.js';
+import { classifyLine, closesFence, indentOf, quotePrefix } from './block-start.js';
+import { cellsOf, widthOf } from './cells.js';
 import type { Highlighter } from './highlight.js';
-import { LineFlow } from './line-flow.js';
+import { CodeBlock, type CodeLine } from './code-block.js';
+import type { LineFlow } from './line-flow.js';
+import { proseFlow, quoteBars, type ProseOptions, type ProseStart } from './prose-flow.js';
 import { RowPainter } from './row-painter.js';
-import { palette, PLAIN, type Style } from './style.js';
-import { layoutTable, mayBeDelimiter, parseDelimiter, previewCells, splitRow, type TableLayout, tableRowCells, tableRuleCells } from './table.js';
-import { codePointWidth } from './width.js';
+import { palette, PLAIN } from './style.js';
+import { mayBeDelimiter, parseDelimiter, previewCells, splitRow } from './table.js';
+import { TableBlock } from './table-block.js';
 import { neutraliseForTerminal } from '../core/terminal-text.js';
 
 export interface RendererOptions {
@@ -43,24 +43,11 @@ export interface StreamingRenderer {
   end(): void;
 }
 
-interface Fence {
-  char: string;
-  length: number;
-  quote: number;
-  language: string;
-  /** The last lines of the block, for highlighting constructs that span lines. */
-  context: string[];
-}
-
 type Mode =
   | { kind: 'start' }
   | { kind: 'flow'; flow: LineFlow }
-  | { kind: 'code'; prefix: Cell[]; text: string; width: number; long: boolean }
+  | { kind: 'code'; line: CodeLine }
   | { kind: 'row'; header: boolean };
-
-/** Lines of code kept before the current one when highlighting it: enough for most comments and strings. */
-const CONTEXT_LINES = 40;
-const TAB_STOP = 8;
 
 export function createStreamingRenderer(options: RendererOptions): StreamingRenderer {
   return new Renderer(options);
@@ -76,14 +63,13 @@ class Renderer implements StreamingRenderer {
   #width: number;
   /** No piece of the current line has arrived yet: its width is read with its first piece. */
   #fresh = true;
-  #fence: Fence | undefined;
-  #table: TableLayout | undefined;
-  /** A line that looks like a table header, shown as a preview until the next line tells. */
-  #header: string | undefined;
+  #code: CodeBlock | undefined;
+  readonly #tables: TableBlock;
 
   constructor(options: RendererOptions) {
     this.#o = options;
     this.#painter = new RowPainter(options.color, options.hyperlinks);
+    this.#tables = new TableBlock(this.#painter, options);
     this.#width = this.#readColumns();
   }
 
@@ -106,7 +92,7 @@ class Renderer implements StreamingRenderer {
       this.#carry = '';
     }
     if (this.#mode.kind !== 'start' || this.#line !== '') this.#feed('', true);
-    if (this.#header !== undefined) this.#flushHeader();
+    if (this.#tables.heldHeader !== undefined) this.#tables.releaseHeader(this.#proseOptions());
     this.#painter.settle();
     this.#flush();
   }
@@ -142,8 +128,8 @@ class Renderer implements StreamingRenderer {
         }
         return;
       case 'code':
-        this.#appendCode(mode, piece);
-        if (complete) this.#finishCode(mode);
+        this.#code!.append(mode.line, piece, this.#width);
+        if (complete) this.#finishCode(mode.line);
         return;
       case 'row':
         this.#line += piece;
@@ -168,21 +154,23 @@ class Renderer implements StreamingRenderer {
   /** Decide what the current line is, if its first characters allow it yet. */
   #decide(complete: boolean): void {
     const line = this.#line;
-    if (this.#fence) {
-      this.#decideInFence(this.#fence, complete);
+    if (this.#code) {
+      this.#decideInFence(this.#code, complete);
       return;
     }
-    if (this.#header !== undefined) {
+    const tables = this.#tables;
+    if (tables.heldHeader !== undefined) {
       if (!complete && mayBeDelimiter(line)) return;
-      const header = splitRow(this.#header);
+      const header = splitRow(tables.heldHeader);
       const aligns = complete ? parseDelimiter(line) : undefined;
       if (aligns !== undefined && aligns.length === header.length) {
-        this.#startTable(header, aligns);
+        tables.start(header, aligns, this.#width);
+        this.#nextLine();
         return;
       }
-      this.#flushHeader();
+      tables.releaseHeader(this.#proseOptions());
     }
-    if (this.#table) {
+    if (tables.layout) {
       const { end } = indentOf(line, 0);
       if (end >= line.length && !complete) return;
       if (line[end] === '|') {
@@ -190,7 +178,7 @@ class Renderer implements StreamingRenderer {
         if (complete) this.#finishRow(false);
         return;
       }
-      this.#table = undefined;
+      tables.layout = undefined;
     }
     const start = classifyLine(line, complete);
     switch (start.kind) {
@@ -209,7 +197,7 @@ class Renderer implements StreamingRenderer {
       }
       case 'fence': {
         const language = start.info.split(/\s/)[0] ?? '';
-        this.#fence = { char: start.char, length: start.length, quote: start.quote, language, context: [] };
+        this.#code = new CodeBlock({ char: start.char, length: start.length, quote: start.quote, language }, this.#painter, this.#o.highlighter);
         // The fences themselves are hidden; the language, if given, is shown once as a label.
         if (language !== '') this.#painter.commit([...quoteBars(start.quote), ...cellsOf(language.slice(0, Math.max(1, this.#width - 2 * start.quote)), palette.codeLabel)]);
         this.#nextLine();
@@ -224,30 +212,8 @@ class Renderer implements StreamingRenderer {
     }
   }
 
-  #startFlow(start: Exclude<LineStart, { kind: 'wait' | 'blank' | 'rule' | 'fence' | 'table' }>, line: string, complete: boolean): void {
-    const lead = [...quoteBars(start.quote), ...cellsOf(' '.repeat(start.indent), PLAIN)];
-    let first = lead;
-    let rest = lead;
-    let base: Style = PLAIN;
-    if (start.kind === 'heading') {
-      base = palette.heading[Math.min(start.level, 6) - 1] ?? PLAIN;
-    } else if (start.kind === 'bullet') {
-      first = [...lead, ...cellsOf(start.indent > 0 ? '◦' : '•', palette.bullet), ...cellsOf(' ', PLAIN)];
-      rest = [...lead, ...cellsOf('  ', PLAIN)];
-    } else if (start.kind === 'ordered') {
-      first = [...lead, ...cellsOf(start.marker, palette.bullet), ...cellsOf(' ', PLAIN)];
-      rest = [...lead, ...cellsOf(' '.repeat(start.marker.length + 1), PLAIN)];
-    }
-    const flow = new LineFlow({
-      width: this.#width,
-      firstPrefix: first,
-      restPrefix: rest,
-      base,
-      heading: start.kind === 'heading',
-      color: this.#o.color,
-      hyperlinks: this.#o.hyperlinks,
-      onRow: (cells) => this.#painter.commit(cells),
-    });
+  #startFlow(start: ProseStart, line: string, complete: boolean): void {
+    const flow = proseFlow(start, this.#proseOptions());
     this.#mode = { kind: 'flow', flow };
     this.#line = '';
     flow.push(line.slice(start.content));
@@ -257,115 +223,38 @@ class Renderer implements StreamingRenderer {
     }
   }
 
+  #proseOptions(): ProseOptions {
+    return { width: this.#width, color: this.#o.color, hyperlinks: this.#o.hyperlinks, onRow: (cells) => this.#painter.commit(cells) };
+  }
+
   // ---- fenced code --------------------------------------------------------------------------
 
-  #decideInFence(fence: Fence, complete: boolean): void {
+  #decideInFence(code: CodeBlock, complete: boolean): void {
+    const { fence } = code;
     const line = this.#line;
     const quote = quotePrefix(line, fence.quote);
     const rest = line.slice(quote.end);
     const closing = closesFence(rest, fence.char, fence.length);
     if (closing !== 'no' && !complete) return;
     if (closing === 'yes') {
-      this.#fence = undefined;
+      this.#code = undefined;
       this.#nextLine();
       return;
     }
-    const mode: Mode = { kind: 'code', prefix: quoteBars(quote.depth), text: '', width: 0, long: false };
-    this.#mode = mode;
-    this.#painter.show(mode.prefix);
-    this.#appendCode(mode, rest);
-    if (complete) this.#finishCode(mode);
+    const codeLine = code.startLine(quoteBars(quote.depth));
+    this.#mode = { kind: 'code', line: codeLine };
+    code.append(codeLine, rest, this.#width);
+    if (complete) this.#finishCode(codeLine);
   }
 
-  #appendCode(mode: Extract<Mode, { kind: 'code' }>, text: string): void {
-    if (text === '') return;
-    let shown = text;
-    if (text.includes('\t') || !mode.long) {
-      // Tabs become spaces to the terminal's tab stops, so the row's width is known exactly.
-      shown = '';
-      for (const char of text) {
-        const width = char === '\t' ? TAB_STOP - (mode.width % TAB_STOP) : codePointWidth(char);
-        shown += char === '\t' ? ' '.repeat(width) : char;
-        mode.width += width;
-      }
-    }
-    if (!mode.long) {
-      mode.text += shown;
-      if (widthOf(mode.prefix) + mode.width > this.#width) {
-        mode.long = true;
-        mode.text = '';
-      }
-    }
-    this.#painter.append(shown);
-  }
-
-  #finishCode(mode: Extract<Mode, { kind: 'code' }>): void {
-    const fence = this.#fence as Fence;
-    if (mode.long) {
-      // Wider than the terminal: it wrapped on screen, so it cannot be redrawn; it stays as sent.
-      this.#painter.finish();
-    } else {
-      this.#painter.commit([...mode.prefix, ...this.#highlighted(fence, mode.text)]);
-    }
-    fence.context.push(mode.text);
-    if (fence.context.length > CONTEXT_LINES) fence.context.shift();
+  #finishCode(line: CodeLine): void {
+    this.#code!.finish(line, this.#o.color);
     this.#nextLine();
   }
-
-  #highlighted(fence: Fence, text: string): Cell[] {
-    const highlighter = this.#o.highlighter;
-    if (highlighter && this.#o.color && fence.language !== '' && text !== '') {
-      const lines = highlighter([...fence.context, text].join('\n'), fence.language);
-      const last = lines?.at(-1);
-      if (last && last.map((segment) => segment.text).join('') === text) {
-        return last.flatMap((segment) => cellsOf(segment.text, segment.style));
-      }
-    }
-    return cellsOf(text, PLAIN);
-  }
-
-  // ---- tables -------------------------------------------------------------------------------
 
   #finishRow(header: boolean): void {
-    const line = this.#line;
-    if (header) {
-      // Maybe a table header: it stays a preview until the next line shows a delimiter row.
-      this.#header = line;
-      this.#nextLine();
-      return;
-    }
-    const table = this.#table as TableLayout;
-    for (const row of tableRowCells(splitRow(line), table, false, this.#o)) this.#painter.commit(row);
+    this.#tables.row(this.#line, header);
     this.#nextLine();
-  }
-
-  #startTable(header: string[], aligns: ReturnType<typeof parseDelimiter> & object): void {
-    const indent = indentOf(this.#header ?? '', 0).columns;
-    const table = layoutTable(header, aligns, this.#width, indent);
-    this.#header = undefined;
-    this.#table = table;
-    for (const row of tableRowCells(header, table, true, this.#o)) this.#painter.commit(row);
-    this.#painter.commit(tableRuleCells(table));
-    this.#nextLine();
-  }
-
-  /** The held line was not a table header after all: it is a line of text. */
-  #flushHeader(): void {
-    const header = this.#header as string;
-    this.#header = undefined;
-    const { columns, end } = indentOf(header, 0);
-    const flow = new LineFlow({
-      width: this.#width,
-      firstPrefix: cellsOf(' '.repeat(columns), PLAIN),
-      restPrefix: cellsOf(' '.repeat(columns), PLAIN),
-      base: PLAIN,
-      heading: false,
-      color: this.#o.color,
-      hyperlinks: this.#o.hyperlinks,
-      onRow: (cells) => this.#painter.commit(cells),
-    });
-    flow.push(header.slice(end));
-    this.#painter.commit(flow.end());
   }
 
   /** Draw the row being written as it stands now. */
@@ -374,8 +263,4 @@ class Renderer implements StreamingRenderer {
     if (mode.kind === 'flow') this.#painter.show(mode.flow.current());
     else if (mode.kind === 'row') this.#painter.show(previewCells(this.#line, this.#width));
   }
-}
-
-function quoteBars(depth: number): Cell[] {
-  return depth > 0 ? cellsOf('│ '.repeat(depth), palette.quoteBar) : [];
 }

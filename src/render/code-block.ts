@@ -1,0 +1,93 @@
+/**
+ * A fenced code block as it streams: the fences hidden, each line written as it arrives and,
+ * once complete, drawn again highlighted if it fits on one row. A line wider than the terminal
+ * runs past the edge as the terminal wraps it, exactly as sent, and keeps its plain colour: a
+ * wrapped row cannot be redrawn. The last lines are kept as context for the highlighter
+ * (comments and strings that span lines).
+ */
+import { type Cell, cellsOf, widthOf } from './cells.js';
+import type { Highlighter } from './highlight.js';
+import type { RowPainter } from './row-painter.js';
+import { PLAIN } from './style.js';
+import { codePointWidth } from './width.js';
+
+/** Lines of code kept before the current one when highlighting it: enough for most comments and strings. */
+const CONTEXT_LINES = 40;
+const TAB_STOP = 8;
+
+/** The opening fence: what closes the block, and how the code is labelled and highlighted. */
+export interface Fence {
+  char: string;
+  length: number;
+  quote: number;
+  language: string;
+}
+
+/** One line of code being written. */
+export interface CodeLine {
+  prefix: Cell[];
+  text: string;
+  width: number;
+  long: boolean;
+}
+
+export class CodeBlock {
+  readonly fence: Fence;
+  readonly #context: string[] = [];
+  readonly #painter: RowPainter;
+  readonly #highlighter: Highlighter | undefined;
+
+  constructor(fence: Fence, painter: RowPainter, highlighter: Highlighter | undefined) {
+    this.fence = fence;
+    this.#painter = painter;
+    this.#highlighter = highlighter;
+  }
+
+  /** Start a line of code after `prefix` (the quote bars). */
+  startLine(prefix: Cell[]): CodeLine {
+    const line = { prefix, text: '', width: 0, long: false };
+    this.#painter.show(prefix);
+    return line;
+  }
+
+  append(line: CodeLine, text: string, columns: number): void {
+    if (text === '') return;
+    let shown = text;
+    if (text.includes('\t') || !line.long) {
+      // Tabs become spaces to the terminal's tab stops, so the row's width is known exactly.
+      shown = '';
+      for (const char of text) {
+        const width = char === '\t' ? TAB_STOP - (line.width % TAB_STOP) : codePointWidth(char);
+        shown += char === '\t' ? ' '.repeat(width) : char;
+        line.width += width;
+      }
+    }
+    if (!line.long) {
+      line.text += shown;
+      if (widthOf(line.prefix) + line.width > columns) {
+        line.long = true;
+        line.text = '';
+      }
+    }
+    this.#painter.append(shown);
+  }
+
+  finish(line: CodeLine, color: boolean): void {
+    if (line.long) this.#painter.finish();
+    else this.#painter.commit([...line.prefix, ...this.#highlighted(line.text, color)]);
+    this.#context.push(line.text);
+    if (this.#context.length > CONTEXT_LINES) this.#context.shift();
+  }
+
+  #highlighted(text: string, color: boolean): Cell[] {
+    const highlighter = this.#highlighter;
+    if (highlighter && color && this.fence.language !== '' && text !== '') {
+      const lines = highlighter([...this.#context, text].join('\n'), this.fence.language);
+      const last = lines?.at(-1);
+      if (last && last.map((segment) => segment.text).join('') === text) {
+        return last.flatMap((segment) => cellsOf(segment.text, segment.style));
+      }
+    }
+    return cellsOf(text, PLAIN);
+  }
+}
