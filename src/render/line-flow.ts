@@ -17,9 +17,11 @@
  * never redrawing more than one row. Because the decisions depend only on the text, never on how
  * it was cut into pieces, the rows are the same whatever the pieces were.
  */
-import { cell, type Cell, widthOf } from './cells.js';
+import { cell, type Cell } from './cells.js';
 import { safeHyperlink } from './hyperlinks.js';
 import { palette, type Style } from './style.js';
+import { ASCII_PUNCTUATION, isPunctuation, isSpace, spanStyle, type Span, type State, type UrlPart } from './inline-state.js';
+import { RowWrapper } from './row-wrapper.js';
 
 export interface FlowOptions {
   /** Row width in columns, prefix included. */
@@ -38,50 +40,6 @@ export interface FlowOptions {
   onRow(cells: Cell[]): void;
 }
 
-type SpanKind = 'strong' | 'em' | 'strike' | 'code' | 'link';
-
-interface Span {
-  readonly kind: SpanKind;
-  /** The marker character and how many of it open (and so close) the span. */
-  readonly char: string;
-  readonly length: number;
-  /** Position of the opener in the line: the key of every later decision about it. */
-  readonly at: number;
-}
-
-interface UrlPart {
-  /** Position of the `[` of the link this URL belongs to. */
-  readonly at: number;
-  readonly depth: number;
-  readonly text: string;
-}
-
-/**
- * Everything the interpretation of the rest of the line depends on. The live state advances in
- * place (one allocation per character would be most of the renderer's time); the states kept
- * for later (row and word starts) are copies. `spans` arrays are never mutated, only replaced.
- */
-interface State {
-  pos: number;
-  spans: readonly Span[];
-  /** The source character before `pos`; '' at the start of the line. */
-  prev: string;
-  url: UrlPart | undefined;
-  /** `[`...`]` pairs open inside a link's text. */
-  brackets: number;
-}
-
-const isSpace = (char: string): boolean => char === '' || char === ' ' || char === '\t' || /^\s$/u.test(char);
-const isPunctuation = (char: string): boolean => char !== '' && /^[\p{P}\p{S}]$/u.test(char);
-const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
-
-const spanStyle: Record<Exclude<SpanKind, 'link'>, Style> = {
-  strong: palette.strong,
-  em: palette.emphasis,
-  strike: palette.strike,
-  code: palette.inlineCode,
-};
-
 export class LineFlow {
   readonly #o: FlowOptions;
   /** The line's text from position `#base` on (older text is no longer needed). */
@@ -94,31 +52,29 @@ export class LineFlow {
   readonly #literal = new Set<number>();
   readonly #links = new Map<number, string>();
 
-  #row: Cell[];
-  #rowWidth: number;
-  #rowStart: State;
-  #rowIsFirst = true;
-  #contentStart: number;
-  /** Spaces after the last word, placed only when another word follows on the same row. */
-  #gap: Cell[] = [];
-  /** Where the last word on the row (and the spaces before it) start, and the state before it: it moves whole to a new row. */
-  #word: { index: number; gapStart: number; state: State } | undefined;
-  /** The state before the current token (kept as fields: it is needed only when a row breaks). */
-  #tokenPos = 0;
-  #tokenPrev = '';
-  #tokenSpans: readonly Span[] = [];
-  #tokenUrl: UrlPart | undefined;
-  #tokenBrackets = 0;
-  /** The state before the first token after a space. */
+  /** The rows of the line: wrapping and committing (row-wrapper.ts). */
+  readonly #rows: RowWrapper<State>;
+  /**
+   * The state before the current token, updated in place (an object per token would be most of
+   * the renderer's time); copied only when a row breaks there.
+   */
+  readonly #token: State = { pos: 0, spans: [], prev: '', url: undefined, brackets: 0 };
+  /** The last text was a space, and the state before the first token after it (a word's start). */
   #afterGap = false;
   #gapState: State | undefined;
 
   constructor(options: FlowOptions) {
     this.#o = options;
-    this.#row = [...options.firstPrefix];
-    this.#rowWidth = widthOf(options.firstPrefix);
-    this.#contentStart = this.#row.length;
-    this.#rowStart = { ...this.#state };
+    this.#rows = new RowWrapper<State>(
+      {
+        width: options.width,
+        firstPrefix: options.firstPrefix,
+        restPrefix: options.restPrefix,
+        onRow: options.onRow,
+        onNewRow: (start) => this.#dropBefore(start.pos),
+      },
+      { ...this.#state },
+    );
   }
 
   /** More text of the line (no newline). */
@@ -133,7 +89,7 @@ export class LineFlow {
     this.#run(Number.POSITIVE_INFINITY);
     // Openers still open on this row have no closer: they were markers after all, shown as text.
     for (;;) {
-      const start = this.#rowStart.pos;
+      const start = this.#rows.rowStart.pos;
       const stray = this.#state.spans.filter((span) => span.at >= start && !this.#literal.has(span.at));
       if (stray.length === 0) break;
       for (const span of stray) this.#literal.add(span.at);
@@ -144,7 +100,7 @@ export class LineFlow {
 
   /** The row being filled, as it should look now. */
   current(): Cell[] {
-    return this.#row;
+    return this.#rows.row;
   }
 
   #run(target: number): void {
@@ -155,12 +111,8 @@ export class LineFlow {
 
   /** Re-interpret the current row from its start up to `target`, with what is known now. */
   #rerun(target: number): void {
-    this.#state = { ...this.#rowStart };
-    this.#row = [...(this.#rowIsFirst ? this.#o.firstPrefix : this.#o.restPrefix)];
-    this.#rowWidth = widthOf(this.#row);
-    this.#contentStart = this.#row.length;
-    this.#gap = [];
-    this.#word = undefined;
+    this.#state = { ...this.#rows.rowStart };
+    this.#rows.restartRow();
     this.#afterGap = false;
     this.#gapState = undefined;
     this.#run(target);
@@ -172,11 +124,12 @@ export class LineFlow {
     const i = s.pos - this.#base;
     const text = this.#buf;
     if (i >= text.length) return false;
-    this.#tokenPos = s.pos;
-    this.#tokenPrev = s.prev;
-    this.#tokenSpans = s.spans;
-    this.#tokenUrl = s.url;
-    this.#tokenBrackets = s.brackets;
+    const token = this.#token;
+    token.pos = s.pos;
+    token.prev = s.prev;
+    token.spans = s.spans;
+    token.url = s.url;
+    token.brackets = s.brackets;
     if (this.#afterGap && this.#gapState === undefined) this.#gapState = { ...s };
     const char = text[i] as string;
     const code = s.spans.at(-1);
@@ -352,7 +305,7 @@ export class LineFlow {
     }
     // Not a link: its `[` was a bracket. Redraw the row to show it if it is on this row.
     this.#literal.add(link.at);
-    if (link.at >= this.#rowStart.pos) this.#rerun(s.pos);
+    if (link.at >= this.#rows.rowStart.pos) this.#rerun(s.pos);
     else this.#state = { ...s, spans };
     return true;
   }
@@ -403,7 +356,7 @@ export class LineFlow {
   }
 
   #tokenState(): State {
-    return { pos: this.#tokenPos, prev: this.#tokenPrev, spans: this.#tokenSpans, url: this.#tokenUrl, brackets: this.#tokenBrackets };
+    return { ...this.#token };
   }
 
   // ---- cells and wrapping -------------------------------------------------------------------
@@ -431,73 +384,24 @@ export class LineFlow {
     const { style, link } = this.#styleNow();
     const next = cell(char === '\t' ? ' ' : char, style, link);
     if (next.text === ' ') {
-      // Spaces wait: they are shown only if another word follows on this row.
-      if (this.#row.length > this.#contentStart || this.#gap.length > 0) this.#gap.push(next);
+      this.#rows.space(next);
       this.#afterGap = true;
       this.#gapState = undefined;
       return;
     }
-    const width = this.#o.width;
-    if (this.#afterGap) {
-      const wordState = this.#gapState ?? this.#tokenState();
-      this.#afterGap = false;
-      this.#gapState = undefined;
-      const gapWidth = widthOf(this.#gap);
-      if (this.#row.length > this.#contentStart && this.#rowWidth + gapWidth + next.width > width) {
-        this.#commit(this.#row);
-        this.#newRow(wordState);
-      } else {
-        const gapStart = this.#row.length;
-        this.#place(this.#gap);
-        if (this.#row.length > this.#contentStart) this.#word = { index: this.#row.length, gapStart, state: wordState };
-      }
-      this.#gap = [];
-    } else if (this.#row.length > this.#contentStart && this.#rowWidth + next.width > width) {
-      const word = this.#word;
-      if (word !== undefined && word.index > this.#contentStart) {
-        // The word no longer fits: it moves whole to the next row.
-        const moved = this.#row.splice(word.index);
-        this.#row.length = word.gapStart;
-        this.#commit(this.#row);
-        this.#newRow(word.state);
-        this.#place(moved);
-        if (this.#rowWidth + next.width > width) {
-          this.#commit(this.#row);
-          this.#newRow(this.#tokenState());
-        }
-      } else {
-        // A word longer than the row is the one thing broken.
-        this.#commit(this.#row);
-        this.#newRow(this.#tokenState());
-      }
-    }
-    this.#place([next]);
+    const afterGap = this.#afterGap;
+    const gapState = this.#gapState;
+    this.#afterGap = false;
+    this.#gapState = undefined;
+    this.#rows.text(next, afterGap, () => gapState ?? this.#tokenState(), () => this.#tokenState());
   }
 
-  #place(cells: readonly Cell[]): void {
-    for (const c of cells) {
-      this.#row.push(c);
-      this.#rowWidth += c.width;
-    }
-  }
-
-  #commit(cells: Cell[]): void {
-    this.#o.onRow(cells);
-  }
-
-  #newRow(start: State): void {
-    this.#row = [...this.#o.restPrefix];
-    this.#rowWidth = widthOf(this.#row);
-    this.#contentStart = this.#row.length;
-    this.#rowIsFirst = false;
-    this.#rowStart = start;
-    this.#word = undefined;
-    this.#gap = [];
-    // Text before the row's start is never read again.
-    const drop = start.pos - this.#base;
+  /** Text before `pos` is never read again: drop it (once enough has gathered to be worth it). */
+  #dropBefore(pos: number): void {
+    const drop = pos - this.#base;
     if (drop > 64) {
       this.#buf = this.#buf.slice(drop);
-      this.#base = start.pos;
+      this.#base = pos;
     }
   }
 }
