@@ -43,7 +43,7 @@ describe('bench/run.mjs --quick', () => {
       const text = readFileSync(out, 'utf8');
       expect(contenders(section(text, 'Startup'), 'wall time', 'ms')).toEqual(['node -e 0', 'svc --version', 'svc --help']);
       expect(contenders(section(text, 'One-shot chat, not streamed'), 'wall time', 'ms')).toEqual(['svc chat --no-stream', 'openai package', 'curl']);
-      expect(contenders(section(text, 'Stream of 2000 chunks'), 'wall time', 'ms')).toEqual(['svc chat', 'openai package', 'curl -sN']);
+      expect(contenders(section(text, 'Stream of 2000 chunks'), 'wall time', 'ms')).toEqual(['svc chat', 'openai package', 'curl -sN', 'node:http copy']);
       const image = section(text, 'Image of 3 MiB');
       expect(contenders(image, 'wall time', 'ms')).toEqual(['svc image', 'openai package + Buffer.from']);
       expect(contenders(image, 'peak memory (max RSS)', 'MiB')).toEqual(['svc image', 'openai package + Buffer.from']);
@@ -57,10 +57,11 @@ describe('bench/run.mjs --quick', () => {
       expect(render).toMatch(new RegExp(String.raw`\| terminal-renderer chunk: [^|]+ \| ${number} \|`));
       expect(contenders(render, 'The renderer module alone: a first token, push() to write() (ms)', 'ms')).toEqual(['render', 'raw']);
       expect(contenders(render, 'The renderer module alone: 2000 pieces, the pushes (ms)', 'ms')).toEqual(['render', 'raw']);
-      expect(contenders(section(text, 'Searching 500 saved conversations'), 'wall time', 'ms')).toEqual([
+      expect(contenders(section(text, 'Searching and listing 500 saved conversations'), 'wall time', 'ms')).toEqual([
         'svc sessions search (1% match)',
         'svc sessions search (every one matches)',
         'grep -rilF (1% match)',
+        'svc sessions list',
       ]);
       expect(contenders(section(text, 'Batch of 200 chat requests'), 'wall time', 'ms')).toEqual(['svc batch', 'node:http client']);
       expect(contenders(section(text, 'Batch memory'), 'peak memory (max RSS)', 'MiB')).toEqual(['svc batch, 120 requests', 'svc batch, 1200 requests']);
@@ -73,8 +74,8 @@ describe('bench/run.mjs --quick', () => {
       expect(budgets.map((line) => budgetRow.exec(line)?.[1])).toEqual([
         'startup: svc --version / node -e 0',
         'startup: svc --help / node -e 0',
+        'stream 2000: svc / node:http copy',
         'stream 2000: svc / openai package',
-        'stream 2000: svc / curl',
         'image 3 MiB memory: svc / openai',
         'image 3 MiB time: svc / openai',
         'first token: svc added latency (ms)',
@@ -82,6 +83,7 @@ describe('bench/run.mjs --quick', () => {
         'render: 2000 chunks onto a terminal, svc chat / svc chat --raw',
         'search 500 conversations, 1% match (ms)',
         'search 500 conversations, every one matches (ms)',
+        'list 500 conversations (ms)',
         'batch 200: svc / node:http client',
         'batch memory: 1200 / 120 requests',
         'emulator: draw a 1024×1024 scene (ms)',
