@@ -14,7 +14,7 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 }
 
 async function run(argv: string[]): Promise<void> {
-  // Errors on stdout are judged by main (src/stdout-check.ts: a reader that left is a quiet
+  // Errors on stdout are judged by main (terminal/stdout-check.ts: a reader that left is a quiet
   // success, any other failure is exit 1); this listener only keeps one arriving after main
   // returned from crashing the process with a stack trace.
   process.stdout.on('error', () => {});

@@ -1,6 +1,6 @@
 /**
  * `--dry-run` on chat, image and batch: nothing is sent and no key is read; the request is
- * printed on stdout as a curl command (api/curl.ts) and the command ends with exit 0. Every check
+ * printed on stdout as a curl command (curl-command.ts) and the command ends with exit 0. Every check
  * a real run makes before sending is made first, so a dry run that prints is a request svc would
  * send.
  */

@@ -1,7 +1,7 @@
 /**
  * Markdown → terminal, as the text arrives.
  *
- * Model text is neutralised first (src/terminal-text.ts): every control character is made
+ * Model text is neutralised first (core/terminal-text.ts): every control character is made
  * visible before any styling is added, so nothing the model sends can become an escape
  * sequence, whether in prose, a code block's language, a link's URL or a table cell. Then each
  * source line is handled as it comes:
@@ -26,7 +26,7 @@ import { neutraliseForTerminal } from '../core/terminal-text.js';
 export interface RendererOptions {
   /** The terminal's width now; read again at the start of every line (so after SIGWINCH too). */
   columns: () => number;
-  /** Colours (NO_COLOR / FORCE_COLOR: see `colorWanted` in src/io.ts); bold, italic and underline stay without. */
+  /** Colours (NO_COLOR / FORCE_COLOR: see `colorWanted` in terminal/io.ts); bold, italic and underline stay without. */
   color: boolean;
   /** OSC 8 hyperlinks (see hyperlinks.ts `hyperlinksWanted`). */
   hyperlinks: boolean;
