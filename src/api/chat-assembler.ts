@@ -169,6 +169,21 @@ export class CompletionAssembler {
     return text;
   }
 
+  /**
+   * A chunk known to be the previous one with other text (sse/repeat-chunks.ts): the same as
+   * add() of it, without parsing it.
+   */
+  addText(text: string): string {
+    this.#lastReasoning = '';
+    this.#sawChoice = true;
+    this.#sawContent = true;
+    if (text !== '') {
+      this.#parts.push(text);
+      this.#hold(text.length);
+    }
+    return text;
+  }
+
   #mergeMessage(message: JsonObject): void {
     for (const key in message) {
       if (!OWN_MESSAGE.has(key)) {

@@ -14,6 +14,7 @@ import { missingReplyError } from './reply-checks.js';
 import { closedBeforeReply } from './transport-errors.js';
 import { errorCodeOf, extractServiceMessage, hasServiceError, isRequestProblem, messageFromJson, parseServiceJson as parseJson } from './service-message.js';
 import { SseDecoder } from './sse/decode.js';
+import { RepeatChunks } from './sse/repeat-chunks.js';
 import type { SseEvent } from './sse/event-parser.js';
 
 export interface ChatCallbacks {
@@ -120,13 +121,19 @@ class PendingText {
 }
 
 /** Handle one event; true when it was the `[DONE]` terminator. Its text waits in `pending`. */
-function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: PendingText, requestId: string | undefined): boolean {
+function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: PendingText, requestId: string | undefined, repeats: RepeatChunks): boolean {
   const data = event.data.trim();
   if (event.event === 'error') throw serviceErrorIn(streamErrorValue(data), data, requestId, 'stream');
   if (data === '') return false;
   if (data === '[DONE]') return true;
+  const repeated = event.event === 'message' ? repeats.text(data) : undefined;
+  if (repeated !== undefined) {
+    if (assembler.addText(repeated) !== '') pending.push(repeated, false);
+    return false;
+  }
   const value = parseJson(data, 'a stream event');
   if (hasServiceError(value)) throw serviceErrorIn(value, data, requestId, 'stream');
+  repeats.remember(data, value);
   const delta = assembler.add(value);
   if (assembler.lastReasoning !== '') pending.push(assembler.lastReasoning, true);
   if (delta !== '') pending.push(delta, false);
@@ -137,18 +144,19 @@ function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: P
 async function readStream(response: ApiResponse, body: AsyncIterable<Uint8Array>, assembler: CompletionAssembler, callbacks: ChatCallbacks): Promise<void> {
   const decoder = new SseDecoder();
   const pending = new PendingText();
+  const repeats = new RepeatChunks();
   const flush = (): Promise<void> => pending.flush(callbacks);
   try {
     for await (const chunk of body) {
       for (const event of decoder.push(chunk)) {
-        if (handleEvent(event, assembler, pending, response.requestId)) {
+        if (handleEvent(event, assembler, pending, response.requestId, repeats)) {
           response.discard();
           return;
         }
       }
       await flush();
     }
-    for (const event of decoder.end()) if (handleEvent(event, assembler, pending, response.requestId)) return;
+    for (const event of decoder.end()) if (handleEvent(event, assembler, pending, response.requestId, repeats)) return;
   } finally {
     // Text that came before an error (or the end) is shown before the error is.
     await flush();
