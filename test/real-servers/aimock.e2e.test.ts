@@ -3,11 +3,11 @@
  * docs/aimock-fixtures.json (docs/real-servers.md). Runs only when SVC_AIMOCK_CLI names aimock's
  * dist/cli.js: `npm run test:real`.
  */
-import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
+import { freePort, startServer } from './start-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
 
@@ -15,30 +15,18 @@ const cli = process.env.SVC_AIMOCK_CLI;
 const FIXTURES = fileURLToPath(new URL('../../docs/aimock-fixtures.json', import.meta.url));
 const KEY = `sk-aimock-${process.pid}`;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 let server: ResultPromise | undefined;
 let sandbox: Sandbox;
 
 describe.skipIf(!cli)('svc against aimock (set SVC_AIMOCK_CLI to run)', () => {
   beforeAll(async () => {
     const port = await freePort();
-    server = execa(process.execPath, [cli!, '-p', String(port), '-h', '127.0.0.1', '-f', FIXTURES], { env: { AIMOCK_API_KEYS: KEY }, reject: false });
     const baseUrl = `http://127.0.0.1:${port}`;
+    server = (await startServer(process.execPath, [cli!, '-p', String(port), '-h', '127.0.0.1', '-f', FIXTURES], { AIMOCK_API_KEYS: KEY }, async () => {
+      await fetch(`${baseUrl}/v1/models`, { headers: { authorization: `Bearer ${KEY}` } });
+      return true;
+    })).process;
     sandbox = makeSandbox({ SVC_BASE_URL: baseUrl, SVC_API_KEY: KEY });
-    for (let tries = 0; ; tries++) {
-      const answered = await fetch(`${baseUrl}/v1/models`, { headers: { authorization: `Bearer ${KEY}` } }).catch(() => undefined);
-      if (answered) break;
-      if (tries > 120) throw new Error('aimock did not start');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
   }, 60_000);
   afterAll(async () => {
     server?.kill();

@@ -3,10 +3,10 @@
  * tiny model): the behaviours of issue 21 that this real server shows. Runs only when
  * SVC_LLAMA_SERVER (the binary) and SVC_LLAMA_MODEL (a .gguf file) are set: `npm run test:real`.
  */
-import { createServer } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
+import { freePort, startServer } from './start-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSandbox, SVC_BIN, svc, type Sandbox } from '../helpers/run-svc.js';
 
@@ -15,16 +15,6 @@ const model = process.env.SVC_LLAMA_MODEL;
 const KEY = `sk-llama-${process.pid}`;
 const MODEL_ALIAS = 'tiny-llama';
 
-/** A port nothing listens on now, for the server to take. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 let server: ResultPromise | undefined;
 let sandbox: Sandbox;
 
@@ -32,16 +22,9 @@ describe.skipIf(!binary || !model)('svc against llama-server (set SVC_LLAMA_SERV
   beforeAll(async () => {
     const port = await freePort();
     // One slot, a 512-token context and no context shift: a long prompt is refused inside the stream.
-    server = execa(binary!, ['-m', model!, '--host', '127.0.0.1', '--port', String(port), '--api-key', KEY, '-a', MODEL_ALIAS, '-c', '512', '-n', '32', '-t', '2', '--no-context-shift'], { reject: false });
     const baseUrl = `http://127.0.0.1:${port}`;
+    server = (await startServer(binary!, ['-m', model!, '--host', '127.0.0.1', '--port', String(port), '--api-key', KEY, '-a', MODEL_ALIAS, '-c', '512', '-n', '32', '-t', '2', '--no-context-shift'], {}, async () => (await fetch(`${baseUrl}/health`)).status === 200)).process;
     sandbox = makeSandbox({ SVC_BASE_URL: baseUrl, SVC_API_KEY: KEY, SVC_MODEL: MODEL_ALIAS });
-    // Ready once /health answers 200 (it loads the model first); a bounded wait.
-    for (let tries = 0; ; tries++) {
-      const status = (await fetch(`${baseUrl}/health`).catch(() => undefined))?.status;
-      if (status === 200) break;
-      if (tries > 240) throw new Error(`llama-server did not become ready at ${baseUrl}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
   }, 90_000);
   afterAll(async () => {
     server?.kill();
