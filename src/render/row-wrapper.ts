@@ -74,13 +74,15 @@ export class RowWrapper<S> {
   }
 
   /**
-   * A visible cell. `wordStart` is the reader's state before the word it begins (when it follows
-   * a space), `tokenStart` the state before this cell's token: where a new row would start.
+   * A visible cell. `wordStart` is the reader's state before the word it begins, when it follows
+   * a space (undefined otherwise); `tokenStart` gives the state before this cell's token, where a
+   * new row would start (asked only when a row breaks, so the reader need not copy its state for
+   * every character).
    */
-  text(cell: Cell, afterGap: boolean, wordStart: () => S, tokenStart: () => S): void {
+  text(cell: Cell, wordStart: S | undefined, tokenStart: () => S): void {
     const width = this.#o.width;
-    if (afterGap) {
-      const state = wordStart();
+    if (wordStart !== undefined) {
+      const state = wordStart;
       const gapWidth = widthOf(this.#gap);
       if (this.#row.length > this.#contentStart && this.#rowWidth + gapWidth + cell.width > width) {
         this.#o.onRow(this.#row);
