@@ -47,10 +47,11 @@ function attachPartial(error: unknown, assembler: CompletionAssembler): unknown 
  * context size) is a rejection, exit 4, as the same answer with an HTTP status would be; the
  * rest is the service failing, exit 1.
  */
-function serviceErrorIn(value: unknown, rawData: string, requestId: string | undefined, where: 'answer' | 'stream'): ApiError {
+function serviceErrorIn(value: unknown, rawData: string, requestId: string | undefined, where: 'answer' | 'stream' | 'stream-start'): ApiError {
   const message = messageFromJson(value) ?? messageFromJson({ error: value }) ?? extractServiceMessage(rawData, undefined).message ?? 'unknown error';
   const details = { status: 0, serviceMessage: message, requestId, code: errorCodeOf(value) };
-  const text = `the service reported an error${where === 'stream' ? ' mid-reply' : ''}: ${message}`;
+  const place = where === 'stream' ? ' mid-reply' : where === 'stream-start' ? ' before the reply began' : '';
+  const text = `the service reported an error${place}: ${message}`;
   return isRequestProblem(value) ? new RejectedError(text, details) : new ServerError(text, details);
 }
 
@@ -123,7 +124,9 @@ class PendingText {
 /** Handle one event; true when it was the `[DONE]` terminator. Its text waits in `pending`. */
 function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: PendingText, requestId: string | undefined, repeats: RepeatChunks): boolean {
   const data = event.data.trim();
-  if (event.event === 'error') throw serviceErrorIn(streamErrorValue(data), data, requestId, 'stream');
+  // Mid-reply once any text came; before it, the words say so (an over-long prompt refused at once).
+  const where = assembler.sawContent || assembler.reasoning !== '' ? 'stream' : 'stream-start';
+  if (event.event === 'error') throw serviceErrorIn(streamErrorValue(data), data, requestId, where);
   if (data === '') return false;
   if (data === '[DONE]') return true;
   const repeated = event.event === 'message' ? repeats.text(data) : undefined;
@@ -132,7 +135,7 @@ function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: P
     return false;
   }
   const value = parseJson(data, 'a stream event');
-  if (hasServiceError(value)) throw serviceErrorIn(value, data, requestId, 'stream');
+  if (hasServiceError(value)) throw serviceErrorIn(value, data, requestId, where);
   repeats.remember(data, value);
   const delta = assembler.add(value);
   if (assembler.lastReasoning !== '') pending.push(assembler.lastReasoning, true);

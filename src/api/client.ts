@@ -31,7 +31,12 @@ export type { ApiResponse };
  * it to --concurrency, so its requests reuse exactly that many connections.
  */
 export function createDispatcher(timeoutMs: number, connections?: number): Dispatcher {
-  return new EnvHttpProxyAgent({ connect: { timeout: Math.min(10_000, timeoutMs) }, ...(connections === undefined ? {} : { connections }) });
+  // With a bound, an idle connection is also closed soon (0.3 s) rather than kept for the
+  // server's whole keep-alive time: llama.cpp's server gives each open connection one of its few
+  // HTTP threads, so connections left idle at the end of a batch kept the last requests waiting
+  // about 3 s (the server's 5 s less undici's margin) for a thread.
+  const bounded = connections === undefined ? {} : { connections, keepAliveTimeout: 300, keepAliveMaxTimeout: 300 };
+  return new EnvHttpProxyAgent({ connect: { timeout: Math.min(10_000, timeoutMs) }, ...bounded });
 }
 
 export interface RetryNotice {

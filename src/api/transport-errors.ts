@@ -68,6 +68,14 @@ export function networkError(error: unknown, context: TransportContext): Network
     });
   }
   if (context.midResponse && context.bodyStarted === false) return closedBeforeReply(context.url, error);
+  if (!context.midResponse && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET')) {
+    // The server (or a proxy) took the connection and closed it without a word: a crash, a
+    // restart, a load balancer with no backend. svc tried again first, where retries were allowed.
+    return new NetworkError(`the connection to ${origin} was closed before any answer`, {
+      hint: 'the service (or a proxy in front of it) dropped the request; try again later',
+      cause: error,
+    });
+  }
   if (context.midResponse) {
     return new NetworkError(`stream interrupted: the connection to ${host} was cut before the reply was complete`, { cause: error });
   }

@@ -55,7 +55,8 @@ describe('a message whose send failed', () => {
   it('is kept as not sent, and /retry sends it', async () => {
     server().script(reply.json(500, { error: { message: 'overloaded' } }), answer('at last'));
     const { stderr, store } = await session(['hello there', '/history', '/retry']);
-    expect(stderr).toContain('your message was not sent: /retry sends it again');
+    // A 500: the message reached the service, which failed to answer it.
+    expect(stderr).toContain('(your message got no reply: /retry sends it again');
     expect(stderr).toContain('[you] hello there [not sent: /retry sends it]');
     expect(sent()).toHaveLength(2);
     expect(sent()[1]!.messages).toEqual([{ role: 'user', content: 'hello there' }]);

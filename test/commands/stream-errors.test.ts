@@ -39,7 +39,7 @@ describe("llama.cpp's `error:` line", () => {
     const result = await chat(reply.sse([errorLine({ code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' }), done]));
     expect(result.exitCode).toBe(4);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('the request exceeds the available context size, try increasing it');
+    expect(result.stderr).toContain('error: the service reported an error before the reply began: the request exceeds the available context size, try increasing it');
     expect(result.stderr).not.toContain('without choices');
   });
 
@@ -128,6 +128,13 @@ describe('a stream that never began (item 6)', () => {
     const result = await chat(cutJson, ['--no-stream']);
     expect(result.exitCode).toBe(6);
     expect(result.stderr).toContain('closed before the reply began');
+  });
+
+  it('no answer at all (the connection closed at once): exit 6, said plainly', async () => {
+    const result = await chat(reply.reset());
+    expect(result.exitCode).toBe(6);
+    expect(result.stderr).toContain(`the connection to ${server.baseUrl} was closed before any answer`);
+    expect(result.stderr).not.toContain('UND_ERR');
   });
 
   it('a cut after some text is still "interrupted", with the text kept', async () => {

@@ -24,6 +24,13 @@ export function refusesModel(error: unknown): boolean {
   return error.status === 404 || /model/i.test(`${error.serviceMessage ?? ''} ${error.code ?? ''}`);
 }
 
+/** What became of a message that brought no reply, in a few words. */
+function unsentFate(error: unknown): string {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return 'the service turned your message down';
+  if (error instanceof ApiError) return 'your message got no reply';
+  return 'your message was not sent';
+}
+
 export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDeps): Promise<void> {
   const { context, client, plan } = deps;
   const { io } = state;
@@ -73,6 +80,7 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
     state.modelTrial = undefined;
     say(state, `(the service refused ${refused}; back to ${state.model})`);
   }
-  if (state.unsent !== undefined) say(state, '(your message was not sent: /retry sends it again, Up recalls it to change it)');
+  // Say what became of it: turned down (4xx), sent but unanswered (the service failed), or never sent.
+  if (state.unsent !== undefined) say(state, `(${unsentFate(outcome.error)}: /retry sends it again, Up recalls it to change it)`);
   else if (reply !== '') say(state, '(the partial reply is kept: /retry asks again)');
 }
