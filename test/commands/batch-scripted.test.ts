@@ -104,7 +104,7 @@ describe('svc batch: how requests are sent', () => {
     expect(out.flaky.response).toEqual({ status_code: 200, request_id: 'req-flaky', body: expect.objectContaining({ object: 'chat.completion' }) });
     expect(out.fine.response.status_code).toBe(200);
     expect(out.dead.response).toBeNull();
-    expect(out.dead.error).toEqual({ code: 'network_error', message: expect.stringContaining('network error') });
+    expect(out.dead.error).toEqual({ code: 'network_error', message: expect.stringContaining('was closed before any answer') });
     expect(scripted.server.requests.filter((request) => idOf(request.body) === 'dead')).toHaveLength(2);
     expect(result.stderr).toContain('3 requests: 2 succeeded, 1 failed');
   });
