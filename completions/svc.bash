@@ -20,7 +20,7 @@ _svc() {
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
-    case "|chat|image|batch|sessions|sessions list|sessions show|sessions search|sessions export|sessions delete|roles|roles list|roles show|roles set|roles edit|roles rm|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|emulator|completion|help|" in
+    case "|chat|image|batch|sessions|sessions list|sessions show|sessions search|sessions export|sessions delete|roles|roles list|roles show|roles set|roles edit|roles rm|models|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|emulator|completion|help|" in
       *"|${path:+$path }$word|"*) path="${path:+$path }$word" ;;
     esac
   done
@@ -40,11 +40,11 @@ _svc_complete_path() {
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-v --version --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'chat image batch sessions roles render auth config profiles emulator completion help' -- "$cur"))
+      COMPREPLY=($(compgen -W 'chat image batch sessions roles models render auth config profiles emulator completion help' -- "$cur"))
       ;;
     'chat')
       case "$prev" in
-        -m|--model) return ;;
+        -m|--model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
         -s|--system) return ;;
         -f|--file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --role) COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
@@ -71,7 +71,7 @@ _svc_complete_path() {
         --format) COMPREPLY=($(compgen -W 'png jpeg webp' -- "$cur")); return ;;
         --seed) return ;;
         --negative) return ;;
-        -m|--model) return ;;
+        -m|--model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
         --preview) COMPREPLY=($(compgen -W 'auto kitty iterm sixel blocks none' -- "$cur")); return ;;
         --base-url) return ;;
         --timeout) return ;;
@@ -87,7 +87,7 @@ _svc_complete_path() {
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --concurrency) return ;;
         --images-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        -m|--model) return ;;
+        -m|--model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
         -s|--system) return ;;
         --max-tokens) return ;;
         -t|--temperature) return ;;
@@ -176,7 +176,7 @@ _svc_complete_path() {
     'roles set')
       case "$prev" in
         -s|--system) return ;;
-        -m|--model) return ;;
+        -m|--model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
         --max-tokens) return ;;
         -t|--temperature) return ;;
         --top-p) return ;;
@@ -202,6 +202,16 @@ _svc_complete_path() {
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
+      ;;
+    'models')
+      case "$prev" in
+        --base-url) return ;;
+        --timeout) return ;;
+        --max-retries) return ;;
+        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --cached --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
+      :
       ;;
     'render')
       case "$prev" in
@@ -308,9 +318,10 @@ _svc_complete_path() {
         --api-key) return ;;
         --block) return ;;
         --delay) return ;;
+        --model) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --api-key --block --delay --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --api-key --block --delay --model --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'completion')
@@ -325,7 +336,7 @@ _svc_complete_path() {
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'chat image batch sessions roles render auth config profiles emulator completion' -- "$cur"))
+      COMPREPLY=($(compgen -W 'chat image batch sessions roles models render auth config profiles emulator completion' -- "$cur"))
       ;;
   esac
 }

@@ -12,6 +12,7 @@ import { completionCommand } from './commands/completion/command.js';
 import { configCommand } from './commands/config/command.js';
 import type { CommandContext } from './commands/context.js';
 import { emulatorCommand } from './commands/emulator/command.js';
+import { modelsCommand } from './commands/models/command.js';
 import { helpCommand } from './commands/help/command.js';
 import { imageCommand } from './commands/image/command.js';
 import { renderCommand } from './commands/render/command.js';
@@ -72,7 +73,7 @@ export function buildProgram(context: CommandContext): CommandUnknownOpts {
     io.stdout.write(`${version}\n`);
     throw new CommanderError(0, 'commander.version', version);
   });
-  for (const command of [chatCommand(context), imageCommand(context), batchCommand(context), sessionsCommand(context), rolesCommand(context), renderCommand(context), authCommand(context), configCommand(context), profilesCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
+  for (const command of [chatCommand(context), imageCommand(context), batchCommand(context), sessionsCommand(context), rolesCommand(context), modelsCommand(context), renderCommand(context), authCommand(context), configCommand(context), profilesCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
     program.addCommand(command);
   }
   program.addCommand(helpCommand(() => program, program.commands.map((command) => command.name())));

@@ -12,32 +12,12 @@ import { requestHeaders } from './request-headers.js';
 import { extractServiceMessage } from './service-message.js';
 import { errorForStatus } from './status-errors.js';
 import { networkError, transportErrorCode } from './transport-errors.js';
-import { EnvHttpProxyAgent } from './undici-parts.js';
 import { wrapResponse, type ApiResponse } from './response.js';
 import { getUrl } from './get-url.js';
 import { endpointUrl } from './url.js';
 
 export type { ApiResponse };
-
-/**
- * The dispatcher for real runs: proxies from HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their
- * lowercase forms), and a connect timeout of 10 s (or the whole timeout when that is shorter).
- *
- * `connections` bounds the keep-alive connections to the service. Without it undici opens a new
- * connection whenever a request is dispatched before the previous one's connection is handed
- * back, which a worker that sends its next request as soon as it has read an answer always does:
- * 2 connections for one worker, 7 or 8 for four. A server with one slot per connection
- * (llama.cpp's server) then holds the extra ones waiting, and the batch crawls. svc batch sizes
- * it to --concurrency, so its requests reuse exactly that many connections.
- */
-export function createDispatcher(timeoutMs: number, connections?: number): Dispatcher {
-  // With a bound, an idle connection is also closed soon (0.3 s) rather than kept for the
-  // server's whole keep-alive time: llama.cpp's server gives each open connection one of its few
-  // HTTP threads, so connections left idle at the end of a batch kept the last requests waiting
-  // about 3 s (the server's 5 s less undici's margin) for a thread.
-  const bounded = connections === undefined ? {} : { connections, keepAliveTimeout: 300, keepAliveMaxTimeout: 300 };
-  return new EnvHttpProxyAgent({ connect: { timeout: Math.min(10_000, timeoutMs) }, ...bounded });
-}
+export { createDispatcher } from './dispatcher.js';
 
 export interface RetryNotice {
   /** The status that failed, or the connection error's code. */
@@ -196,10 +176,18 @@ export class ApiClient {
    * only here, before any byte of a successful body was handed out, so nothing shown is repeated.
    */
   async post(endpoint: string, body: unknown, signal?: AbortSignal): Promise<ApiResponse> {
+    return this.#send('POST', endpoint, JSON.stringify(body), signal);
+  }
+
+  /** GET `/v1/<endpoint>` (the model list), with the same retries and errors as a POST. */
+  async getEndpoint(endpoint: string, signal?: AbortSignal): Promise<ApiResponse> {
+    return this.#send('GET', endpoint, undefined, signal);
+  }
+
+  async #send(method: 'POST' | 'GET', endpoint: string, payload: string | undefined, signal: AbortSignal | undefined): Promise<ApiResponse> {
     const options = this.#options;
     const target = this.#target(endpoint);
     const url = target.url;
-    const payload = JSON.stringify(body);
     const sleep = options.sleep ?? abortableSleep;
     const now = options.now ?? Date.now;
     const random = options.random ?? Math.random;
@@ -207,15 +195,15 @@ export class ApiClient {
 
     for (let retriesDone = 0; ; retriesDone++) {
       await options.pause?.wait(signal);
-      options.debug?.(`POST ${url} (attempt ${retriesDone + 1}, ${payload.length} bytes, Authorization: Bearer [redacted])`);
+      options.debug?.(`${method} ${url} (attempt ${retriesDone + 1}${payload === undefined ? '' : `, ${payload.length} bytes`}, Authorization: Bearer [redacted])`);
       let response: Dispatcher.ResponseData;
       try {
         response = await options.dispatcher.request({
           origin: target.origin,
           path: target.path,
-          method: 'POST',
+          method,
           headers: this.#headers,
-          body: payload,
+          ...(payload === undefined ? {} : { body: payload }),
           headersTimeout: options.timeoutMs,
           bodyTimeout: options.timeoutMs,
           ...(signal ? { signal } : {}),

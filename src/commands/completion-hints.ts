@@ -9,6 +9,8 @@ export type ValueSource =
   | { kind: 'sessions' }
   | { kind: 'profiles' }
   | { kind: 'roles' }
+  /** The model ids `svc models` last kept (`svc models --cached`: no request is made on Tab). */
+  | { kind: 'models' }
   | { kind: 'files' };
 
 const hints = new WeakMap<Option | Argument, ValueSource>();

@@ -11,11 +11,13 @@ import type { Blacklist } from './blacklist.js';
 import { EmulatorError, internalError } from './errors.js';
 import { newRequestId, readJsonBody, sendError } from './http.js';
 
-/** What every route may use: the accepted keys, the blacklist, the streaming delay. */
+/** What every route may use: the accepted keys, the blacklist, the streaming delay, the models. */
 export interface EmulatorConfig {
   apiKeys: readonly string[];
   blacklist: Blacklist;
   delayMs: number;
+  /** Chat model ids served beyond the built-in ones (`svc emulator --model NAME`). */
+  extraModels: readonly string[];
 }
 
 /** Everything a route handler gets for one request; `body` is the parsed JSON, not yet validated. */
@@ -27,18 +29,31 @@ export interface RouteContext {
   config: EmulatorConfig;
   /** Aborts when the client disconnects or the emulator closes: stop work, write nothing more. */
   signal: AbortSignal;
+  /** The parts of the path a pattern route captured (`/v1/models/{id}` → [id]). */
+  params: string[];
 }
 
-/** One endpoint: an exact path and method, and its handler (authenticated, with a JSON body). */
+/**
+ * One endpoint: a path (exact, or a pattern whose groups become `params`) and method, and its
+ * handler (authenticated; with a JSON body unless `body` is 'none', as for a GET).
+ */
 export interface Route {
   method: string;
-  path: string;
+  path: string | RegExp;
+  body?: 'json' | 'none';
   handle(context: RouteContext): Promise<void> | void;
 }
 
+/** The groups of `path` when `route` serves it, else undefined. */
+function pathMatch(route: Route, path: string): string[] | undefined {
+  if (typeof route.path === 'string') return route.path === path ? [] : undefined;
+  const found = route.path.exec(path);
+  return found ? found.slice(1).map((part) => decodeURIComponent(part)) : undefined;
+}
+
 /** Finds the route for a request, or throws the 404 / 405 it deserves. */
-function matchRoute(routes: readonly Route[], method: string, path: string): Route {
-  const onPath = routes.filter((route) => route.path === path);
+function matchRoute(routes: readonly Route[], method: string, path: string): { route: Route; params: string[] } {
+  const onPath = routes.filter((route) => pathMatch(route, path) !== undefined);
   if (onPath.length === 0) {
     throw new EmulatorError(404, `Invalid URL (${method} ${path})`, { code: 'unknown_url' });
   }
@@ -50,7 +65,7 @@ function matchRoute(routes: readonly Route[], method: string, path: string): Rou
       headers: { Allow: allow },
     });
   }
-  return route;
+  return { route, params: pathMatch(route, path) ?? [] };
 }
 
 /**
@@ -81,10 +96,12 @@ async function serve(req: IncomingMessage, res: ServerResponse, routes: readonly
   try {
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const route = matchRoute(routes, method, path);
+    const { route, params } = matchRoute(routes, method, path);
     checkBearer(req, config.apiKeys);
-    const body = await readJsonBody(req);
-    await route.handle({ req, res, requestId, body, config, signal });
+    let body: unknown;
+    if (route.body === 'none') req.resume();
+    else body = await readJsonBody(req);
+    await route.handle({ req, res, requestId, body, config, signal, params });
   } catch (error) {
     if (signal.aborted && res.destroyed) return;
     if (res.headersSent) {

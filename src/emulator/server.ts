@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createBlacklist } from './blacklist.js';
 import { chatCompletionsRoute } from './chat/route.js';
 import { imageGenerationsRoute } from './images/route.js';
+import { listModelsRoute, retrieveModelRoute } from './models-route.js';
 import { createRequestHandler, type Route } from './router.js';
 
 /** How to start the emulator. */
@@ -22,6 +23,8 @@ export interface EmulatorOptions {
   blockTerms?: string[];
   /** Delay between streamed tokens in milliseconds; default 0. */
   delayMs?: number;
+  /** Chat model ids to serve beyond the built-in ones (listed by /v1/models too). */
+  models?: string[];
 }
 
 /** A listening emulator. */
@@ -37,7 +40,7 @@ export interface RunningEmulator {
 }
 
 /** The endpoints served. */
-const ROUTES: readonly Route[] = [chatCompletionsRoute, imageGenerationsRoute];
+const ROUTES: readonly Route[] = [chatCompletionsRoute, imageGenerationsRoute, listModelsRoute, retrieveModelRoute];
 
 /** A host as it goes in a URL: IPv6 literals are bracketed (RFC 3986 §3.2.2). */
 function urlHost(host: string): string {
@@ -63,7 +66,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const given = (options.apiKeys ?? []).filter((key) => key.trim() !== '');
   const apiKeys = given.length > 0 ? given : [`emu-${randomBytes(12).toString('hex')}`];
   const active = new Set<AbortController>();
-  const config = { apiKeys, blacklist: createBlacklist(options.blockTerms), delayMs };
+  const config = { apiKeys, blacklist: createBlacklist(options.blockTerms), delayMs, extraModels: options.models ?? [] };
   const server = createServer(createRequestHandler(ROUTES, config, active));
 
   await new Promise<void>((resolve, reject) => {

@@ -20,3 +20,5 @@ export const configDir = (env: Env): string => xdg(env, 'XDG_CONFIG_HOME', ['.co
 export const dataDir = (env: Env): string => xdg(env, 'XDG_DATA_HOME', ['.local', 'share']);
 /** Input history and other state that may be lost without harm. */
 export const stateDir = (env: Env): string => xdg(env, 'XDG_STATE_HOME', ['.local', 'state']);
+/** Copies of what a service said that can be asked again (the model list, for completion). */
+export const cacheDir = (env: Env): string => xdg(env, 'XDG_CACHE_HOME', ['.cache']);

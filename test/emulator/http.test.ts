@@ -109,7 +109,7 @@ describe('unexpected failures', () => {
   ];
 
   beforeAll(async () => {
-    const config = { apiKeys: ['k'], blacklist: createBlacklist(), delayMs: 0 };
+    const config = { apiKeys: ['k'], blacklist: createBlacklist(), delayMs: 0, extraModels: [] };
     server = createServer(createRequestHandler(routes, config, new Set()));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

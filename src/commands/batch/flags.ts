@@ -19,7 +19,7 @@ export function declareBatchCommand() {
     .option('--concurrency <n>', 'requests in flight at once, 1 to 64 (default 4)')
     .option('--retry-failed', 'with -o an existing file: send again the requests that failed there')
     .addOption(completes(new Option('--images-dir <dir>', 'where images are saved (default: beside -o, else the current folder)'), { kind: 'files' }))
-    .option('-m, --model <id>', 'chat model (env SVC_MODEL; default svc-pro); image requests use SVC_IMAGE_MODEL')
+    .addOption(completes(new Option('-m, --model <id>', 'chat model (env SVC_MODEL; default svc-pro); image requests use SVC_IMAGE_MODEL'), { kind: 'models' }))
     .option('-s, --system <text>', 'system message for chat requests that have none');
   const withFields = addRequestFieldOptions(command, 'each reply')
     .addOption(completes(new Option('--aspect <ratio>', `image aspect ratio: ${ASPECT_RATIOS.join(', ')}`), ASPECT_RATIOS))

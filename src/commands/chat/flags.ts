@@ -13,7 +13,7 @@ export function declareChatCommand() {
     .summary('ask a question (one-shot) or chat')
     .description('Send a prompt to the chat model and stream the reply to stdout.')
     .argument('[prompt...]', 'the prompt; piped stdin is appended after a blank line')
-    .option('-m, --model <id>', 'chat model (env SVC_MODEL; default svc-pro)')
+    .addOption(completes(new Option('-m, --model <id>', 'chat model (env SVC_MODEL; default svc-pro)'), { kind: 'models' }))
     .option('-s, --system <text>', 'system message sent before the prompt')
     .addOption(completes(new Option('-f, --file <path>', "attach a file's text after the words (repeatable; a quoted glob such as 'src/*.ts' is expanded by svc)").argParser(collect), { kind: 'files' }))
     .addOption(completes(new Option('--role <name>', 'use a saved role: its system message and defaults (flags given beat it; see `svc roles list`)'), { kind: 'roles' }));

@@ -15,6 +15,8 @@ function values(source: ValueSource | undefined): string {
       return ` -a '(svc profiles list 2>/dev/null | cut -f1)'`;
     case 'roles':
       return ` -a '(svc roles list 2>/dev/null | cut -f1)'`;
+    case 'models':
+      return ` -a '(svc models --cached 2>/dev/null)'`;
     case 'files':
       return ' -F';
   }

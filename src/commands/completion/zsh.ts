@@ -23,6 +23,8 @@ function action(source: ValueSource | undefined): string {
       return '_svc_profile_names';
     case 'roles':
       return '_svc_role_names';
+    case 'models':
+      return '_svc_model_ids';
     case 'files':
       return '_files';
   }
@@ -89,6 +91,12 @@ _svc_role_names() {
   local -a names
   names=(\${(f)"$(svc roles list 2>/dev/null | cut -f1)"})
   _describe -t roles 'role' names
+}
+
+_svc_model_ids() {
+  local -a names
+  names=(\${(f)"$(svc models --cached 2>/dev/null)"})
+  _describe -t models 'model' names
 }
 
 ${commands.map(renderCommand).join('\n\n')}

@@ -15,10 +15,12 @@ export function emulatorCommand(context: CommandContext) {
     .option('--api-key <key>', 'accepted API key (repeatable; default: one random key, printed)', collect)
     .option('--block <term>', 'add a term to the built-in blacklist (repeatable)', collect)
     .option('--delay <ms>', 'pause between tokens in milliseconds (an answer not streamed comes when its stream would end)', '0')
+    .option('--model <id>', 'serve another chat model id too, listed by GET /v1/models (repeatable)', collect)
     .addHelpText(
       'after',
       '\nExamples:\n  $ svc emulator --port 8080 --api-key test-key --delay 40\n' +
-        '  $ SVC_BASE_URL=http://127.0.0.1:8080 SVC_API_KEY=test-key svc chat "hello"',
+        '  $ SVC_BASE_URL=http://127.0.0.1:8080 SVC_API_KEY=test-key svc chat "hello"\n' +
+        '  $ svc emulator --model gpt-4o-mini   # answer clients that ask for that model too',
     )
     .action(async (flags) => {
       const { runEmulator } = await import('./run.js');
@@ -28,6 +30,7 @@ export function emulatorCommand(context: CommandContext) {
         apiKeys: flags.apiKey ?? [],
         blockTerms: flags.block ?? [],
         delay: flags.delay,
+        models: flags.model ?? [],
       });
     });
 }

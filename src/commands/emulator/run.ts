@@ -13,11 +13,16 @@ export interface EmulatorCommandOptions {
   apiKeys: string[];
   blockTerms: string[];
   delay: string;
+  /** Extra chat model ids to serve. */
+  models: string[];
 }
 
 export async function runEmulator(io: IO, signal: AbortSignal, options: EmulatorCommandOptions): Promise<void> {
   const port = parseIntegerInRange(options.port, '--port', 0, 65_535);
   const delayMs = parseIntegerInRange(options.delay, '--delay', 0, 60_000);
+  for (const model of options.models) {
+    if (!/^[\w.:/-]{1,128}$/.test(model)) throw new UsageError(`--model: "${model}" is not a usable model id (letters, digits, ".", "-", "_", ":", "/"; at most 128)`);
+  }
   for (const key of options.apiKeys) {
     const problem = checkKeyShape(key);
     if (problem) throw new UsageError(`--api-key: ${problem}`);
@@ -25,7 +30,7 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
   const { startEmulator } = await import('../../emulator/server.js');
   let emulator;
   try {
-    emulator = await startEmulator({ host: options.host, port, apiKeys: options.apiKeys, blockTerms: options.blockTerms, delayMs });
+    emulator = await startEmulator({ host: options.host, port, apiKeys: options.apiKeys, blockTerms: options.blockTerms, delayMs, models: options.models });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${options.host} is already in use`, { hint: 'pick another with --port, or --port 0 for a free one' });

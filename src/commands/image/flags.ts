@@ -18,7 +18,7 @@ export function declareImageCommand() {
     .addOption(completes(new Option('--format <format>', `image format: ${IMAGE_FORMATS.join(', ')} (default: from -o, else png)`), IMAGE_FORMATS))
     .option('--seed <n>', 'seed for a reproducible image (whole number 0 to 4294967295)')
     .option('--negative <text>', 'what must not appear in the image')
-    .option('-m, --model <id>', 'image model (env SVC_IMAGE_MODEL; default svc-vision)')
+    .addOption(completes(new Option('-m, --model <id>', 'image model (env SVC_IMAGE_MODEL; default svc-vision)'), { kind: 'models' }))
     .addOption(completes(new Option('--preview <how>', `preview on a terminal: ${PREVIEW_CHOICES.join(', ')} (env SVC_PREVIEW; default auto)`), PREVIEW_CHOICES))
     .option('--open', "open the saved file in the system's viewer (xdg-open, open, start)")
     .option('--force', 'replace an existing file')

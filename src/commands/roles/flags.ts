@@ -2,7 +2,7 @@
  * The arguments and flags of `svc roles`, declared here so their types are inferred
  * (@commander-js/extra-typings) and the run module can use them without importing the command.
  */
-import { Argument, Command } from '@commander-js/extra-typings';
+import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { addRequestFieldOptions } from '../request-flags.js';
 import { completes } from '../completion-hints.js';
 
@@ -19,7 +19,7 @@ export function declareRolesSet() {
     )
     .addArgument(roleNameArgument())
     .option('-s, --system <text>', 'the system message (required for a new role)')
-    .option('-m, --model <id>', 'chat model used with this role (-m on `svc chat` beats it)');
+    .addOption(completes(new Option('-m, --model <id>', 'chat model used with this role (-m on `svc chat` beats it)'), { kind: 'models' }));
   return addRequestFieldOptions(command, 'replies with this role');
 }
 

@@ -21,7 +21,7 @@ export const chatCompletionsRoute: Route = {
   path: '/v1/chat/completions',
   async handle({ body, res, config, signal }) {
     const request = parseChatRequest(body);
-    if (!isChatModel(request.model)) throw modelNotFound(request.model);
+    if (!isChatModel(request.model) && !config.extraModels.includes(request.model)) throw modelNotFound(request.model);
     assertAllowed(config.blacklist, request.messages.map((m) => m.content));
     const completion = buildCompletion(request, generateReply(request));
     const chunks = completionChunks(completion, request.includeUsage);

@@ -1,0 +1,108 @@
+/**
+ * `svc models`: GET /v1/models, printed as a table (terminal), ids (pipe) or JSON, and kept in the
+ * cache folder so that shell completion of -m can offer the ids without asking the service.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readUpTo } from '../../api/answer-body.js';
+import { MAX_CHAT_ANSWER_BYTES } from '../../api/limits.js';
+import { parseServiceJson } from '../../api/service-message.js';
+import { ApiError, MalformedResponseError, RejectedError } from '../../core/errors.js';
+import { isObject, jsonForOutput } from '../../core/json.js';
+import { forOutput } from '../../core/terminal-text.js';
+import { requireBaseUrl, type Factory } from '../../factory.js';
+import { cacheDir } from '../../settings/paths.js';
+import type { Reporter } from '../../core/reporter.js';
+import { settingFlagsFrom } from '../setting-flags.js';
+
+export interface ModelsFlags {
+  json?: boolean;
+  cached?: boolean;
+  baseUrl?: string;
+  timeout?: string;
+  maxRetries?: string;
+}
+
+interface ModelRow {
+  id: string;
+  ownedBy: string | undefined;
+  created: number | undefined;
+}
+
+const cacheFile = (env: Reporter['env']): string => join(cacheDir(env), 'models.json');
+
+/** The ids kept by the last `svc models` for this base URL (none when there are none, or for another service). */
+function cachedIds(env: Reporter['env'], baseUrl: string | undefined): string[] {
+  try {
+    const kept = JSON.parse(readFileSync(cacheFile(env), 'utf8')) as { baseUrl?: unknown; ids?: unknown };
+    if (baseUrl !== undefined && kept.baseUrl !== baseUrl) return [];
+    return Array.isArray(kept.ids) ? kept.ids.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Keep the ids for completion; a cache that cannot be written costs nothing but completion. */
+function keepIds(env: Reporter['env'], baseUrl: string, ids: string[]): void {
+  try {
+    const path = cacheFile(env);
+    mkdirSync(cacheDir(env), { recursive: true, mode: 0o700 });
+    const temp = `${path}.${process.pid}.part`;
+    writeFileSync(temp, `${JSON.stringify({ baseUrl, ids, at: new Date().toISOString() })}\n`, { mode: 0o600 });
+    renameSync(temp, path);
+  } catch {
+    // A read-only cache folder: the list was printed; completion just offers less.
+  }
+}
+
+function rowsOf(answer: unknown): ModelRow[] {
+  const data = isObject(answer) ? answer.data : undefined;
+  if (!Array.isArray(data)) throw new MalformedResponseError('the service answered GET /v1/models without a `data` list');
+  return data.flatMap((item: unknown) => {
+    if (!isObject(item) || typeof item.id !== 'string') return [];
+    return [{ id: item.id, ownedBy: typeof item.owned_by === 'string' ? item.owned_by : undefined, created: typeof item.created === 'number' ? item.created : undefined }];
+  });
+}
+
+function table(rows: ModelRow[], clean: (text: string) => string): string {
+  const width = Math.max(5, ...rows.map((row) => row.id.length));
+  const lines = [`${'MODEL'.padEnd(width)}  OWNED BY          CREATED`];
+  for (const row of rows) {
+    const created = row.created === undefined ? '' : new Date(row.created * 1000).toISOString().slice(0, 10);
+    lines.push(`${clean(row.id).padEnd(width)}  ${clean(row.ownedBy ?? '').padEnd(16)}  ${created}`.trimEnd());
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export async function runModels(factory: Factory, flags: ModelsFlags, signal: AbortSignal): Promise<void> {
+  const { io } = factory;
+  const settings = await factory.settings(settingFlagsFrom(flags, 'model'));
+  if (flags.cached === true) {
+    const ids = cachedIds(io.env, settings.baseUrl.value);
+    if (ids.length > 0) io.stdout.write(`${ids.join('\n')}\n`);
+    return;
+  }
+  const baseUrl = requireBaseUrl(settings);
+  const client = await factory.apiClient(settings);
+  let text: string;
+  try {
+    const response = await client.getEndpoint('models', signal);
+    text = (await readUpTo(response.body, MAX_CHAT_ANSWER_BYTES)).text;
+  } catch (error) {
+    // A server with no model list: one line that says so (exit 4), not the base-URL hint of a 404.
+    if (error instanceof ApiError && (error.status === 404 || error.status === 405)) {
+      throw new RejectedError(`the service at ${baseUrl} offers no model list (GET /v1/models)`, {
+        status: error.status,
+        serviceMessage: error.serviceMessage,
+        requestId: error.requestId,
+      });
+    }
+    throw error;
+  }
+  const answer = parseServiceJson(text, 'a model list');
+  const rows = rowsOf(answer);
+  keepIds(io.env, baseUrl, rows.map((row) => row.id));
+  if (flags.json === true) io.stdout.write(jsonForOutput(answer, io.stdoutIsTTY));
+  else if (io.stdoutIsTTY) io.stdout.write(table(rows, (value) => forOutput(value, true)));
+  else if (rows.length > 0) io.stdout.write(`${rows.map((row) => row.id).join('\n')}\n`);
+}
