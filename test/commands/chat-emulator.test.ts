@@ -45,7 +45,8 @@ describe('svc chat against the emulator', () => {
     expect(completion.object).toBe('chat.completion');
     expect(completion.id).toMatch(/^chatcmpl-/);
     expect(completion.model).toBe('svc-pro');
-    expect(completion.choices[0].message).toEqual({ role: 'assistant', content: text.stdout.slice(0, -1) });
+    expect(completion.choices[0].message).toEqual({ role: 'assistant', content: text.stdout.slice(0, -1), refusal: null });
+    expect(completion.system_fingerprint).toBe('fp_svc_emulator');
     expect(text.stdout.endsWith('\n')).toBe(true);
     expect(completion.choices[0].finish_reason).toBe('stop');
     expect(completion.usage.total_tokens).toBe(completion.usage.prompt_tokens + completion.usage.completion_tokens);

@@ -28,8 +28,16 @@ describe('a completion', () => {
       object: 'chat.completion',
       created: expect.any(Number),
       model: 'svc-pro',
-      choices: [{ index: 0, message: { role: 'assistant', content: expect.any(String) }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: countPromptTokens(messages), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) },
+      // Every field OpenAI's completion has (issue 23, item 2), for clients written against it.
+      system_fingerprint: 'fp_svc_emulator',
+      choices: [{ index: 0, message: { role: 'assistant', content: expect.any(String), refusal: null }, logprobs: null, finish_reason: 'stop' }],
+      usage: {
+        prompt_tokens: countPromptTokens(messages),
+        completion_tokens: expect.any(Number),
+        total_tokens: expect.any(Number),
+        prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      },
     });
     expect(Number.isInteger(body.created)).toBe(true);
     // Unix seconds of the answer (see the image SDK test for an exact check on a fixed clock).

@@ -17,6 +17,26 @@ afterAll(() => emu.close());
 const messages = [{ role: 'user' as const, content: 'How do bees make honey?' }];
 
 describe('the openai SDK', () => {
+  it("rebuilds a streamed completion with finalChatCompletion(), every field in place, without a warning (issue 23, item 2)", async () => {
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args);
+    try {
+      const whole = await client.chat.completions.create({ model: 'svc-mini', messages, temperature: 0 });
+      const runner = client.chat.completions.stream({ model: 'svc-mini', messages, temperature: 0, stream_options: { include_usage: true } });
+      const final = await runner.finalChatCompletion();
+      expect(final.choices[0]?.message.content).toBe(whole.choices[0]?.message.content);
+      expect(final.choices[0]?.message.refusal).toBeNull();
+      expect(final.choices[0]?.finish_reason).toBe('stop');
+      expect(final.system_fingerprint).toBe('fp_svc_emulator');
+      expect(final.usage?.completion_tokens_details?.reasoning_tokens).toBe(0);
+      expect(whole.usage?.prompt_tokens_details?.cached_tokens).toBe(0);
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it('parses a non-streaming completion', async () => {
     const completion = await client.chat.completions.create({ model: 'svc-mini', messages, temperature: 0, max_tokens: 500 });
     expect(completion.object).toBe('chat.completion');

@@ -35,13 +35,13 @@ describe('streaming', () => {
 
     const [first, ...rest] = chunks;
     const last = rest.pop() as Chunk;
-    expect(first?.choices).toEqual([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+    expect(first?.choices).toEqual([{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }]);
     expect(rest.length).toBeGreaterThan(10);
     for (const chunk of rest) {
-      expect(chunk.choices).toEqual([{ index: 0, delta: { content: expect.any(String) }, finish_reason: null }]);
+      expect(chunk.choices).toEqual([{ index: 0, delta: { content: expect.any(String) }, logprobs: null, finish_reason: null }]);
       expect(chunk.choices[0]?.delta.content).not.toBe('');
     }
-    expect(last.choices).toEqual([{ index: 0, delta: {}, finish_reason: 'stop' }]);
+    expect(last.choices).toEqual([{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }]);
     for (const chunk of chunks) {
       expect(chunk).toMatchObject({ id: first?.id, object: 'chat.completion.chunk', created: first?.created, model: 'svc-pro' });
       expect(chunk).not.toHaveProperty('usage');

@@ -58,15 +58,35 @@ export function buildCompletion(request: ChatRequest, text: string): Completion 
   };
 }
 
-/** The non-streaming response body (service-api.md 2.2). */
+/**
+ * A fixed fingerprint of the "backend": OpenAI sends one with every completion and clients log
+ * it; one value, since the emulator's replies depend only on the request.
+ */
+export const SYSTEM_FINGERPRINT = 'fp_svc_emulator';
+
+/** Usage as OpenAI's current API gives it: the three counts and their details (all zero here). */
+function fullUsage(usage: Usage): object {
+  return {
+    ...usage,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
+}
+
+/**
+ * The non-streaming response body (service-api.md 2.2), with every field OpenAI's has
+ * (`system_fingerprint`, `logprobs: null`, `refusal: null`, usage details), so client code and
+ * SDKs written against OpenAI find what they read.
+ */
 export function completionBody(c: Completion): object {
   return {
     id: c.id,
     object: 'chat.completion',
     created: c.created,
     model: c.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: c.content }, finish_reason: c.finishReason }],
-    usage: c.usage,
+    system_fingerprint: SYSTEM_FINGERPRINT,
+    choices: [{ index: 0, message: { role: 'assistant', content: c.content, refusal: null }, logprobs: null, finish_reason: c.finishReason }],
+    usage: fullUsage(c.usage),
   };
 }
 
@@ -81,12 +101,13 @@ export function completionChunks(c: Completion, includeUsage: boolean): object[]
     object: 'chat.completion.chunk',
     created: c.created,
     model: c.model,
+    system_fingerprint: SYSTEM_FINGERPRINT,
     choices,
-    ...(includeUsage ? { usage: usage ?? null } : {}),
+    ...(includeUsage ? { usage: usage ? fullUsage(usage) : null } : {}),
   });
-  const choice = (delta: object, finishReason: FinishReason | null = null): object => ({ index: 0, delta, finish_reason: finishReason });
+  const choice = (delta: object, finishReason: FinishReason | null = null): object => ({ index: 0, delta, logprobs: null, finish_reason: finishReason });
   return [
-    chunk([choice({ role: 'assistant', content: '' })]),
+    chunk([choice({ role: 'assistant', content: '', refusal: null })]),
     ...c.tokens.map((token) => chunk([choice({ content: token })])),
     chunk([choice({}, c.finishReason)]),
     ...(includeUsage ? [chunk([], c.usage)] : []),
