@@ -17,14 +17,19 @@ export interface Usage {
   total_tokens: number;
 }
 
-/** The reply as delivered: its tokens (joined, the content), finish reason and usage. */
+/** One choice of the reply: its tokens (joined, the content) and why it ended. */
+export interface Choice {
+  tokens: string[];
+  content: string;
+  finishReason: FinishReason;
+}
+
+/** The reply as delivered: its choices (`n` of them, one by default) and usage. */
 export interface Completion {
   id: string;
   created: number;
   model: string;
-  tokens: string[];
-  content: string;
-  finishReason: FinishReason;
+  choices: Choice[];
   usage: Usage;
 }
 
@@ -43,18 +48,20 @@ export function limitReply(text: string, stop: readonly string[], maxTokens: num
   return { tokens, finishReason: 'stop' };
 }
 
-/** Builds the completion for a validated request from its generated reply text. */
-export function buildCompletion(request: ChatRequest, text: string): Completion {
-  const { tokens, finishReason } = limitReply(text, request.stop, request.maxTokens);
+/** Builds the completion for a validated request from the generated text of each choice. */
+export function buildCompletion(request: ChatRequest, texts: readonly string[]): Completion {
+  const choices = texts.map((text): Choice => {
+    const { tokens, finishReason } = limitReply(text, request.stop, request.maxTokens);
+    return { tokens, content: tokens.join(''), finishReason };
+  });
   const promptTokens = countPromptTokens(request.messages);
+  const completionTokens = choices.reduce((sum, choice) => sum + choice.tokens.length, 0);
   return {
     id: `chatcmpl-${randomBytes(12).toString('hex')}`,
     created: Math.floor(Date.now() / 1000),
     model: request.model,
-    tokens,
-    content: tokens.join(''),
-    finishReason,
-    usage: { prompt_tokens: promptTokens, completion_tokens: tokens.length, total_tokens: promptTokens + tokens.length },
+    choices,
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
   };
 }
 
@@ -85,15 +92,16 @@ export function completionBody(c: Completion): object {
     created: c.created,
     model: c.model,
     system_fingerprint: SYSTEM_FINGERPRINT,
-    choices: [{ index: 0, message: { role: 'assistant', content: c.content, refusal: null }, logprobs: null, finish_reason: c.finishReason }],
+    choices: c.choices.map((choice, index) => ({ index, message: { role: 'assistant', content: choice.content, refusal: null }, logprobs: null, finish_reason: choice.finishReason })),
     usage: fullUsage(c.usage),
   };
 }
 
 /**
- * The streamed chunks, in order: the role, one per token, the finish reason, and — only with
- * `include_usage` — a usage chunk with no choices. With `include_usage` every other chunk carries
- * `usage: null`, as OpenAI's do.
+ * The streamed chunks, in order, for each choice in turn (each chunk names its `index`, as
+ * OpenAI's do): the role, one per token, the finish reason; then, only with `include_usage`, a
+ * usage chunk with no choices. With `include_usage` every other chunk carries `usage: null`, as
+ * OpenAI's do.
  */
 export function completionChunks(c: Completion, includeUsage: boolean): object[] {
   const chunk = (choices: object[], usage?: Usage): object => ({
@@ -105,11 +113,13 @@ export function completionChunks(c: Completion, includeUsage: boolean): object[]
     choices,
     ...(includeUsage ? { usage: usage ? fullUsage(usage) : null } : {}),
   });
-  const choice = (delta: object, finishReason: FinishReason | null = null): object => ({ index: 0, delta, logprobs: null, finish_reason: finishReason });
+  const choice = (index: number, delta: object, finishReason: FinishReason | null = null): object => ({ index, delta, logprobs: null, finish_reason: finishReason });
   return [
-    chunk([choice({ role: 'assistant', content: '', refusal: null })]),
-    ...c.tokens.map((token) => chunk([choice({ content: token })])),
-    chunk([choice({}, c.finishReason)]),
+    ...c.choices.flatMap((each, index) => [
+      chunk([choice(index, { role: 'assistant', content: '', refusal: null })]),
+      ...each.tokens.map((token) => chunk([choice(index, { content: token })])),
+      chunk([choice(index, {}, each.finishReason)]),
+    ]),
     ...(includeUsage ? [chunk([], c.usage)] : []),
   ];
 }

@@ -22,6 +22,7 @@ import { intentOf, isShapeWord, type Intent } from './intent.js';
 import { keywords } from './keywords.js';
 import type { ChatRequest } from './request.js';
 import { structuredReply } from './structured.js';
+import { jsonReply } from './response-format.js';
 import { commitMessageFor, shellCommandFor, systemAskOf } from './system-asks.js';
 import {
   BODY_SENTENCES, CLOSERS, EARLIER_REFERENCES, FALLBACK_WORDS, QUESTION_OPENERS, STATEMENT_OPENERS,
@@ -36,6 +37,8 @@ const DEFAULT_LENGTH = { min: 40, max: 120 };
 
 /** The seed for a request: a hash of what defines the reply at temperature 0, random otherwise. */
 export function replySeed(request: ChatRequest): number {
+  // A seed makes the reply reproducible whatever the temperature (OpenAI's best-effort promise).
+  if (request.seed !== undefined) return seedFromText(JSON.stringify({ seed: request.seed, model: request.model, messages: request.messages }));
   if (request.temperature > 0) return randomSeed();
   const { model, messages, temperature, topP, presencePenalty, frequencyPenalty } = request;
   return seedFromText(JSON.stringify({ model, messages, temperature, topP, presencePenalty, frequencyPenalty }));
@@ -122,4 +125,16 @@ export function generateReply(request: ChatRequest, seed = replySeed(request)): 
     reply = [opener, ...chooseBody([opener], closer, sentences, target, max), closer].join(' ');
   }
   return reply;
+}
+
+/**
+ * The text of choice `index` of `n`: the prose reply, or the JSON the response format asks for.
+ * Choices differ when they can (a seed, or a temperature above 0), as a model's samples do.
+ */
+export function choiceText(request: ChatRequest, index: number): string {
+  const base = replySeed(request);
+  const seed = index > 0 && (request.seed !== undefined || request.temperature > 0) ? (base + index * 0x9e3779b1) >>> 0 : base;
+  const prose = generateReply(request, seed);
+  const lastUser = request.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+  return jsonReply(request.responseFormat, prose, keywords(lastUser, 8), createRng(seed ^ 0x5bd1e995)) ?? prose;
 }

@@ -5,19 +5,14 @@
  */
 import { invalidParam } from '../errors.js';
 import { DEFAULT_CHAT_MODEL } from '../models.js';
+import { parseMessage, type ChatMessage } from './messages.js';
+import { parseResponseFormat, type ResponseFormat } from './response-format.js';
 import {
-  describe, isObject, optionalBoolean, optionalEnum, optionalInteger, optionalNumber, optionalString,
+  describe, isObject, optionalBoolean, optionalInteger, optionalNumber, optionalString,
   rejectUnknownFields, required, type JsonObject,
 } from '../validate.js';
 
-/** A message role (service-api.md 2.1). */
-export const ROLES = ['system', 'user', 'assistant'] as const;
-
-/** One message of the conversation. */
-export interface ChatMessage {
-  role: (typeof ROLES)[number];
-  content: string;
-}
+export { ROLES, type ChatMessage } from './messages.js';
 
 /** A validated chat request with its defaults filled in. */
 export interface ChatRequest {
@@ -33,28 +28,47 @@ export interface ChatRequest {
   frequencyPenalty: number;
   user: string | undefined;
   includeUsage: boolean;
+  /** How many choices to make (`n`, 1 to 8). */
+  n: number;
+  /** `seed`: the same seed and messages give the same reply, whatever the temperature. */
+  seed: number | undefined;
+  responseFormat: ResponseFormat;
 }
 
 const FIELDS = [
   'messages', 'model', 'max_tokens', 'temperature', 'top_p', 'stream', 'stop',
   'presence_penalty', 'frequency_penalty', 'user', 'stream_options',
+  'max_completion_tokens', 'n', 'seed', 'response_format',
 ];
+
+/** OpenAI's bound on `n` is 128; the emulator makes at most eight replies. */
+const MAX_N = 8;
+
+/** `max_completion_tokens` (OpenAI's newer name) or `max_tokens`; both given, they must agree. */
+function parseMaxTokens(body: JsonObject): number | undefined {
+  const legacy = optionalInteger(body, 'max_tokens', 1);
+  const current = optionalInteger(body, 'max_completion_tokens', 1);
+  if (legacy !== undefined && current !== undefined && legacy !== current) {
+    throw invalidParam('max_tokens', 'max_tokens and max_completion_tokens were both given with different values; send one', 'invalid_value');
+  }
+  return current ?? legacy;
+}
+
+function parseN(body: JsonObject): number {
+  const n = optionalInteger(body, 'n', 1) ?? 1;
+  if (n > MAX_N) throw invalidParam('n', `n must be an integer from 1 to ${MAX_N}; got ${n}`, 'invalid_value');
+  return n;
+}
+
+function parseSeed(body: JsonObject): number | undefined {
+  const value = body.seed;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw invalidParam('seed', `seed must be an integer; got ${describe(value)}`, 'invalid_type');
+  return value;
+}
 
 /** OpenAI accepts at most four stop sequences. */
 const MAX_STOP = 4;
-
-function parseMessage(value: unknown, index: number): ChatMessage {
-  const at = `messages[${index}]`;
-  if (!isObject(value)) {
-    throw invalidParam(at, `${at} must be an object with role and content; got ${describe(value)}`, 'invalid_type');
-  }
-  rejectUnknownFields(value, ['role', 'content'], `${at}.`);
-  required(value, 'role', `${at}.role`);
-  const role = optionalEnum(value, 'role', ROLES, `${at}.role`) as ChatMessage['role'];
-  required(value, 'content', `${at}.content`);
-  const content = optionalString(value, 'content', `${at}.content`) as string;
-  return { role, content };
-}
 
 function parseMessages(body: JsonObject): ChatMessage[] {
   const value = required(body, 'messages');
@@ -101,7 +115,7 @@ export function parseChatRequest(body: unknown): ChatRequest {
   rejectUnknownFields(body, FIELDS);
   const messages = parseMessages(body);
   const model = optionalString(body, 'model') ?? DEFAULT_CHAT_MODEL;
-  const maxTokens = optionalInteger(body, 'max_tokens', 1);
+  const maxTokens = parseMaxTokens(body);
   const temperature = optionalNumber(body, 'temperature', 0, 2) ?? 1;
   const topP = optionalNumber(body, 'top_p', 0, 1) ?? 1;
   const stream = optionalBoolean(body, 'stream') ?? false;
@@ -110,5 +124,8 @@ export function parseChatRequest(body: unknown): ChatRequest {
   const frequencyPenalty = optionalNumber(body, 'frequency_penalty', -2, 2) ?? 0;
   const user = optionalString(body, 'user');
   const includeUsage = parseIncludeUsage(body, stream);
-  return { messages, model, maxTokens, temperature, topP, stream, stop, presencePenalty, frequencyPenalty, user, includeUsage };
+  const n = parseN(body);
+  const seed = parseSeed(body);
+  const responseFormat = parseResponseFormat(body);
+  return { messages, model, maxTokens, temperature, topP, stream, stop, presencePenalty, frequencyPenalty, user, includeUsage, n, seed, responseFormat };
 }

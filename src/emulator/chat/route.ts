@@ -8,7 +8,7 @@ import { sendJson } from '../http.js';
 import { isChatModel } from '../models.js';
 import type { Route } from '../router.js';
 import { buildCompletion, completionBody, completionChunks } from './completion.js';
-import { generateReply } from './generate.js';
+import { choiceText } from './generate.js';
 import { parseChatRequest } from './request.js';
 import { streamEvents } from './stream.js';
 
@@ -23,7 +23,7 @@ export const chatCompletionsRoute: Route = {
     const request = parseChatRequest(body);
     if (!isChatModel(request.model) && !config.extraModels.includes(request.model)) throw modelNotFound(request.model);
     assertAllowed(config.blacklist, request.messages.map((m) => m.content));
-    const completion = buildCompletion(request, generateReply(request));
+    const completion = buildCompletion(request, Array.from({ length: request.n }, (_, index) => choiceText(request, index)));
     const chunks = completionChunks(completion, request.includeUsage);
     if (request.stream) {
       await streamEvents(res, chunks, config.delayMs, signal);

@@ -1,0 +1,123 @@
+/**
+ * What ordinary OpenAI client code sends, accepted and honoured by the emulator (issue 23,
+ * item 1), checked with the official SDK: `n`, `seed`, `max_completion_tokens`,
+ * `response_format` (json_object and json_schema, through the SDK's own `parse()`), messages with
+ * role `developer` and `tool`, and content as an array of parts.
+ */
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+
+let emu: RunningEmulator;
+let client: OpenAI;
+beforeAll(async () => {
+  emu = await startEmulator();
+  client = new OpenAI({ baseURL: `${emu.baseUrl}/v1`, apiKey: emu.apiKeys[0], maxRetries: 0 });
+});
+afterAll(() => emu.close());
+
+const messages = [{ role: 'user' as const, content: 'Suggest names for a bakery in Lisbon' }];
+
+describe('n', () => {
+  it('makes that many choices, indexed; with a seed they differ and come back the same', async () => {
+    const ask = () => client.chat.completions.create({ model: 'svc-mini', messages, n: 3, seed: 7, temperature: 1 });
+    const first = await ask();
+    expect(first.choices.map((choice) => choice.index)).toEqual([0, 1, 2]);
+    const texts = first.choices.map((choice) => choice.message.content);
+    expect(new Set(texts).size).toBe(3);
+    expect((await ask()).choices.map((choice) => choice.message.content)).toEqual(texts);
+    const total = first.choices.reduce((sum, choice) => sum + (choice.message.content?.length ?? 0), 0);
+    expect(total).toBeGreaterThan(0);
+  });
+
+  it('streams each choice under its index; finalChatCompletion() rebuilds them all', async () => {
+    const runner = client.chat.completions.stream({ model: 'svc-mini', messages, n: 2, seed: 3, temperature: 1 });
+    const final = await runner.finalChatCompletion();
+    const whole = await client.chat.completions.create({ model: 'svc-mini', messages, n: 2, seed: 3, temperature: 1 });
+    expect(final.choices.map((choice) => choice.message.content)).toEqual(whole.choices.map((choice) => choice.message.content));
+    expect(final.choices.map((choice) => choice.finish_reason)).toEqual(['stop', 'stop']);
+  });
+});
+
+describe('seed', () => {
+  it('the same seed and messages give the same reply at any temperature; another seed, another reply', async () => {
+    const ask = (seed: number) => client.chat.completions.create({ model: 'svc-pro', messages, seed, temperature: 1.5 });
+    const a = (await ask(42)).choices[0]?.message.content;
+    expect((await ask(42)).choices[0]?.message.content).toBe(a);
+    expect((await ask(43)).choices[0]?.message.content).not.toBe(a);
+  });
+});
+
+describe('max_completion_tokens', () => {
+  it('cuts the reply as max_tokens does', async () => {
+    const completion = await client.chat.completions.create({ model: 'svc-pro', messages, max_completion_tokens: 5 });
+    expect(completion.choices[0]?.finish_reason).toBe('length');
+    expect(completion.usage?.completion_tokens).toBe(5);
+  });
+});
+
+describe('response_format', () => {
+  it('json_object: the reply is a JSON object', async () => {
+    const completion = await client.chat.completions.create({ model: 'svc-pro', messages, response_format: { type: 'json_object' } });
+    const value = JSON.parse(completion.choices[0]?.message.content ?? '') as Record<string, unknown>;
+    expect(typeof value.answer).toBe('string');
+    expect(value.keywords).toContain('bakery');
+  });
+
+  it("json_schema: a value valid against the schema, read by the SDK's parse()", async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        founded: { type: 'integer', minimum: 1900, maximum: 2025 },
+        rating: { type: 'number', minimum: 0, maximum: 5 },
+        open: { type: 'boolean' },
+        style: { type: 'string', enum: ['modern', 'classic'] },
+        products: { type: 'array', items: { $ref: '#/$defs/product' }, minItems: 2 },
+        owner: { anyOf: [{ type: 'null' }, { type: 'object', properties: { email: { type: 'string', format: 'email' } }, required: ['email'], additionalProperties: false }] },
+      },
+      required: ['name', 'founded', 'rating', 'open', 'style', 'products', 'owner'],
+      additionalProperties: false,
+      $defs: { product: { type: 'object', properties: { title: { type: 'string' }, price: { type: 'number' } }, required: ['title', 'price'], additionalProperties: false } },
+    };
+    const completion = await client.chat.completions.parse({
+      model: 'svc-pro',
+      messages,
+      response_format: { type: 'json_schema', json_schema: { name: 'bakery', schema, strict: true } },
+    });
+    const parsed = completion.choices[0]?.message.parsed as Record<string, unknown>;
+    expect(parsed).toEqual({
+      name: expect.any(String),
+      founded: expect.any(Number),
+      rating: expect.any(Number),
+      open: true,
+      style: 'modern',
+      products: [
+        { title: expect.any(String), price: expect.any(Number) },
+        { title: expect.any(String), price: expect.any(Number) },
+      ],
+      owner: { email: expect.stringMatching(/@example\.com$/) },
+    });
+    expect(Number.isInteger(parsed.founded)).toBe(true);
+    expect(parsed.founded as number).toBeGreaterThanOrEqual(1900);
+    expect(parsed.founded as number).toBeLessThanOrEqual(2025);
+    expect(parsed.rating as number).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('messages as clients send them', () => {
+  it('a developer message, content parts (text and an image), and a tool result after a tool call', async () => {
+    const completion = await client.chat.completions.create({
+      model: 'svc-pro',
+      messages: [
+        { role: 'developer', content: 'You answer briefly.' },
+        { role: 'user', content: [{ type: 'text', text: 'What is in this picture of a lighthouse?' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'look', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'a white lighthouse on rocks' },
+        { role: 'user', content: 'And the weather?' },
+      ],
+    });
+    expect(completion.choices[0]?.message.content).toBeTruthy();
+    expect(completion.usage?.prompt_tokens).toBeGreaterThan(0);
+  });
+});
