@@ -13,7 +13,7 @@ function __svc_path
             set skip 0
             continue
         end
-        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--port' '--host' '--api-key' '--block' '--delay'
+        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency'
             set skip 1
             continue
         end
@@ -232,6 +232,9 @@ complete -c svc -n '__svc_at emulator' -l api-key -x -d 'accepted API key (repea
 complete -c svc -n '__svc_at emulator' -l block -x -d 'add a term to the built-in blacklist (repeatable)'
 complete -c svc -n '__svc_at emulator' -l delay -x -d 'pause between tokens in milliseconds (an answer not streamed comes when its stream would end)'
 complete -c svc -n '__svc_at emulator' -l model -x -d 'serve another chat model id too, listed by GET /v1/models (repeatable)'
+complete -c svc -n '__svc_at emulator' -l fail -x -d 'answer the Nth request with an error status, e.g. 2:429 (repeatable; for testing clients)'
+complete -c svc -n '__svc_at emulator' -l cut-after -x -d 'cut every stream after N chunks, without [DONE] (for testing clients)'
+complete -c svc -n '__svc_at emulator' -l latency -x -d 'wait this long before the first byte of every answer (for testing clients)'
 complete -c svc -n '__svc_at emulator' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at emulator' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at completion' -f -a 'bash zsh fish'

@@ -10,6 +10,8 @@ import { checkBearer } from './auth.js';
 import type { Blacklist } from './blacklist.js';
 import { EmulatorError, internalError } from './errors.js';
 import { newRequestId, readJsonBody, sendError } from './http.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { injectedFailure, type Faults } from './faults.js';
 
 /** What every route may use: the accepted keys, the blacklist, the streaming delay, the models. */
 export interface EmulatorConfig {
@@ -18,6 +20,8 @@ export interface EmulatorConfig {
   delayMs: number;
   /** Chat model ids served beyond the built-in ones (`svc emulator --model NAME`). */
   extraModels: readonly string[];
+  /** Injected failures, cuts and latency (faults.ts); none by default. */
+  faults: Faults;
 }
 
 /** Everything a route handler gets for one request; `body` is the parsed JSON, not yet validated. */
@@ -73,7 +77,11 @@ function matchRoute(routes: readonly Route[], method: string, path: string): { r
  * request in flight, so closing the emulator can stop open streams.
  */
 export function createRequestHandler(routes: readonly Route[], config: EmulatorConfig, active: Set<AbortController>) {
+  // Requests are numbered as they arrive, for `--fail N:STATUS`.
+  let received = 0;
   return (req: IncomingMessage, res: ServerResponse): void => {
+    received += 1;
+    const number = received;
     const controller = new AbortController();
     active.add(controller);
     res.once('close', () => {
@@ -86,14 +94,20 @@ export function createRequestHandler(routes: readonly Route[], config: EmulatorC
     res.on('error', () => controller.abort());
     // serve() handles its own errors; this catch is the last guard so nothing can escape as an
     // unhandled rejection, which would take the whole process down.
-    serve(req, res, routes, config, controller.signal).catch(() => res.destroy());
+    serve(req, res, routes, config, controller.signal, number).catch(() => res.destroy());
   };
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, routes: readonly Route[], config: EmulatorConfig, signal: AbortSignal): Promise<void> {
+async function serve(req: IncomingMessage, res: ServerResponse, routes: readonly Route[], config: EmulatorConfig, signal: AbortSignal, number: number): Promise<void> {
   const requestId = newRequestId();
   res.setHeader('x-request-id', requestId);
   try {
+    if (config.faults.latencyMs > 0) await sleep(config.faults.latencyMs, undefined, { signal });
+    const injected = injectedFailure(config.faults, number);
+    if (injected) {
+      req.resume();
+      throw injected;
+    }
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const { route, params } = matchRoute(routes, method, path);

@@ -9,6 +9,7 @@ import { createBlacklist } from './blacklist.js';
 import { chatCompletionsRoute } from './chat/route.js';
 import { imageGenerationsRoute } from './images/route.js';
 import { listModelsRoute, retrieveModelRoute } from './models-route.js';
+import { NO_FAULTS, type Faults } from './faults.js';
 import { createRequestHandler, type Route } from './router.js';
 
 /** How to start the emulator. */
@@ -25,6 +26,8 @@ export interface EmulatorOptions {
   delayMs?: number;
   /** Chat model ids to serve beyond the built-in ones (listed by /v1/models too). */
   models?: string[];
+  /** Failures, cut streams and latency to inject (faults.ts). */
+  faults?: Partial<Faults>;
 }
 
 /** A listening emulator. */
@@ -66,7 +69,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const given = (options.apiKeys ?? []).filter((key) => key.trim() !== '');
   const apiKeys = given.length > 0 ? given : [`emu-${randomBytes(12).toString('hex')}`];
   const active = new Set<AbortController>();
-  const config = { apiKeys, blacklist: createBlacklist(options.blockTerms), delayMs, extraModels: options.models ?? [] };
+  const config = { apiKeys, blacklist: createBlacklist(options.blockTerms), delayMs, extraModels: options.models ?? [], faults: { ...NO_FAULTS, ...options.faults } };
   const server = createServer(createRequestHandler(ROUTES, config, active));
 
   await new Promise<void>((resolve, reject) => {

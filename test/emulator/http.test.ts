@@ -109,7 +109,7 @@ describe('unexpected failures', () => {
   ];
 
   beforeAll(async () => {
-    const config = { apiKeys: ['k'], blacklist: createBlacklist(), delayMs: 0, extraModels: [] };
+    const config = { apiKeys: ['k'], blacklist: createBlacklist(), delayMs: 0, extraModels: [], faults: { fail: new Map(), cutAfter: undefined, latencyMs: 0 } };
     server = createServer(createRequestHandler(routes, config, new Set()));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

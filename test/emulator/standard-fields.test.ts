@@ -85,7 +85,7 @@ describe('response_format', () => {
       messages,
       response_format: { type: 'json_schema', json_schema: { name: 'bakery', schema, strict: true } },
     });
-    const parsed = completion.choices[0]?.message.parsed as Record<string, unknown>;
+    const parsed = completion.choices[0]?.message.parsed as unknown as Record<string, unknown>;
     expect(parsed).toEqual({
       name: expect.any(String),
       founded: expect.any(Number),

@@ -16,11 +16,15 @@ export function emulatorCommand(context: CommandContext) {
     .option('--block <term>', 'add a term to the built-in blacklist (repeatable)', collect)
     .option('--delay <ms>', 'pause between tokens in milliseconds (an answer not streamed comes when its stream would end)', '0')
     .option('--model <id>', 'serve another chat model id too, listed by GET /v1/models (repeatable)', collect)
+    .option('--fail <n:status>', 'answer the Nth request with an error status, e.g. 2:429 (repeatable; for testing clients)', collect)
+    .option('--cut-after <n>', 'cut every stream after N chunks, without [DONE] (for testing clients)')
+    .option('--latency <ms>', 'wait this long before the first byte of every answer (for testing clients)', '0')
     .addHelpText(
       'after',
       '\nExamples:\n  $ svc emulator --port 8080 --api-key test-key --delay 40\n' +
         '  $ SVC_BASE_URL=http://127.0.0.1:8080 SVC_API_KEY=test-key svc chat "hello"\n' +
-        '  $ svc emulator --model gpt-4o-mini   # answer clients that ask for that model too',
+        '  $ svc emulator --model gpt-4o-mini   # answer clients that ask for that model too\n' +
+        '  $ svc emulator --fail 1:429 --fail 2:500 --cut-after 3 --latency 200   # faults, for testing a client',
     )
     .action(async (flags) => {
       const { runEmulator } = await import('./run.js');
@@ -31,6 +35,9 @@ export function emulatorCommand(context: CommandContext) {
         blockTerms: flags.block ?? [],
         delay: flags.delay,
         models: flags.model ?? [],
+        fail: flags.fail ?? [],
+        cutAfter: flags.cutAfter,
+        latency: flags.latency,
       });
     });
 }

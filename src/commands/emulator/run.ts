@@ -15,6 +15,21 @@ export interface EmulatorCommandOptions {
   delay: string;
   /** Extra chat model ids to serve. */
   models: string[];
+  /** `--fail N:STATUS`, as typed. */
+  fail: string[];
+  cutAfter: string | undefined;
+  latency: string;
+}
+
+/** `--fail 2:429` → [2, 429], checked. */
+function parseFailure(text: string, statuses: readonly number[]): [number, number] {
+  const match = /^(\d+):(\d{3})$/.exec(text);
+  const number = match ? Number(match[1]) : 0;
+  const status = match ? Number(match[2]) : 0;
+  if (!match || number < 1 || !statuses.includes(status)) {
+    throw new UsageError(`--fail: "${text}" is not N:STATUS (the request number from 1, and one of ${statuses.join(', ')})`, { hint: 'e.g. --fail 1:429 --fail 3:500' });
+  }
+  return [number, status];
 }
 
 export async function runEmulator(io: IO, signal: AbortSignal, options: EmulatorCommandOptions): Promise<void> {
@@ -27,10 +42,16 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
     const problem = checkKeyShape(key);
     if (problem) throw new UsageError(`--api-key: ${problem}`);
   }
+  const { FAILABLE_STATUSES } = await import('../../emulator/faults.js');
+  const faults = {
+    fail: new Map(options.fail.map((text) => parseFailure(text, FAILABLE_STATUSES))),
+    cutAfter: options.cutAfter === undefined ? undefined : parseIntegerInRange(options.cutAfter, '--cut-after', 0, 1_000_000),
+    latencyMs: parseIntegerInRange(options.latency, '--latency', 0, 600_000),
+  };
   const { startEmulator } = await import('../../emulator/server.js');
   let emulator;
   try {
-    emulator = await startEmulator({ host: options.host, port, apiKeys: options.apiKeys, blockTerms: options.blockTerms, delayMs, models: options.models });
+    emulator = await startEmulator({ host: options.host, port, apiKeys: options.apiKeys, blockTerms: options.blockTerms, delayMs, models: options.models, faults });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${options.host} is already in use`, { hint: 'pick another with --port, or --port 0 for a free one' });

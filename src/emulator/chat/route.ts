@@ -26,7 +26,7 @@ export const chatCompletionsRoute: Route = {
     const completion = buildCompletion(request, Array.from({ length: request.n }, (_, index) => choiceText(request, index)));
     const chunks = completionChunks(completion, request.includeUsage);
     if (request.stream) {
-      await streamEvents(res, chunks, config.delayMs, signal);
+      await streamEvents(res, chunks, config.delayMs, signal, config.faults.cutAfter);
       return;
     }
     // --delay paces generation, not only its display: a whole answer comes when its stream would

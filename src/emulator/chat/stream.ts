@@ -12,13 +12,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * tokens arrive one by one. When `signal` aborts (the client hung up, or the emulator is closing)
  * it stops at once: the pending timer is cancelled and nothing more is written.
  */
-export async function streamEvents(res: ServerResponse, events: readonly object[], delayMs: number, signal: AbortSignal): Promise<void> {
+export async function streamEvents(res: ServerResponse, events: readonly object[], delayMs: number, signal: AbortSignal, cutAfter?: number): Promise<void> {
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
   // Send the headers now: with a delay the client should see the stream open before the first token.
   res.flushHeaders();
   const payloads = [...events.map((event) => JSON.stringify(event)), '[DONE]'];
   try {
     for (const [index, data] of payloads.entries()) {
+      // `--cut-after N`: the connection is closed after N chunks, with no [DONE] (a dropped stream).
+      if (cutAfter !== undefined && index >= cutAfter) {
+        await new Promise<void>((resolve) => res.write('', () => resolve()));
+        res.destroy();
+        return;
+      }
       if (index > 0 && delayMs > 0) await sleep(delayMs, undefined, { signal });
       if (signal.aborted) break;
       // Respect backpressure: a slow reader must not make the emulator buffer the whole reply.

@@ -1,0 +1,73 @@
+/**
+ * Faults on demand (issue 23, item 5): `--fail N:STATUS`, `--cut-after N` and `--latency MS`,
+ * for testing a client against the emulator, seen through svc itself as a client.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
+import { runSvc } from '../helpers/in-process.js';
+import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
+
+const KEY = 'sk-faults-key-0123456789';
+let emu: RunningEmulator | undefined;
+let sandbox: Sandbox | undefined;
+afterEach(async () => {
+  await emu?.close();
+  sandbox?.cleanup();
+});
+
+async function withFaults(faults: EmulatorOptions['faults']): Promise<Sandbox> {
+  emu = await startEmulator({ apiKeys: [KEY], faults });
+  sandbox = makeSandbox({ SVC_BASE_URL: emu.baseUrl, SVC_API_KEY: KEY });
+  return sandbox;
+}
+
+describe('--fail N:STATUS', () => {
+  it('the first request answers 429 with retry-after: svc waits the second it names, and the second request succeeds', async () => {
+    const box = await withFaults({ fail: new Map([[1, 429]]) });
+    const result = await runSvc(['chat', '--no-save', 'hello'], box);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.retryWaits).toEqual([1000]);
+    expect(result.stdout.length).toBeGreaterThan(1);
+  });
+
+  it("a 500 in OpenAI's shape: the service's words, exit 1 without retries", async () => {
+    const box = await withFaults({ fail: new Map([[1, 500]]) });
+    const result = await runSvc(['chat', '--no-save', '--max-retries', '0', 'hello'], box);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('The server had an error while processing your request (injected by svc emulator --fail)');
+  });
+
+  it('only the request of that number fails', async () => {
+    const box = await withFaults({ fail: new Map([[2, 401]]) });
+    expect((await runSvc(['chat', '--no-save', 'one'], box)).exitCode).toBe(0);
+    expect((await runSvc(['chat', '--no-save', 'two'], box)).exitCode).toBe(3);
+    expect((await runSvc(['chat', '--no-save', 'three'], box)).exitCode).toBe(0);
+  });
+});
+
+describe('--cut-after N', () => {
+  it('a stream ends after N chunks without [DONE]: the text so far, exit 6', async () => {
+    const box = await withFaults({ cutAfter: 4 });
+    const result = await runSvc(['chat', '--no-save', '-t', '0', 'tell me about tides'], box);
+    expect(result.exitCode).toBe(6);
+    expect(result.stdout.length).toBeGreaterThan(0);
+    expect(result.stderr).toContain('stream interrupted');
+  });
+});
+
+describe('--latency MS', () => {
+  it("holds the first byte: a client's shorter timeout fires (exit 6)", async () => {
+    const box = await withFaults({ latencyMs: 3000 });
+    const result = await runSvc(['chat', '--no-save', '--timeout', '0.2', '--max-retries', '0', 'hello'], box);
+    expect(result.exitCode).toBe(6);
+    expect(result.stderr).toContain('timeout: no answer');
+  });
+});
+
+describe('svc emulator flags', () => {
+  it.each([['--fail', 'x'], ['--fail', '0:500'], ['--fail', '1:418'], ['--cut-after', '-1'], ['--latency', 'soon']])('%s %s is a usage error', async (flag, value) => {
+    const result = await runSvc(['emulator', flag, value], makeSandbox());
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(flag);
+  });
+});
