@@ -22,6 +22,8 @@ export interface EmulatorConfig {
   extraModels: readonly string[];
   /** Injected failures, cuts and latency (faults.ts); none by default. */
   faults: Faults;
+  /** Images answered as URLs, kept to be served for a while (images/served-files.ts); returns the path. */
+  images: { add(bytes: Buffer, format: 'png' | 'jpeg' | 'webp'): string };
 }
 
 /** Everything a route handler gets for one request; `body` is the parsed JSON, not yet validated. */
@@ -45,6 +47,8 @@ export interface Route {
   method: string;
   path: string | RegExp;
   body?: 'json' | 'none';
+  /** false: served without the key (the emulator's image links, which are their own credential). */
+  auth?: boolean;
   handle(context: RouteContext): Promise<void> | void;
 }
 
@@ -111,7 +115,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, routes: readonly
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const { route, params } = matchRoute(routes, method, path);
-    checkBearer(req, config.apiKeys);
+    if (route.auth !== false) checkBearer(req, config.apiKeys);
     let body: unknown;
     if (route.body === 'none') req.resume();
     else body = await readJsonBody(req);

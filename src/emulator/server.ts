@@ -10,6 +10,7 @@ import { chatCompletionsRoute } from './chat/route.js';
 import { imageGenerationsRoute } from './images/route.js';
 import { listModelsRoute, retrieveModelRoute } from './models-route.js';
 import { NO_FAULTS, type Faults } from './faults.js';
+import { ServedImages, servedImagesRoute } from './images/served-files.js';
 import { createRequestHandler, type Route } from './router.js';
 
 /** How to start the emulator. */
@@ -69,8 +70,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const given = (options.apiKeys ?? []).filter((key) => key.trim() !== '');
   const apiKeys = given.length > 0 ? given : [`emu-${randomBytes(12).toString('hex')}`];
   const active = new Set<AbortController>();
-  const config = { apiKeys, blacklist: createBlacklist(options.blockTerms), delayMs, extraModels: options.models ?? [], faults: { ...NO_FAULTS, ...options.faults } };
-  const server = createServer(createRequestHandler(ROUTES, config, active));
+  const images = new ServedImages();
+  const config = { apiKeys, blacklist: createBlacklist(options.blockTerms), delayMs, extraModels: options.models ?? [], faults: { ...NO_FAULTS, ...options.faults }, images };
+  const server = createServer(createRequestHandler([...ROUTES, servedImagesRoute(images)], config, active));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,3 +1,4 @@
+import { ServedImages } from '../../src/emulator/images/served-files.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,7 +110,7 @@ describe('unexpected failures', () => {
   ];
 
   beforeAll(async () => {
-    const config = { apiKeys: ['k'], blacklist: createBlacklist(), delayMs: 0, extraModels: [], faults: { fail: new Map(), cutAfter: undefined, latencyMs: 0 } };
+    const config = { apiKeys: ['k'], blacklist: createBlacklist(), delayMs: 0, extraModels: [], faults: { fail: new Map(), cutAfter: undefined, latencyMs: 0 }, images: new ServedImages() };
     server = createServer(createRequestHandler(routes, config, new Set()));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -54,14 +54,21 @@ describe('image models', () => {
 describe('parseImageRequest', () => {
   it('fills in the defaults of service-api.md 4.2', () => {
     expect(parseImageRequest({ prompt: ' a boat ' })).toEqual({
-      prompt: ' a boat ', model: 'svc-vision', aspectRatio: '1:1', outputFormat: 'png', seed: undefined, negativePrompt: undefined,
+      prompt: ' a boat ', model: 'svc-vision', aspectRatio: '1:1', outputFormat: 'png', seed: undefined, negativePrompt: undefined, n: 1, responseFormat: 'b64_json',
     });
   });
 
   it('keeps every given value', () => {
     expect(parseImageRequest({ prompt: 'p', model: 'm', aspect_ratio: '3:4', output_format: 'webp', seed: -3, negative_prompt: 'fog' })).toEqual({
-      prompt: 'p', model: 'm', aspectRatio: '3:4', outputFormat: 'webp', seed: -3, negativePrompt: 'fog',
+      prompt: 'p', model: 'm', aspectRatio: '3:4', outputFormat: 'webp', seed: -3, negativePrompt: 'fog', n: 1, responseFormat: 'b64_json',
     });
+  });
+
+  it("takes OpenAI's fields: n, size as the nearest aspect ratio (aspect_ratio wins), response_format, quality, style", () => {
+    expect(parseImageRequest({ prompt: 'p', n: 3, size: '1792x1024', response_format: 'url', quality: 'hd', style: 'natural' })).toMatchObject({ n: 3, aspectRatio: '16:9', responseFormat: 'url' });
+    expect(parseImageRequest({ prompt: 'p', size: '1024x1536' }).aspectRatio).toBe('3:4');
+    expect(parseImageRequest({ prompt: 'p', size: '1024x1024', aspect_ratio: '21:9' }).aspectRatio).toBe('21:9');
+    expect(parseImageRequest({ prompt: 'p', size: 'auto' }).aspectRatio).toBe('1:1');
   });
 });
 

@@ -121,3 +121,30 @@ describe('messages as clients send them', () => {
     expect(completion.usage?.prompt_tokens).toBeGreaterThan(0);
   });
 });
+
+describe('images as OpenAI clients ask for them', () => {
+  it('n images, each with the next seed (so each can be made again alone)', async () => {
+    // `seed` is the service's own field (service-api.md 4.2), not OpenAI's: the SDK passes it on.
+    const withSeed = (params: OpenAI.ImageGenerateParamsNonStreaming, seed: number) => ({ ...params, seed }) as OpenAI.ImageGenerateParamsNonStreaming;
+    const two = await client.images.generate(withSeed({ model: 'svc-vision', prompt: 'a red kite', n: 2, size: '1024x1024', quality: 'hd', style: 'vivid' }, 11));
+    expect(two.data).toHaveLength(2);
+    const again = await client.images.generate(withSeed({ model: 'svc-vision', prompt: 'a red kite' }, 12));
+    expect(two.data?.[1]?.b64_json).toBe(again.data?.[0]?.b64_json);
+    expect(two.data?.[0]?.b64_json).not.toBe(two.data?.[1]?.b64_json);
+  });
+
+  it('response_format url: a link served without the key, the image in the format asked for', async () => {
+    const answer = await client.images.generate({ model: 'svc-vision', prompt: 'a lighthouse', size: '1792x1024', response_format: 'url' });
+    const url = answer.data?.[0]?.url ?? '';
+    expect(url).toMatch(new RegExp(`^${emu.baseUrl}/v1/files/images/[0-9a-f]{24}\\.png$`));
+    expect(answer.data?.[0]?.b64_json).toBeUndefined();
+    const image = await fetch(url);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    const bytes = Buffer.from(await image.arrayBuffer());
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    // 16:9, the ratio nearest to 1792x1024.
+    expect(bytes.readUInt32BE(16) / bytes.readUInt32BE(20)).toBeCloseTo(16 / 9, 1);
+    expect((await fetch(url.replace(/[0-9a-f]{24}/, '0'.repeat(24)))).status).toBe(404);
+  });
+});

@@ -19,9 +19,43 @@ export interface ImageRequest {
   seed: number | undefined;
   /** Undefined when not given or blank. */
   negativePrompt: string | undefined;
+  /** How many images (OpenAI's `n`, 1 to 4); each drawn with the next seed. */
+  n: number;
+  /** `b64_json` (the default) or `url`: a link to the image served by the emulator for a while. */
+  responseFormat: 'b64_json' | 'url';
 }
 
-const FIELDS = ['prompt', 'model', 'aspect_ratio', 'output_format', 'seed', 'negative_prompt'];
+const FIELDS = ['prompt', 'model', 'aspect_ratio', 'output_format', 'seed', 'negative_prompt', 'n', 'size', 'response_format', 'quality', 'style', 'user'];
+
+const MAX_N = 4;
+/** Accepted as OpenAI's are; the emulator draws the same picture whatever they say. */
+const QUALITIES = ['auto', 'standard', 'hd', 'low', 'medium', 'high'] as const;
+const STYLES = ['vivid', 'natural'] as const;
+
+/** The aspect ratio nearest to an OpenAI `size` ("1792x1024", "auto"). */
+function aspectOfSize(body: JsonObject): AspectRatio | undefined {
+  const size = optionalString(body, 'size');
+  if (size === undefined || size === 'auto') return undefined;
+  const match = /^(\d{2,5})x(\d{2,5})$/.exec(size);
+  if (!match) throw invalidParam('size', `size must be WIDTHxHEIGHT (e.g. 1024x1024) or auto; got ${describe(size)}`, 'invalid_value');
+  const wanted = Math.log(Number(match[1]) / Number(match[2]));
+  let best: AspectRatio = '1:1';
+  for (const ratio of ASPECT_RATIOS) {
+    const [w, h] = ratio.split(':').map(Number) as [number, number];
+    const [bw, bh] = best.split(':').map(Number) as [number, number];
+    if (Math.abs(Math.log(w / h) - wanted) < Math.abs(Math.log(bw / bh) - wanted)) best = ratio;
+  }
+  return best;
+}
+
+function parseN(body: JsonObject): number {
+  const value = body.n;
+  if (value === undefined || value === null) return 1;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_N) {
+    throw invalidParam('n', `n must be an integer from 1 to ${MAX_N}; got ${describe(value)}`, typeof value === 'number' ? 'invalid_value' : 'invalid_type');
+  }
+  return value;
+}
 
 function parsePrompt(body: JsonObject): string {
   required(body, 'prompt');
@@ -58,10 +92,16 @@ export function parseImageRequest(body: unknown): ImageRequest {
   rejectUnknownFields(body, FIELDS);
   const prompt = parsePrompt(body);
   const model = optionalString(body, 'model') ?? DEFAULT_IMAGE_MODEL;
-  const aspectRatio = optionalEnum(body, 'aspect_ratio', ASPECT_RATIOS) ?? '1:1';
+  // aspect_ratio (the service's own field) wins over OpenAI's size, which maps to the nearest ratio.
+  const aspectRatio = optionalEnum(body, 'aspect_ratio', ASPECT_RATIOS) ?? aspectOfSize(body) ?? '1:1';
   const outputFormat = optionalEnum(body, 'output_format', OUTPUT_FORMATS) ?? 'png';
   const seed = parseSeed(body);
   const negative = optionalString(body, 'negative_prompt');
   const negativePrompt = negative === undefined || negative.trim() === '' ? undefined : negative;
-  return { prompt, model, aspectRatio, outputFormat, seed, negativePrompt };
+  const n = parseN(body);
+  const responseFormat = optionalEnum(body, 'response_format', ['b64_json', 'url'] as const) ?? 'b64_json';
+  optionalEnum(body, 'quality', QUALITIES);
+  optionalEnum(body, 'style', STYLES);
+  optionalString(body, 'user');
+  return { prompt, model, aspectRatio, outputFormat, seed, negativePrompt, n, responseFormat };
 }

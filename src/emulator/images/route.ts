@@ -41,26 +41,36 @@ const renderQueue = createSerialQueue();
 export const imageGenerationsRoute: Route = {
   method: 'POST',
   path: '/v1/images/generations',
-  async handle({ body, res, config, signal }) {
+  async handle({ body, req, res, config, signal }) {
     const request = parseImageRequest(body);
     if (!isImageModel(request.model)) throw modelNotFound(request.model);
     assertAllowed(config.blacklist, [request.prompt]);
 
-    const seed = request.seed ?? randomSeed();
-    const plan = planScene(request.prompt, seed, request.negativePrompt);
-    const revised = revisePrompt(request.prompt, seed, plan, request.negativePrompt);
+    // n images, each with the next seed, so each can be made again alone.
+    const first = request.seed ?? randomSeed();
     const { width, height } = IMAGE_SIZES[request.aspectRatio];
-    const image = await renderQueue.run(async () => {
-      // A client that gave up while waiting in the queue costs nothing.
-      if (signal.aborted) return undefined;
-      return encodeImage(await drawScene(plan, width, height), request.outputFormat);
-    });
-    if (image === undefined || signal.aborted) return;
+    const data: object[] = [];
+    for (let index = 0; index < request.n; index++) {
+      const seed = first + index;
+      const plan = planScene(request.prompt, seed, request.negativePrompt);
+      const revised = revisePrompt(request.prompt, seed, plan, request.negativePrompt);
+      const image = await renderQueue.run(async () => {
+        // A client that gave up while waiting in the queue costs nothing.
+        if (signal.aborted) return undefined;
+        return encodeImage(await drawScene(plan, width, height), request.outputFormat);
+      });
+      if (image === undefined || signal.aborted) return;
+      data.push(
+        request.responseFormat === 'url'
+          ? { url: `http://${req.headers.host ?? '127.0.0.1'}${config.images.add(image, request.outputFormat)}`, revised_prompt: revised }
+          : { b64_json: image.toString('base64'), revised_prompt: revised },
+      );
+    }
 
     const promptTokens = countTokens(request.prompt) + countTokens(request.negativePrompt ?? '');
     sendJson(res, 200, {
       created: Math.floor(Date.now() / 1000),
-      data: [{ b64_json: image.toString('base64'), revised_prompt: revised }],
+      data,
       usage: { prompt_tokens: promptTokens, completion_tokens: 0, total_tokens: promptTokens },
     });
   },
