@@ -148,3 +148,66 @@ describe('images as OpenAI clients ask for them', () => {
     expect((await fetch(url.replace(/[0-9a-f]{24}/, '0'.repeat(24)))).status).toBe(404);
   });
 });
+
+describe('tools', () => {
+  const tools: OpenAI.ChatCompletionTool[] = [
+    {
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        description: 'The weather in a city',
+        parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city', 'unit'], additionalProperties: false },
+      },
+    },
+    { type: 'function', function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } } },
+  ];
+
+  it('a forced function: a tool_calls reply with arguments valid against its parameters', async () => {
+    const completion = await client.chat.completions.create({ model: 'svc-pro', messages, tools, tool_choice: { type: 'function', function: { name: 'get_weather' } } });
+    const choice = completion.choices[0]!;
+    expect(choice.finish_reason).toBe('tool_calls');
+    expect(choice.message.content).toBeNull();
+    const call = choice.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall;
+    expect(call.id).toMatch(/^call_/);
+    expect(call.function.name).toBe('get_weather');
+    expect(JSON.parse(call.function.arguments)).toEqual({ city: expect.any(String), unit: 'celsius' });
+  });
+
+  it('auto: a tool is called when the message names it; after its result the answer is text', async () => {
+    const asked = await client.chat.completions.create({ model: 'svc-pro', messages: [{ role: 'user', content: 'Please get time in Lisbon' }], tools });
+    const call = asked.choices[0]!.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall;
+    expect(call.function.name).toBe('get_time');
+    const plain = await client.chat.completions.create({ model: 'svc-pro', messages, tools });
+    expect(plain.choices[0]!.message.tool_calls).toBeUndefined();
+    expect(plain.choices[0]!.finish_reason).toBe('stop');
+    const answered = await client.chat.completions.create({
+      model: 'svc-pro',
+      tools,
+      messages: [{ role: 'user', content: 'Please get time in Lisbon' }, asked.choices[0]!.message, { role: 'tool', tool_call_id: call.id, content: '14:05' }],
+    });
+    expect(answered.choices[0]!.finish_reason).toBe('stop');
+    expect(answered.choices[0]!.message.content).toBeTruthy();
+  });
+
+  it('streamed as OpenAI streams them: finalChatCompletion() rebuilds the call', async () => {
+    const request = { model: 'svc-pro', messages, tools, tool_choice: 'required' as const, seed: 5 };
+    const whole = await client.chat.completions.create(request);
+    const final = await client.chat.completions.stream(request).finalChatCompletion();
+    expect(final.choices[0]!.finish_reason).toBe('tool_calls');
+    expect(final.choices[0]!.message.tool_calls).toEqual(whole.choices[0]!.message.tool_calls);
+  });
+
+  it.each([
+    ['a tool that is not a function', { tools: [{ type: 'retrieval' }] }, 'tools[0].type'],
+    ['a tool_choice naming no tool', { tools, tool_choice: { type: 'function', function: { name: 'nope' } } }, 'tool_choice'],
+    ['required without tools', { tool_choice: 'required' }, 'tool_choice'],
+  ])('refuses %s (400 naming %s)', async (_what, fields, param) => {
+    const answer = await fetch(`${emu.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emu.apiKeys[0]}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ messages, ...fields }),
+    });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: { param: string } }).error.param).toBe(param);
+  });
+});

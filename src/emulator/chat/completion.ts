@@ -6,9 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { countPromptTokens, tokenize } from '../tokenizer.js';
 import type { ChatRequest } from './request.js';
+import type { ToolCall } from './tools.js';
 
-/** Why generation ended: `stop` (naturally or at a stop string) or `length` (max_tokens). */
-export type FinishReason = 'stop' | 'length';
+/** Why generation ended: `stop` (naturally or at a stop string), `length` (max_tokens), or a tool call. */
+export type FinishReason = 'stop' | 'length' | 'tool_calls';
 
 /** Token counts (service-api.md 2.4). */
 export interface Usage {
@@ -17,11 +18,13 @@ export interface Usage {
   total_tokens: number;
 }
 
-/** One choice of the reply: its tokens (joined, the content) and why it ended. */
+/** One choice of the reply: its tokens (joined, the content, or a tool call's arguments) and why it ended. */
 export interface Choice {
   tokens: string[];
   content: string;
   finishReason: FinishReason;
+  /** A call of one of the request's tools, in place of text. */
+  toolCall?: ToolCall;
 }
 
 /** The reply as delivered: its choices (`n` of them, one by default) and usage. */
@@ -49,9 +52,10 @@ export function limitReply(text: string, stop: readonly string[], maxTokens: num
 }
 
 /** Builds the completion for a validated request from the generated text of each choice. */
-export function buildCompletion(request: ChatRequest, texts: readonly string[]): Completion {
-  const choices = texts.map((text): Choice => {
-    const { tokens, finishReason } = limitReply(text, request.stop, request.maxTokens);
+export function buildCompletion(request: ChatRequest, replies: ReadonlyArray<string | ToolCall>): Completion {
+  const choices = replies.map((reply): Choice => {
+    if (typeof reply !== 'string') return { tokens: tokenize(reply.arguments), content: '', finishReason: 'tool_calls', toolCall: reply };
+    const { tokens, finishReason } = limitReply(reply, request.stop, request.maxTokens);
     return { tokens, content: tokens.join(''), finishReason };
   });
   const promptTokens = countPromptTokens(request.messages);
@@ -80,6 +84,13 @@ function fullUsage(usage: Usage): object {
   };
 }
 
+/** The message of a choice: its text, or (content null) its tool call, as OpenAI's are. */
+function messageOf(choice: Choice): object {
+  if (!choice.toolCall) return { role: 'assistant', content: choice.content, refusal: null };
+  const { id, name, arguments: args } = choice.toolCall;
+  return { role: 'assistant', content: null, refusal: null, tool_calls: [{ id, type: 'function', function: { name, arguments: args } }] };
+}
+
 /**
  * The non-streaming response body (service-api.md 2.2), with every field OpenAI's has
  * (`system_fingerprint`, `logprobs: null`, `refusal: null`, usage details), so client code and
@@ -92,7 +103,7 @@ export function completionBody(c: Completion): object {
     created: c.created,
     model: c.model,
     system_fingerprint: SYSTEM_FINGERPRINT,
-    choices: c.choices.map((choice, index) => ({ index, message: { role: 'assistant', content: choice.content, refusal: null }, logprobs: null, finish_reason: choice.finishReason })),
+    choices: c.choices.map((choice, index) => ({ index, message: messageOf(choice), logprobs: null, finish_reason: choice.finishReason })),
     usage: fullUsage(c.usage),
   };
 }
@@ -115,11 +126,15 @@ export function completionChunks(c: Completion, includeUsage: boolean): object[]
   });
   const choice = (index: number, delta: object, finishReason: FinishReason | null = null): object => ({ index, delta, logprobs: null, finish_reason: finishReason });
   return [
-    ...c.choices.flatMap((each, index) => [
-      chunk([choice(index, { role: 'assistant', content: '', refusal: null })]),
-      ...each.tokens.map((token) => chunk([choice(index, { content: token })])),
-      chunk([choice(index, {}, each.finishReason)]),
-    ]),
+    ...c.choices.flatMap((each, index) => {
+      const call = each.toolCall;
+      // A tool call streams as OpenAI's do: its id and name first, then the arguments in pieces.
+      const opening = call
+        ? { role: 'assistant', content: null, refusal: null, tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }
+        : { role: 'assistant', content: '', refusal: null };
+      const piece = (token: string): object => (call ? { tool_calls: [{ index: 0, function: { arguments: token } }] } : { content: token });
+      return [chunk([choice(index, opening)]), ...each.tokens.map((token) => chunk([choice(index, piece(token))])), chunk([choice(index, {}, each.finishReason)])];
+    }),
     ...(includeUsage ? [chunk([], c.usage)] : []),
   ];
 }

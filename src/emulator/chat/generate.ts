@@ -23,6 +23,7 @@ import { keywords } from './keywords.js';
 import type { ChatRequest } from './request.js';
 import { structuredReply } from './structured.js';
 import { jsonReply } from './response-format.js';
+import { makeCall, toolToCall, type ToolCall } from './tools.js';
 import { commitMessageFor, shellCommandFor, systemAskOf } from './system-asks.js';
 import {
   BODY_SENTENCES, CLOSERS, EARLIER_REFERENCES, FALLBACK_WORDS, QUESTION_OPENERS, STATEMENT_OPENERS,
@@ -131,10 +132,13 @@ export function generateReply(request: ChatRequest, seed = replySeed(request)): 
  * The text of choice `index` of `n`: the prose reply, or the JSON the response format asks for.
  * Choices differ when they can (a seed, or a temperature above 0), as a model's samples do.
  */
-export function choiceText(request: ChatRequest, index: number): string {
+export function choiceText(request: ChatRequest, index: number): string | ToolCall {
   const base = replySeed(request);
   const seed = index > 0 && (request.seed !== undefined || request.temperature > 0) ? (base + index * 0x9e3779b1) >>> 0 : base;
-  const prose = generateReply(request, seed);
   const lastUser = request.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-  return jsonReply(request.responseFormat, prose, keywords(lastUser, 8), createRng(seed ^ 0x5bd1e995)) ?? prose;
+  const words = keywords(lastUser, 8);
+  const tool = toolToCall(request.tools, request.messages.at(-1)?.role ?? 'user', lastUser);
+  if (tool) return makeCall(tool, createRng(seed ^ 0x27d4eb2d), words);
+  const prose = generateReply(request, seed);
+  return jsonReply(request.responseFormat, prose, words, createRng(seed ^ 0x5bd1e995)) ?? prose;
 }

@@ -7,6 +7,7 @@ import { invalidParam } from '../errors.js';
 import { DEFAULT_CHAT_MODEL } from '../models.js';
 import { parseMessage, type ChatMessage } from './messages.js';
 import { parseResponseFormat, type ResponseFormat } from './response-format.js';
+import { parseTools, type Tools } from './tools.js';
 import {
   describe, isObject, optionalBoolean, optionalInteger, optionalNumber, optionalString,
   rejectUnknownFields, required, type JsonObject,
@@ -33,12 +34,13 @@ export interface ChatRequest {
   /** `seed`: the same seed and messages give the same reply, whatever the temperature. */
   seed: number | undefined;
   responseFormat: ResponseFormat;
+  tools: Tools;
 }
 
 const FIELDS = [
   'messages', 'model', 'max_tokens', 'temperature', 'top_p', 'stream', 'stop',
   'presence_penalty', 'frequency_penalty', 'user', 'stream_options',
-  'max_completion_tokens', 'n', 'seed', 'response_format',
+  'max_completion_tokens', 'n', 'seed', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls',
 ];
 
 /** OpenAI's bound on `n` is 128; the emulator makes at most eight replies. */
@@ -127,5 +129,6 @@ export function parseChatRequest(body: unknown): ChatRequest {
   const n = parseN(body);
   const seed = parseSeed(body);
   const responseFormat = parseResponseFormat(body);
-  return { messages, model, maxTokens, temperature, topP, stream, stop, presencePenalty, frequencyPenalty, user, includeUsage, n, seed, responseFormat };
+  const tools = parseTools(body);
+  return { messages, model, maxTokens, temperature, topP, stream, stop, presencePenalty, frequencyPenalty, user, includeUsage, n, seed, responseFormat, tools };
 }

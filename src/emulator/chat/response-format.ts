@@ -127,6 +127,11 @@ class SchemaValue {
   }
 }
 
+/** A JSON value valid against `schema` (see the top of this file for what is supported). */
+export function valueFromSchema(schema: JsonObject, rng: Rng, words: readonly string[]): unknown {
+  return new SchemaValue(schema, rng, words).value(schema);
+}
+
 /**
  * The reply for a JSON response format: for `json_object`, an object with the answer text and
  * its key words; for `json_schema`, a value made from the schema. Undefined for `text`.
@@ -134,5 +139,5 @@ class SchemaValue {
 export function jsonReply(format: ResponseFormat, prose: string, words: readonly string[], rng: Rng): string | undefined {
   if (format.type === 'text') return undefined;
   if (format.type === 'json_object') return JSON.stringify({ answer: prose, keywords: words.slice(0, 5) });
-  return JSON.stringify(new SchemaValue(format.schema, rng, words).value(format.schema));
+  return JSON.stringify(valueFromSchema(format.schema, rng, words));
 }

@@ -1,0 +1,91 @@
+/**
+ * Tools (OpenAI function calling): `tools` (functions with a JSON Schema of their parameters) and
+ * `tool_choice` (`none`, `auto`, `required`, or one function by name). The emulator calls a tool
+ * when it is made to (`required`, or a function named), or, with `auto`, when the last user
+ * message names one of the functions; after a tool's result (a `tool` message) it answers in
+ * text. The arguments are made from the function's parameter schema, deterministic for the seed.
+ */
+import { invalidParam } from '../errors.js';
+import type { Rng } from '../random.js';
+import { describe, isObject, rejectUnknownFields, required, type JsonObject } from '../validate.js';
+import { valueFromSchema } from './response-format.js';
+
+export interface ToolFunction {
+  name: string;
+  parameters: JsonObject;
+}
+
+export type ToolChoice = { kind: 'none' } | { kind: 'auto' } | { kind: 'required' } | { kind: 'function'; name: string };
+
+export interface Tools {
+  functions: ToolFunction[];
+  choice: ToolChoice;
+}
+
+/** A tool call as the reply carries it. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+function parseFunctions(body: JsonObject): ToolFunction[] {
+  const tools = body.tools;
+  if (tools === undefined || tools === null) return [];
+  if (!Array.isArray(tools)) throw invalidParam('tools', `tools must be an array of {type: "function", function: {...}}; got ${describe(tools)}`, 'invalid_type');
+  return tools.map((tool: unknown, index): ToolFunction => {
+    const at = `tools[${index}]`;
+    if (!isObject(tool)) throw invalidParam(at, `${at} must be an object; got ${describe(tool)}`, 'invalid_type');
+    rejectUnknownFields(tool, ['type', 'function'], `${at}.`);
+    if (required(tool, 'type', `${at}.type`) !== 'function') throw invalidParam(`${at}.type`, `${at}.type must be "function"; got ${describe(tool.type)}`, 'invalid_value');
+    const fn = required(tool, 'function', `${at}.function`);
+    if (!isObject(fn)) throw invalidParam(`${at}.function`, `${at}.function must be an object with a name; got ${describe(fn)}`, 'invalid_type');
+    rejectUnknownFields(fn, ['name', 'description', 'parameters', 'strict'], `${at}.function.`);
+    const name = required(fn, 'name', `${at}.function.name`);
+    if (typeof name !== 'string' || !NAME.test(name)) throw invalidParam(`${at}.function.name`, `${at}.function.name must be letters, digits, "_" or "-" (at most 64); got ${describe(name)}`, 'invalid_value');
+    const parameters = fn.parameters ?? { type: 'object', properties: {} };
+    if (!isObject(parameters)) throw invalidParam(`${at}.function.parameters`, `${at}.function.parameters must be a JSON Schema object; got ${describe(parameters)}`, 'invalid_type');
+    return { name, parameters };
+  });
+}
+
+function parseChoice(body: JsonObject, functions: readonly ToolFunction[]): ToolChoice {
+  const value = body.tool_choice;
+  if (value === undefined || value === null) return { kind: functions.length > 0 ? 'auto' : 'none' };
+  if (value === 'none' || value === 'auto' || value === 'required') {
+    if (value !== 'none' && functions.length === 0) throw invalidParam('tool_choice', `tool_choice "${value}" needs tools`, 'invalid_value');
+    return { kind: value };
+  }
+  const name = isObject(value) && value.type === 'function' && isObject(value.function) ? value.function.name : undefined;
+  if (typeof name !== 'string') throw invalidParam('tool_choice', `tool_choice must be none, auto, required or {"type": "function", "function": {"name": ...}}; got ${describe(value)}`, 'invalid_value');
+  if (!functions.some((fn) => fn.name === name)) throw invalidParam('tool_choice', `tool_choice names "${name}", which is not one of the tools`, 'invalid_value');
+  return { kind: 'function', name };
+}
+
+export function parseTools(body: JsonObject): Tools {
+  const functions = parseFunctions(body);
+  if (body.parallel_tool_calls !== undefined && body.parallel_tool_calls !== null && typeof body.parallel_tool_calls !== 'boolean') {
+    throw invalidParam('parallel_tool_calls', `parallel_tool_calls must be a boolean; got ${describe(body.parallel_tool_calls)}`, 'invalid_type');
+  }
+  return { functions, choice: parseChoice(body, functions) };
+}
+
+/** The function to call for this conversation, or undefined to answer in text. */
+export function toolToCall(tools: Tools, lastRole: string, lastUser: string): ToolFunction | undefined {
+  const { functions, choice } = tools;
+  if (choice.kind === 'none' || functions.length === 0) return undefined;
+  if (choice.kind === 'function') return functions.find((fn) => fn.name === choice.name);
+  // A tool's result just came back: answer it in words (no endless loop of calls).
+  if (lastRole === 'tool') return choice.kind === 'required' ? functions[0] : undefined;
+  if (choice.kind === 'required') return functions[0];
+  const text = lastUser.toLowerCase();
+  return functions.find((fn) => text.includes(fn.name.toLowerCase()) || text.includes(fn.name.toLowerCase().replace(/[_-]/g, ' ')));
+}
+
+/** A call of `fn`, its arguments made from its parameters' schema. */
+export function makeCall(fn: ToolFunction, rng: Rng, words: readonly string[]): ToolCall {
+  const id = `call_${Math.floor(rng.next() * 2 ** 48).toString(36).padStart(10, '0')}`;
+  return { id, name: fn.name, arguments: JSON.stringify(valueFromSchema(fn.parameters, rng, words) ?? {}) };
+}
