@@ -211,3 +211,34 @@ describe('tools', () => {
     expect(((await answer.json()) as { error: { param: string } }).error.param).toBe(param);
   });
 });
+
+describe('logprobs', () => {
+  it('each token with its log probability and top_logprobs alternatives, the chosen one the likeliest', async () => {
+    const completion = await client.chat.completions.create({ model: 'svc-mini', messages, logprobs: true, top_logprobs: 3, max_tokens: 12 });
+    const choice = completion.choices[0]!;
+    const content = choice.logprobs?.content ?? [];
+    expect(content).toHaveLength(completion.usage!.completion_tokens);
+    expect(content.map((entry) => entry.token).join('')).toBe(choice.message.content);
+    for (const entry of content) {
+      expect(entry.logprob).toBeLessThanOrEqual(0);
+      expect(entry.top_logprobs).toHaveLength(3);
+      expect(entry.top_logprobs[0]!.token).toBe(entry.token);
+      expect(Math.max(...entry.top_logprobs.map((alt) => alt.logprob))).toBe(entry.logprob);
+      expect(Buffer.from(entry.bytes ?? []).toString()).toBe(entry.token);
+    }
+  });
+
+  it('streamed per token; finalChatCompletion() gathers them', async () => {
+    const final = await client.chat.completions.stream({ model: 'svc-mini', messages, logprobs: true, max_tokens: 8 }).finalChatCompletion();
+    const choice = final.choices[0]!;
+    expect(choice.logprobs?.content?.map((entry) => entry.token).join('')).toBe(choice.message.content);
+  });
+
+  it('without logprobs: null, as OpenAI sends', async () => {
+    expect((await client.chat.completions.create({ model: 'svc-mini', messages })).choices[0]!.logprobs).toBeNull();
+  });
+
+  it('top_logprobs without logprobs is a 400 naming it', async () => {
+    await expect(client.chat.completions.create({ model: 'svc-mini', messages, top_logprobs: 2 })).rejects.toMatchObject({ status: 400, param: 'top_logprobs' });
+  });
+});

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { countPromptTokens, tokenize } from '../tokenizer.js';
 import type { ChatRequest } from './request.js';
 import type { ToolCall } from './tools.js';
+import { tokenLogprob } from './logprobs.js';
 
 /** Why generation ended: `stop` (naturally or at a stop string), `length` (max_tokens), or a tool call. */
 export type FinishReason = 'stop' | 'length' | 'tool_calls';
@@ -34,6 +35,8 @@ export interface Completion {
   model: string;
   choices: Choice[];
   usage: Usage;
+  /** `logprobs` asked for, with this many alternatives per token. */
+  logprobs: { top: number } | undefined;
 }
 
 /**
@@ -66,7 +69,15 @@ export function buildCompletion(request: ChatRequest, replies: ReadonlyArray<str
     model: request.model,
     choices,
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    logprobs: request.logprobs.enabled ? { top: request.logprobs.top } : undefined,
   };
+}
+
+/** A choice's logprobs in OpenAI's shape (null unless asked for, and for a tool call). */
+function logprobsOf(c: Completion, choice: Choice, from = 0, to = choice.tokens.length): object | null {
+  if (!c.logprobs || choice.toolCall) return null;
+  const top = c.logprobs.top;
+  return { content: choice.tokens.slice(from, to).map((token, offset) => tokenLogprob(token, from + offset, top)), refusal: null };
 }
 
 /**
@@ -103,7 +114,7 @@ export function completionBody(c: Completion): object {
     created: c.created,
     model: c.model,
     system_fingerprint: SYSTEM_FINGERPRINT,
-    choices: c.choices.map((choice, index) => ({ index, message: messageOf(choice), logprobs: null, finish_reason: choice.finishReason })),
+    choices: c.choices.map((choice, index) => ({ index, message: messageOf(choice), logprobs: logprobsOf(c, choice), finish_reason: choice.finishReason })),
     usage: fullUsage(c.usage),
   };
 }
@@ -124,7 +135,7 @@ export function completionChunks(c: Completion, includeUsage: boolean): object[]
     choices,
     ...(includeUsage ? { usage: usage ? fullUsage(usage) : null } : {}),
   });
-  const choice = (index: number, delta: object, finishReason: FinishReason | null = null): object => ({ index, delta, logprobs: null, finish_reason: finishReason });
+  const choice = (index: number, delta: object, finishReason: FinishReason | null = null, logprobs: object | null = null): object => ({ index, delta, logprobs, finish_reason: finishReason });
   return [
     ...c.choices.flatMap((each, index) => {
       const call = each.toolCall;
@@ -133,7 +144,8 @@ export function completionChunks(c: Completion, includeUsage: boolean): object[]
         ? { role: 'assistant', content: null, refusal: null, tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }
         : { role: 'assistant', content: '', refusal: null };
       const piece = (token: string): object => (call ? { tool_calls: [{ index: 0, function: { arguments: token } }] } : { content: token });
-      return [chunk([choice(index, opening)]), ...each.tokens.map((token) => chunk([choice(index, piece(token))])), chunk([choice(index, {}, each.finishReason)])];
+      const tokens = each.tokens.map((token, at) => chunk([choice(index, piece(token), null, logprobsOf(c, each, at, at + 1))]));
+      return [chunk([choice(index, opening)]), ...tokens, chunk([choice(index, {}, each.finishReason)])];
     }),
     ...(includeUsage ? [chunk([], c.usage)] : []),
   ];

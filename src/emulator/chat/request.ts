@@ -8,6 +8,7 @@ import { DEFAULT_CHAT_MODEL } from '../models.js';
 import { parseMessage, type ChatMessage } from './messages.js';
 import { parseResponseFormat, type ResponseFormat } from './response-format.js';
 import { parseTools, type Tools } from './tools.js';
+import { parseLogprobs, type LogprobsRequest } from './logprobs.js';
 import {
   describe, isObject, optionalBoolean, optionalInteger, optionalNumber, optionalString,
   rejectUnknownFields, required, type JsonObject,
@@ -35,12 +36,14 @@ export interface ChatRequest {
   seed: number | undefined;
   responseFormat: ResponseFormat;
   tools: Tools;
+  logprobs: LogprobsRequest;
 }
 
 const FIELDS = [
   'messages', 'model', 'max_tokens', 'temperature', 'top_p', 'stream', 'stop',
   'presence_penalty', 'frequency_penalty', 'user', 'stream_options',
   'max_completion_tokens', 'n', 'seed', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls',
+  'logprobs', 'top_logprobs',
 ];
 
 /** OpenAI's bound on `n` is 128; the emulator makes at most eight replies. */
@@ -130,5 +133,6 @@ export function parseChatRequest(body: unknown): ChatRequest {
   const seed = parseSeed(body);
   const responseFormat = parseResponseFormat(body);
   const tools = parseTools(body);
-  return { messages, model, maxTokens, temperature, topP, stream, stop, presencePenalty, frequencyPenalty, user, includeUsage, n, seed, responseFormat, tools };
+  const logprobs = parseLogprobs(body);
+  return { messages, model, maxTokens, temperature, topP, stream, stop, presencePenalty, frequencyPenalty, user, includeUsage, n, seed, responseFormat, tools, logprobs };
 }
