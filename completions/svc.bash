@@ -16,7 +16,7 @@ _svc() {
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    case " --profile -m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --preview --prompts --concurrency --images-dir --port --host --api-key --block --delay --fail --cut-after --latency " in
+    case " --profile -m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --preview --prompts --concurrency --images-dir --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay " in
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
@@ -322,9 +322,12 @@ _svc_complete_path() {
         --fail) return ;;
         --cut-after) return ;;
         --latency) return ;;
+        --record) return ;;
+        --cassette) return ;;
+        --replay) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --api-key --block --delay --model --fail --cut-after --latency --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --api-key --block --delay --model --fail --cut-after --latency --record --cassette --replay --replay-timing --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'completion')

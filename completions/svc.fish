@@ -13,7 +13,7 @@ function __svc_path
             set skip 0
             continue
         end
-        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency'
+        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
             set skip 1
             continue
         end
@@ -235,6 +235,10 @@ complete -c svc -n '__svc_at emulator' -l model -x -d 'serve another chat model 
 complete -c svc -n '__svc_at emulator' -l fail -x -d 'answer the Nth request with an error status, e.g. 2:429 (repeatable; for testing clients)'
 complete -c svc -n '__svc_at emulator' -l cut-after -x -d 'cut every stream after N chunks, without [DONE] (for testing clients)'
 complete -c svc -n '__svc_at emulator' -l latency -x -d 'wait this long before the first byte of every answer (for testing clients)'
+complete -c svc -n '__svc_at emulator' -l record -x -d 'forward every request to this server and keep each exchange in --cassette (your key passes through, never written)'
+complete -c svc -n '__svc_at emulator' -l cassette -x -d 'where --record keeps the exchanges, one JSON file each'
+complete -c svc -n '__svc_at emulator' -l replay -x -d 'answer only from the exchanges recorded in this folder'
+complete -c svc -n '__svc_at emulator' -l replay-timing -d 'with --replay, stream with the recorded pauses'
 complete -c svc -n '__svc_at emulator' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at emulator' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at completion' -f -a 'bash zsh fish'

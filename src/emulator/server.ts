@@ -11,6 +11,8 @@ import { imageGenerationsRoute } from './images/route.js';
 import { listModelsRoute, retrieveModelRoute } from './models-route.js';
 import { NO_FAULTS, type Faults } from './faults.js';
 import { ServedImages, servedImagesRoute } from './images/served-files.js';
+import { Cassette } from './cassette/cassette.js';
+import { recordingRoutes, replayingRoutes } from './cassette/routes.js';
 import { createRequestHandler, type Route } from './router.js';
 
 /** How to start the emulator. */
@@ -29,6 +31,10 @@ export interface EmulatorOptions {
   models?: string[];
   /** Failures, cut streams and latency to inject (faults.ts). */
   faults?: Partial<Faults>;
+  /** Forward every request to a real server and keep the exchanges (cassette/). */
+  record?: { upstream: string; dir: string };
+  /** Answer every request from a cassette only; `timing` replays the pauses of streams. */
+  replay?: { dir: string; timing: boolean };
 }
 
 /** A listening emulator. */
@@ -72,7 +78,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const active = new Set<AbortController>();
   const images = new ServedImages();
   const config = { apiKeys, blacklist: createBlacklist(options.blockTerms), delayMs, extraModels: options.models ?? [], faults: { ...NO_FAULTS, ...options.faults }, images };
-  const server = createServer(createRequestHandler([...ROUTES, servedImagesRoute(images)], config, active));
+  const routes = options.record
+    ? recordingRoutes(options.record.upstream, new Cassette(options.record.dir))
+    : options.replay
+      ? replayingRoutes(new Cassette(options.replay.dir), options.replay.timing)
+      : [...ROUTES, servedImagesRoute(images)];
+  const server = createServer(createRequestHandler(routes, config, active));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

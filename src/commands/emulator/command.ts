@@ -19,12 +19,17 @@ export function emulatorCommand(context: CommandContext) {
     .option('--fail <n:status>', 'answer the Nth request with an error status, e.g. 2:429 (repeatable; for testing clients)', collect)
     .option('--cut-after <n>', 'cut every stream after N chunks, without [DONE] (for testing clients)')
     .option('--latency <ms>', 'wait this long before the first byte of every answer (for testing clients)', '0')
+    .option('--record <base-url>', 'forward every request to this server and keep each exchange in --cassette (your key passes through, never written)')
+    .option('--cassette <dir>', 'where --record keeps the exchanges, one JSON file each')
+    .option('--replay <dir>', 'answer only from the exchanges recorded in this folder')
+    .option('--replay-timing', 'with --replay, stream with the recorded pauses')
     .addHelpText(
       'after',
       '\nExamples:\n  $ svc emulator --port 8080 --api-key test-key --delay 40\n' +
         '  $ SVC_BASE_URL=http://127.0.0.1:8080 SVC_API_KEY=test-key svc chat "hello"\n' +
         '  $ svc emulator --model gpt-4o-mini   # answer clients that ask for that model too\n' +
-        '  $ svc emulator --fail 1:429 --fail 2:500 --cut-after 3 --latency 200   # faults, for testing a client',
+        '  $ svc emulator --fail 1:429 --fail 2:500 --cut-after 3 --latency 200   # faults, for testing a client\n' +
+        '  $ svc emulator --record https://api.example.com --cassette tapes/   # then: svc emulator --replay tapes/',
     )
     .action(async (flags) => {
       const { runEmulator } = await import('./run.js');
@@ -38,6 +43,10 @@ export function emulatorCommand(context: CommandContext) {
         fail: flags.fail ?? [],
         cutAfter: flags.cutAfter,
         latency: flags.latency,
+        record: flags.record,
+        cassette: flags.cassette,
+        replay: flags.replay,
+        replayTiming: flags.replayTiming === true,
       });
     });
 }

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { resolve } from 'node:path';
 import { SvcError, UsageError } from '../../core/errors.js';
 import type { IO } from '../../terminal/io.js';
 import { isLoopbackHost } from '../../core/loopback.js';
@@ -19,6 +20,30 @@ export interface EmulatorCommandOptions {
   fail: string[];
   cutAfter: string | undefined;
   latency: string;
+  record?: string | undefined;
+  cassette?: string | undefined;
+  replay?: string | undefined;
+  replayTiming?: boolean;
+}
+
+/** --record/--cassette/--replay, checked; resolved against the working folder. */
+function cassetteOptions(options: EmulatorCommandOptions, cwd: string) {
+  if (options.record !== undefined && options.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
+  if (options.record !== undefined) {
+    if (options.cassette === undefined) throw new UsageError('--record needs --cassette <dir>: where to keep the exchanges');
+    let upstream: URL;
+    try {
+      upstream = new URL(options.record);
+    } catch {
+      throw new UsageError(`--record: "${options.record}" is not a URL (http://… or https://…)`);
+    }
+    if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new UsageError('--record takes an http:// or https:// URL');
+    return { record: { upstream: upstream.href, dir: resolve(cwd, options.cassette) } };
+  }
+  if (options.cassette !== undefined) throw new UsageError('--cassette goes with --record (to replay, give the folder to --replay)');
+  if (options.replayTiming === true && options.replay === undefined) throw new UsageError('--replay-timing goes with --replay');
+  if (options.replay !== undefined) return { replay: { dir: resolve(cwd, options.replay), timing: options.replayTiming === true } };
+  return {};
 }
 
 /** `--fail 2:429` → [2, 429], checked. */
@@ -42,6 +67,7 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
     const problem = checkKeyShape(key);
     if (problem) throw new UsageError(`--api-key: ${problem}`);
   }
+  const cassette = cassetteOptions(options, io.cwd);
   const { FAILABLE_STATUSES } = await import('../../emulator/faults.js');
   const faults = {
     fail: new Map(options.fail.map((text) => parseFailure(text, FAILABLE_STATUSES))),
@@ -51,7 +77,7 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
   const { startEmulator } = await import('../../emulator/server.js');
   let emulator;
   try {
-    emulator = await startEmulator({ host: options.host, port, apiKeys: options.apiKeys, blockTerms: options.blockTerms, delayMs, models: options.models, faults });
+    emulator = await startEmulator({ host: options.host, port, apiKeys: options.apiKeys, blockTerms: options.blockTerms, delayMs, models: options.models, faults, ...cassette });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${options.host} is already in use`, { hint: 'pick another with --port, or --port 0 for a free one' });
@@ -72,6 +98,8 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
       io.stderr,
       exposed +
         `svc emulator listening on ${emulator.baseUrl}\n` +
+        (cassette.record ? `  recording: every request goes on to ${cassette.record.upstream} with your own key, and is kept in ${cassette.record.dir}\n` : '') +
+        (cassette.replay ? `  replaying: answers come only from ${cassette.replay.dir}\n` : '') +
         `  SVC_BASE_URL=${emulator.baseUrl}\n` +
         emulator.apiKeys.map((key) => `  SVC_API_KEY=${key}\n`).join('') +
         'Press Ctrl-C to stop.\n',

@@ -1,0 +1,97 @@
+/**
+ * Cassettes: recorded exchanges with a real server, one plain JSON file each, readable in a diff
+ * (`svc emulator --record URL --cassette DIR`, then `--replay DIR`). A request is matched on its
+ * method, path and JSON body, with volatile fields (ones that change from run to run without
+ * changing the answer) left out. The key never reaches a file: the Authorization header is not
+ * kept, and any value equal to the key is replaced.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Body fields that vary between runs of the same client code and do not change the answer. */
+const VOLATILE = new Set(['metadata', 'store', 'service_tier', 'prompt_cache_key', 'safety_identifier']);
+
+export interface Exchange {
+  request: { method: string; path: string; body: unknown };
+  response: {
+    status: number;
+    /** The headers a client reads (content type, request id, retry advice). */
+    headers: Record<string, string>;
+    /** A whole body, as text; or the pieces of a stream, each with when it came (ms after the first byte). */
+    body?: string;
+    chunks?: Array<{ at: number; text: string }>;
+  };
+}
+
+/** The body as matched: volatile fields left out, keys in a stable order. */
+export function matchKey(method: string, path: string, body: unknown): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.keys(value).filter((key) => !VOLATILE.has(key)).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+    }
+    return value;
+  };
+  return JSON.stringify([method, path, canonical(body)]);
+}
+
+/** Every string in `value` equal to (or containing) the key, replaced. */
+export function withoutKey<T>(value: T, key: string | undefined): T {
+  if (!key) return value;
+  const walk = (item: unknown): unknown => {
+    if (typeof item === 'string') return item.split(key).join('[key]');
+    if (Array.isArray(item)) return item.map(walk);
+    if (item !== null && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([name, inner]) => [name, walk(inner)]));
+    return item;
+  };
+  return walk(value) as T;
+}
+
+/** Where exchanges are kept: `<dir>/<method>-<path>-<hash of the match key>.json`. */
+export class Cassette {
+  readonly dir: string;
+  #loaded: Map<string, Exchange> | undefined;
+
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  #fileName(exchange: Exchange): string {
+    const { method, path, body } = exchange.request;
+    const slug = path.replace(/^\/+/, '').replace(/[^\w.-]+/g, '_').slice(0, 60);
+    const hash = createHash('sha256').update(matchKey(method, path, body)).digest('hex').slice(0, 12);
+    return `${method.toLowerCase()}-${slug}-${hash}.json`;
+  }
+
+  /** Write one exchange (whole or not at all); the same request again replaces its file. */
+  save(exchange: Exchange, key: string | undefined): void {
+    mkdirSync(this.dir, { recursive: true });
+    const path = join(this.dir, this.#fileName(exchange));
+    const temp = `${path}.${process.pid}.part`;
+    writeFileSync(temp, `${JSON.stringify(withoutKey(exchange, key), null, 2)}\n`);
+    renameSync(temp, path);
+  }
+
+  /** Every exchange, by match key (read once). */
+  all(): Map<string, Exchange> {
+    if (this.#loaded) return this.#loaded;
+    const loaded = new Map<string, Exchange>();
+    let names: string[] = [];
+    try {
+      names = readdirSync(this.dir).filter((name) => name.endsWith('.json')).sort();
+    } catch {
+      // No cassette yet: nothing recorded.
+    }
+    for (const name of names) {
+      try {
+        const exchange = JSON.parse(readFileSync(join(this.dir, name), 'utf8')) as Exchange;
+        loaded.set(matchKey(exchange.request.method, exchange.request.path, exchange.request.body), exchange);
+      } catch {
+        // A damaged file is skipped; the request it held is then "not recorded".
+      }
+    }
+    this.#loaded = loaded;
+    return loaded;
+  }
+}

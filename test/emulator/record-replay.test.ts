@@ -1,0 +1,83 @@
+/**
+ * Record and replay (issue 23, item 4): `svc emulator --record URL --cassette DIR` passes every
+ * request on to a real server (here a scripted one) and keeps each exchange; `--replay DIR`
+ * answers from the cassette alone, with that server gone, and svc's output is byte for byte the
+ * same. The key never reaches a cassette.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/server.js';
+import { runSvc } from '../helpers/in-process.js';
+import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
+import { chunk, reply, startScriptedServer } from '../helpers/scripted-server.js';
+
+const KEY = 'sk-real-secret-key-0123456789';
+let dir: string;
+let sandbox: Sandbox;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-cassette-'));
+  sandbox = makeSandbox({ SVC_API_KEY: KEY, SVC_MAX_RETRIES: '0' });
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  sandbox.cleanup();
+});
+
+const completion = { id: 'chatcmpl-r', object: 'chat.completion', created: 9, model: 'real-model', choices: [{ index: 0, message: { role: 'assistant', content: `Recorded answer; your key ${KEY} was echoed here` }, finish_reason: 'stop' }] };
+const runs: Array<[string, string[]]> = [
+  ['a streamed chat', ['chat', '--no-save', '-m', 'real-model', 'tell me a story']],
+  ['a whole chat', ['chat', '--no-save', '--no-stream', '--json', '-m', 'real-model', 'one line please']],
+];
+
+describe('svc emulator --record, then --replay', () => {
+  const recorded: string[] = [];
+
+  it('records: the answers pass through unchanged, the client key goes on to the server', async () => {
+    const server = await startScriptedServer(
+      reply.sse([chunk('Once '), chunk('upon '), chunk('a time.', 'stop'), 'data: [DONE]\n\n']),
+      reply.json(200, completion, { 'x-request-id': 'req-real-1' }),
+    );
+    const recorder = await startEmulator({ record: { upstream: server.baseUrl, dir } });
+    try {
+      for (const [, args] of runs) {
+        const result = await runSvc(args, sandbox, { env: { SVC_BASE_URL: recorder.baseUrl } });
+        expect(result.exitCode, result.stderr).toBe(0);
+        recorded.push(result.stdout);
+      }
+      expect(recorded[0]).toBe('Once upon a time.\n');
+      expect(server.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
+    } finally {
+      await recorder.close();
+      await server.close();
+    }
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(2);
+    for (const file of files) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      expect(text).not.toContain(KEY);
+      expect(JSON.parse(text)).toMatchObject({ request: { method: 'POST', path: '/v1/chat/completions' } });
+    }
+    const stream = files.map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8'))).find((exchange) => exchange.response.chunks);
+    expect(stream.response.headers['content-type']).toBe('text/event-stream');
+  });
+
+  it('replays with the server gone: the same output, byte for byte', async () => {
+    const player = await startEmulator({ apiKeys: [KEY], replay: { dir, timing: false } });
+    try {
+      for (const [index, [, args]] of runs.entries()) {
+        const result = await runSvc(args, sandbox, { env: { SVC_BASE_URL: player.baseUrl } });
+        expect(result.exitCode, result.stderr).toBe(0);
+        // The key echoed in the recorded text was replaced in the cassette, so that line differs.
+        expect(result.stdout).toBe(recorded[index]!.split(KEY).join('[key]'));
+      }
+      const missing = await runSvc(['chat', '--no-save', '-m', 'real-model', 'never asked'], sandbox, { env: { SVC_BASE_URL: player.baseUrl } });
+      expect(missing.exitCode).toBe(4);
+      expect(missing.stderr).toContain(`No recording in ${dir} for POST /v1/chat/completions; the closest recorded request is`);
+    } finally {
+      await player.close();
+    }
+  });
+});
