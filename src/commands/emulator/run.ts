@@ -101,7 +101,8 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
         (cassette.record ? `  recording: every request goes on to ${cassette.record.upstream} with your own key, and is kept in ${cassette.record.dir}\n` : '') +
         (cassette.replay ? `  replaying: answers come only from ${cassette.replay.dir}\n` : '') +
         `  SVC_BASE_URL=${emulator.baseUrl}\n` +
-        emulator.apiKeys.map((key) => `  SVC_API_KEY=${key}\n`).join('') +
+        // Recording, the client's own key goes on to the real server: the emulator has none to offer.
+        (cassette.record ? '' : emulator.apiKeys.map((key) => `  SVC_API_KEY=${key}\n`).join('')) +
         'Press Ctrl-C to stop.\n',
     );
   } catch (error) {
