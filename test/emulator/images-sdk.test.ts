@@ -3,18 +3,12 @@
  * and errors map to the SDK's error classes.
  */
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { useSdkEmulator } from '../helpers/sdk-emulator.js';
+import { describe, expect, it, vi } from 'vitest';
 import { countTokens } from '../../src/emulator/tokenizer.js';
 import { readHeader } from './image-files.js';
 
-let emu: RunningEmulator;
-let client: OpenAI;
-beforeAll(async () => {
-  emu = await startEmulator();
-  client = new OpenAI({ baseURL: `${emu.baseUrl}/v1`, apiKey: emu.apiKeys[0], maxRetries: 0 });
-});
-afterAll(() => emu.close());
+const sdk = useSdkEmulator();
 
 const prompt = 'A paper boat on a puddle after the rain';
 
@@ -24,7 +18,7 @@ describe('the openai SDK and images', () => {
     // The clock, fixed, so `created` (Unix seconds of the answer) can be checked exactly.
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-04T05:06:07.890Z') });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const result = await client.images.generate({ model: 'svc-vision', prompt, aspect_ratio: '16:9', output_format: 'webp', seed: 3 } as any).finally(() => vi.useRealTimers());
+    const result = await sdk.client.images.generate({ model: 'svc-vision', prompt, aspect_ratio: '16:9', output_format: 'webp', seed: 3 } as any).finally(() => vi.useRealTimers());
     expect(result.data).toHaveLength(1);
     const image = result.data?.[0];
     expect(readHeader(Buffer.from(image?.b64_json ?? '', 'base64'))).toEqual({ format: 'webp', width: 1344, height: 756 });
@@ -38,7 +32,7 @@ describe('the openai SDK and images', () => {
 
   it('throws BadRequestError naming the parameter for an unknown aspect ratio', async () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const error = await client.images.generate({ model: 'svc-vision', prompt, aspect_ratio: '2:1' } as any).catch((e: unknown) => e);
+    const error = await sdk.client.images.generate({ model: 'svc-vision', prompt, aspect_ratio: '2:1' } as any).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     const bad = error as InstanceType<typeof OpenAI.BadRequestError>;
     expect(bad.param).toBe('aspect_ratio');
@@ -46,14 +40,14 @@ describe('the openai SDK and images', () => {
   });
 
   it('throws BadRequestError with the exact message for disallowed content', async () => {
-    const error = await client.images.generate({ model: 'svc-vision', prompt: 'a pipe bomb diagram' }).catch((e: unknown) => e);
+    const error = await sdk.client.images.generate({ model: 'svc-vision', prompt: 'a pipe bomb diagram' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).code).toBe('content_policy_violation');
     expect((error as Error).message).toContain('Request contains disallowed content');
   });
 
   it('throws NotFoundError for a chat model', async () => {
-    const error = await client.images.generate({ model: 'svc-pro', prompt }).catch((e: unknown) => e);
+    const error = await sdk.client.images.generate({ model: 'svc-pro', prompt }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect((error as InstanceType<typeof OpenAI.NotFoundError>).code).toBe('model_not_found');
   });

@@ -3,16 +3,10 @@
  * format real clients expect (bodies, SSE chunks, error shapes and statuses).
  */
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { useSdkEmulator } from '../helpers/sdk-emulator.js';
+import { describe, expect, it } from 'vitest';
 
-let emu: RunningEmulator;
-let client: OpenAI;
-beforeAll(async () => {
-  emu = await startEmulator();
-  client = new OpenAI({ baseURL: `${emu.baseUrl}/v1`, apiKey: emu.apiKeys[0], maxRetries: 0 });
-});
-afterAll(() => emu.close());
+const sdk = useSdkEmulator();
 
 const messages = [{ role: 'user' as const, content: 'How do bees make honey?' }];
 
@@ -22,8 +16,8 @@ describe('the openai SDK', () => {
     const warn = console.warn;
     console.warn = (...args: unknown[]) => void warnings.push(args);
     try {
-      const whole = await client.chat.completions.create({ model: 'svc-mini', messages, temperature: 0 });
-      const runner = client.chat.completions.stream({ model: 'svc-mini', messages, temperature: 0, stream_options: { include_usage: true } });
+      const whole = await sdk.client.chat.completions.create({ model: 'svc-mini', messages, temperature: 0 });
+      const runner = sdk.client.chat.completions.stream({ model: 'svc-mini', messages, temperature: 0, stream_options: { include_usage: true } });
       const final = await runner.finalChatCompletion();
       expect(final.choices[0]?.message.content).toBe(whole.choices[0]?.message.content);
       expect(final.choices[0]?.message.refusal).toBeNull();
@@ -38,7 +32,7 @@ describe('the openai SDK', () => {
   });
 
   it('parses a non-streaming completion', async () => {
-    const completion = await client.chat.completions.create({ model: 'svc-mini', messages, temperature: 0, max_tokens: 500 });
+    const completion = await sdk.client.chat.completions.create({ model: 'svc-mini', messages, temperature: 0, max_tokens: 500 });
     expect(completion.object).toBe('chat.completion');
     expect(completion.model).toBe('svc-mini');
     const [choice] = completion.choices;
@@ -50,8 +44,8 @@ describe('the openai SDK', () => {
   });
 
   it('streams chunks with include_usage, adding up to the same reply', async () => {
-    const whole = await client.chat.completions.create({ model: 'svc-mini', messages, temperature: 0 });
-    const stream = await client.chat.completions.create({
+    const whole = await sdk.client.chat.completions.create({ model: 'svc-mini', messages, temperature: 0 });
+    const stream = await sdk.client.chat.completions.create({
       model: 'svc-mini', messages, temperature: 0, stream: true, stream_options: { include_usage: true },
     });
     let text = '';
@@ -68,13 +62,13 @@ describe('the openai SDK', () => {
   });
 
   it('reports length when max_tokens cuts the reply', async () => {
-    const completion = await client.chat.completions.create({ model: 'svc-pro', messages, max_tokens: 3 });
+    const completion = await sdk.client.chat.completions.create({ model: 'svc-pro', messages, max_tokens: 3 });
     expect(completion.choices[0]?.finish_reason).toBe('length');
     expect(completion.usage?.completion_tokens).toBe(3);
   });
 
   it('throws AuthenticationError (401) for a bad key', async () => {
-    const bad = new OpenAI({ baseURL: `${emu.baseUrl}/v1`, apiKey: 'not-a-key', maxRetries: 0 });
+    const bad = new OpenAI({ baseURL: `${sdk.emu.baseUrl}/v1`, apiKey: 'not-a-key', maxRetries: 0 });
     const error = await bad.chat.completions.create({ model: 'svc-pro', messages }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
     expect((error as InstanceType<typeof OpenAI.AuthenticationError>).status).toBe(401);
@@ -82,13 +76,13 @@ describe('the openai SDK', () => {
   });
 
   it('throws NotFoundError for an unknown model', async () => {
-    const error = await client.chat.completions.create({ model: 'svc-vision', messages }).catch((e: unknown) => e);
+    const error = await sdk.client.chat.completions.create({ model: 'svc-vision', messages }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect((error as InstanceType<typeof OpenAI.NotFoundError>).code).toBe('model_not_found');
   });
 
   it('throws BadRequestError naming the parameter for an out-of-range value', async () => {
-    const error = await client.chat.completions.create({ model: 'svc-pro', messages, temperature: 3 }).catch((e: unknown) => e);
+    const error = await sdk.client.chat.completions.create({ model: 'svc-pro', messages, temperature: 3 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('temperature');
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).requestID).toMatch(/^req_/);

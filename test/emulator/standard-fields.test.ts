@@ -5,22 +5,16 @@
  * role `developer` and `tool`, and content as an array of parts.
  */
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { useSdkEmulator } from '../helpers/sdk-emulator.js';
+import { describe, expect, it } from 'vitest';
 
-let emu: RunningEmulator;
-let client: OpenAI;
-beforeAll(async () => {
-  emu = await startEmulator();
-  client = new OpenAI({ baseURL: `${emu.baseUrl}/v1`, apiKey: emu.apiKeys[0], maxRetries: 0 });
-});
-afterAll(() => emu.close());
+const sdk = useSdkEmulator();
 
 const messages = [{ role: 'user' as const, content: 'Suggest names for a bakery in Lisbon' }];
 
 describe('n', () => {
   it('makes that many choices, indexed; with a seed they differ and come back the same', async () => {
-    const ask = () => client.chat.completions.create({ model: 'svc-mini', messages, n: 3, seed: 7, temperature: 1 });
+    const ask = () => sdk.client.chat.completions.create({ model: 'svc-mini', messages, n: 3, seed: 7, temperature: 1 });
     const first = await ask();
     expect(first.choices.map((choice) => choice.index)).toEqual([0, 1, 2]);
     const texts = first.choices.map((choice) => choice.message.content);
@@ -31,9 +25,9 @@ describe('n', () => {
   });
 
   it('streams each choice under its index; finalChatCompletion() rebuilds them all', async () => {
-    const runner = client.chat.completions.stream({ model: 'svc-mini', messages, n: 2, seed: 3, temperature: 1 });
+    const runner = sdk.client.chat.completions.stream({ model: 'svc-mini', messages, n: 2, seed: 3, temperature: 1 });
     const final = await runner.finalChatCompletion();
-    const whole = await client.chat.completions.create({ model: 'svc-mini', messages, n: 2, seed: 3, temperature: 1 });
+    const whole = await sdk.client.chat.completions.create({ model: 'svc-mini', messages, n: 2, seed: 3, temperature: 1 });
     expect(final.choices.map((choice) => choice.message.content)).toEqual(whole.choices.map((choice) => choice.message.content));
     expect(final.choices.map((choice) => choice.finish_reason)).toEqual(['stop', 'stop']);
   });
@@ -41,7 +35,7 @@ describe('n', () => {
 
 describe('seed', () => {
   it('the same seed and messages give the same reply at any temperature; another seed, another reply', async () => {
-    const ask = (seed: number) => client.chat.completions.create({ model: 'svc-pro', messages, seed, temperature: 1.5 });
+    const ask = (seed: number) => sdk.client.chat.completions.create({ model: 'svc-pro', messages, seed, temperature: 1.5 });
     const a = (await ask(42)).choices[0]?.message.content;
     expect((await ask(42)).choices[0]?.message.content).toBe(a);
     expect((await ask(43)).choices[0]?.message.content).not.toBe(a);
@@ -50,7 +44,7 @@ describe('seed', () => {
 
 describe('max_completion_tokens', () => {
   it('cuts the reply as max_tokens does', async () => {
-    const completion = await client.chat.completions.create({ model: 'svc-pro', messages, max_completion_tokens: 5 });
+    const completion = await sdk.client.chat.completions.create({ model: 'svc-pro', messages, max_completion_tokens: 5 });
     expect(completion.choices[0]?.finish_reason).toBe('length');
     expect(completion.usage?.completion_tokens).toBe(5);
   });
@@ -58,7 +52,7 @@ describe('max_completion_tokens', () => {
 
 describe('response_format', () => {
   it('json_object: the reply is a JSON object', async () => {
-    const completion = await client.chat.completions.create({ model: 'svc-pro', messages, response_format: { type: 'json_object' } });
+    const completion = await sdk.client.chat.completions.create({ model: 'svc-pro', messages, response_format: { type: 'json_object' } });
     const value = JSON.parse(completion.choices[0]?.message.content ?? '') as Record<string, unknown>;
     expect(typeof value.answer).toBe('string');
     expect(value.keywords).toContain('bakery');
@@ -80,7 +74,7 @@ describe('response_format', () => {
       additionalProperties: false,
       $defs: { product: { type: 'object', properties: { title: { type: 'string' }, price: { type: 'number' } }, required: ['title', 'price'], additionalProperties: false } },
     };
-    const completion = await client.chat.completions.parse({
+    const completion = await sdk.client.chat.completions.parse({
       model: 'svc-pro',
       messages,
       response_format: { type: 'json_schema', json_schema: { name: 'bakery', schema, strict: true } },
@@ -107,7 +101,7 @@ describe('response_format', () => {
 
 describe('messages as clients send them', () => {
   it('a developer message, content parts (text and an image), and a tool result after a tool call', async () => {
-    const completion = await client.chat.completions.create({
+    const completion = await sdk.client.chat.completions.create({
       model: 'svc-pro',
       messages: [
         { role: 'developer', content: 'You answer briefly.' },
@@ -126,17 +120,17 @@ describe('images as OpenAI clients ask for them', () => {
   it('n images, each with the next seed (so each can be made again alone)', async () => {
     // `seed` is the service's own field (service-api.md 4.2), not OpenAI's: the SDK passes it on.
     const withSeed = (params: OpenAI.ImageGenerateParamsNonStreaming, seed: number) => ({ ...params, seed }) as OpenAI.ImageGenerateParamsNonStreaming;
-    const two = await client.images.generate(withSeed({ model: 'svc-vision', prompt: 'a red kite', n: 2, size: '1024x1024', quality: 'hd', style: 'vivid' }, 11));
+    const two = await sdk.client.images.generate(withSeed({ model: 'svc-vision', prompt: 'a red kite', n: 2, size: '1024x1024', quality: 'hd', style: 'vivid' }, 11));
     expect(two.data).toHaveLength(2);
-    const again = await client.images.generate(withSeed({ model: 'svc-vision', prompt: 'a red kite' }, 12));
+    const again = await sdk.client.images.generate(withSeed({ model: 'svc-vision', prompt: 'a red kite' }, 12));
     expect(two.data?.[1]?.b64_json).toBe(again.data?.[0]?.b64_json);
     expect(two.data?.[0]?.b64_json).not.toBe(two.data?.[1]?.b64_json);
   });
 
   it('response_format url: a link served without the key, the image in the format asked for', async () => {
-    const answer = await client.images.generate({ model: 'svc-vision', prompt: 'a lighthouse', size: '1792x1024', response_format: 'url' });
+    const answer = await sdk.client.images.generate({ model: 'svc-vision', prompt: 'a lighthouse', size: '1792x1024', response_format: 'url' });
     const url = answer.data?.[0]?.url ?? '';
-    expect(url).toMatch(new RegExp(`^${emu.baseUrl}/v1/files/images/[0-9a-f]{24}\\.png$`));
+    expect(url).toMatch(new RegExp(`^${sdk.emu.baseUrl}/v1/files/images/[0-9a-f]{24}\\.png$`));
     expect(answer.data?.[0]?.b64_json).toBeUndefined();
     const image = await fetch(url);
     expect(image.status).toBe(200);
@@ -163,7 +157,7 @@ describe('tools', () => {
   ];
 
   it('a forced function: a tool_calls reply with arguments valid against its parameters', async () => {
-    const completion = await client.chat.completions.create({ model: 'svc-pro', messages, tools, tool_choice: { type: 'function', function: { name: 'get_weather' } } });
+    const completion = await sdk.client.chat.completions.create({ model: 'svc-pro', messages, tools, tool_choice: { type: 'function', function: { name: 'get_weather' } } });
     const choice = completion.choices[0]!;
     expect(choice.finish_reason).toBe('tool_calls');
     expect(choice.message.content).toBeNull();
@@ -174,13 +168,13 @@ describe('tools', () => {
   });
 
   it('auto: a tool is called when the message names it; after its result the answer is text', async () => {
-    const asked = await client.chat.completions.create({ model: 'svc-pro', messages: [{ role: 'user', content: 'Please get time in Lisbon' }], tools });
+    const asked = await sdk.client.chat.completions.create({ model: 'svc-pro', messages: [{ role: 'user', content: 'Please get time in Lisbon' }], tools });
     const call = asked.choices[0]!.message.tool_calls?.[0] as OpenAI.ChatCompletionMessageFunctionToolCall;
     expect(call.function.name).toBe('get_time');
-    const plain = await client.chat.completions.create({ model: 'svc-pro', messages, tools });
+    const plain = await sdk.client.chat.completions.create({ model: 'svc-pro', messages, tools });
     expect(plain.choices[0]!.message.tool_calls).toBeUndefined();
     expect(plain.choices[0]!.finish_reason).toBe('stop');
-    const answered = await client.chat.completions.create({
+    const answered = await sdk.client.chat.completions.create({
       model: 'svc-pro',
       tools,
       messages: [{ role: 'user', content: 'Please get time in Lisbon' }, asked.choices[0]!.message, { role: 'tool', tool_call_id: call.id, content: '14:05' }],
@@ -191,8 +185,8 @@ describe('tools', () => {
 
   it('streamed as OpenAI streams them: finalChatCompletion() rebuilds the call', async () => {
     const request = { model: 'svc-pro', messages, tools, tool_choice: 'required' as const, seed: 5 };
-    const whole = await client.chat.completions.create(request);
-    const final = await client.chat.completions.stream(request).finalChatCompletion();
+    const whole = await sdk.client.chat.completions.create(request);
+    const final = await sdk.client.chat.completions.stream(request).finalChatCompletion();
     expect(final.choices[0]!.finish_reason).toBe('tool_calls');
     expect(final.choices[0]!.message.tool_calls).toEqual(whole.choices[0]!.message.tool_calls);
   });
@@ -202,9 +196,9 @@ describe('tools', () => {
     ['a tool_choice naming no tool', { tools, tool_choice: { type: 'function', function: { name: 'nope' } } }, 'tool_choice'],
     ['required without tools', { tool_choice: 'required' }, 'tool_choice'],
   ])('refuses %s (400 naming %s)', async (_what, fields, param) => {
-    const answer = await fetch(`${emu.baseUrl}/v1/chat/completions`, {
+    const answer = await fetch(`${sdk.emu.baseUrl}/v1/chat/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${emu.apiKeys[0]}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${sdk.emu.apiKeys[0]}`, 'content-type': 'application/json' },
       body: JSON.stringify({ messages, ...fields }),
     });
     expect(answer.status).toBe(400);
@@ -214,7 +208,7 @@ describe('tools', () => {
 
 describe('logprobs', () => {
   it('each token with its log probability and top_logprobs alternatives, the chosen one the likeliest', async () => {
-    const completion = await client.chat.completions.create({ model: 'svc-mini', messages, logprobs: true, top_logprobs: 3, max_tokens: 12 });
+    const completion = await sdk.client.chat.completions.create({ model: 'svc-mini', messages, logprobs: true, top_logprobs: 3, max_tokens: 12 });
     const choice = completion.choices[0]!;
     const content = choice.logprobs?.content ?? [];
     expect(content).toHaveLength(completion.usage!.completion_tokens);
@@ -229,16 +223,16 @@ describe('logprobs', () => {
   });
 
   it('streamed per token; finalChatCompletion() gathers them', async () => {
-    const final = await client.chat.completions.stream({ model: 'svc-mini', messages, logprobs: true, max_tokens: 8 }).finalChatCompletion();
+    const final = await sdk.client.chat.completions.stream({ model: 'svc-mini', messages, logprobs: true, max_tokens: 8 }).finalChatCompletion();
     const choice = final.choices[0]!;
     expect(choice.logprobs?.content?.map((entry) => entry.token).join('')).toBe(choice.message.content);
   });
 
   it('without logprobs: null, as OpenAI sends', async () => {
-    expect((await client.chat.completions.create({ model: 'svc-mini', messages })).choices[0]!.logprobs).toBeNull();
+    expect((await sdk.client.chat.completions.create({ model: 'svc-mini', messages })).choices[0]!.logprobs).toBeNull();
   });
 
   it('top_logprobs without logprobs is a 400 naming it', async () => {
-    await expect(client.chat.completions.create({ model: 'svc-mini', messages, top_logprobs: 2 })).rejects.toMatchObject({ status: 400, param: 'top_logprobs' });
+    await expect(sdk.client.chat.completions.create({ model: 'svc-mini', messages, top_logprobs: 2 })).rejects.toMatchObject({ status: 400, param: 'top_logprobs' });
   });
 });
