@@ -16,7 +16,7 @@ _svc() {
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    case " --profile -m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --preview --prompts --concurrency --images-dir --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay " in
+    case " --profile -m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --param --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --preview --prompts --concurrency --images-dir --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay " in
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
@@ -56,12 +56,13 @@ _svc_complete_path() {
         --frequency-penalty) return ;;
         --user) return ;;
         --session) COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --param) return ;;
         --base-url) return ;;
         --timeout) return ;;
         --max-retries) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json --raw --usage --show-reasoning --no-stdin -i --interactive -c --continue --session --no-save --list --dry-run --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json --raw --usage --show-reasoning --no-stdin -i --interactive -c --continue --session --no-save --list --dry-run --param --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'image')
@@ -73,12 +74,13 @@ _svc_complete_path() {
         --negative) return ;;
         -m|--model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
         --preview) COMPREPLY=($(compgen -W 'auto kitty iterm sixel blocks none' -- "$cur")); return ;;
+        --param) return ;;
         --base-url) return ;;
         --timeout) return ;;
         --max-retries) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-o --output --aspect --format --seed --negative -m --model --preview --open --force --json --dry-run --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-o --output --aspect --format --seed --negative -m --model --preview --open --force --json --dry-run --param --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'batch')
@@ -100,12 +102,13 @@ _svc_complete_path() {
         --format) COMPREPLY=($(compgen -W 'png jpeg webp' -- "$cur")); return ;;
         --seed) return ;;
         --negative) return ;;
+        --param) return ;;
         --base-url) return ;;
         --timeout) return ;;
         --max-retries) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--prompts -o --output --concurrency --retry-failed --images-dir -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --aspect --format --seed --negative --dry-run --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--prompts -o --output --concurrency --retry-failed --images-dir -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --aspect --format --seed --negative --dry-run --param --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur"))
       ;;
     'sessions')
@@ -177,6 +180,7 @@ _svc_complete_path() {
       case "$prev" in
         -s|--system) return ;;
         -m|--model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        --param) return ;;
         --max-tokens) return ;;
         -t|--temperature) return ;;
         --top-p) return ;;
@@ -186,7 +190,7 @@ _svc_complete_path() {
         --user) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-s --system -m --model --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-s --system -m --model --param --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'roles edit')
@@ -260,21 +264,21 @@ _svc_complete_path() {
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render' -- "$cur"))
+      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render params' -- "$cur"))
       ;;
     'config set')
       case "$prev" in
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render' -- "$cur"))
+      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render params' -- "$cur"))
       ;;
     'config unset')
       case "$prev" in
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render' -- "$cur"))
+      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render params' -- "$cur"))
       ;;
     'config list')
       case "$prev" in

@@ -13,7 +13,7 @@ function __svc_path
             set skip 0
             continue
         end
-        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
+        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
             set skip 1
             continue
         end
@@ -72,6 +72,7 @@ complete -c svc -n '__svc_at chat' -l session -x -a '(svc sessions list 2>/dev/n
 complete -c svc -n '__svc_at chat' -l no-save -d 'keep nothing: no saved conversation, no input history'
 complete -c svc -n '__svc_at chat' -l list -d 'list saved conversations (same as `svc sessions list`)'
 complete -c svc -n '__svc_at chat' -l dry-run -d 'send nothing: print the request as a curl command (the key written as $SVC_API_KEY)'
+complete -c svc -n '__svc_at chat' -l param -x -d 'add a field to the request body: VALUE as JSON, else a string; dotted keys make objects (repeatable)'
 complete -c svc -n '__svc_at chat' -l base-url -x -d 'service base URL; /v1/... is appended (env SVC_BASE_URL)'
 complete -c svc -n '__svc_at chat' -l timeout -x -d 'longest silence allowed from the service (env SVC_TIMEOUT; default 120)'
 complete -c svc -n '__svc_at chat' -l max-retries -x -d 'retries for connection failures, 408, 409, 429, 5xx (env SVC_MAX_RETRIES; default 2)'
@@ -88,6 +89,7 @@ complete -c svc -n '__svc_at image' -l open -d 'open the saved file in the syste
 complete -c svc -n '__svc_at image' -l force -d 'replace an existing file'
 complete -c svc -n '__svc_at image' -l json -d 'print {created, images: [{path, revised_prompt, bytes}], usage} instead'
 complete -c svc -n '__svc_at image' -l dry-run -d 'send nothing and write nothing: print the request as a curl command (the key written as $SVC_API_KEY)'
+complete -c svc -n '__svc_at image' -l param -x -d 'add a field to the request body: VALUE as JSON, else a string; dotted keys make objects (repeatable)'
 complete -c svc -n '__svc_at image' -l base-url -x -d 'service base URL; /v1/... is appended (env SVC_BASE_URL)'
 complete -c svc -n '__svc_at image' -l timeout -x -d 'longest silence allowed from the service (env SVC_TIMEOUT; default 120)'
 complete -c svc -n '__svc_at image' -l max-retries -x -d 'retries for connection failures, 408, 409, 429, 5xx (env SVC_MAX_RETRIES; default 2)'
@@ -113,6 +115,7 @@ complete -c svc -n '__svc_at batch' -l format -x -a 'png jpeg webp' -d 'image fo
 complete -c svc -n '__svc_at batch' -l seed -x -d 'image seed (whole number 0 to 4294967295)'
 complete -c svc -n '__svc_at batch' -l negative -x -d 'what must not appear in the images'
 complete -c svc -n '__svc_at batch' -l dry-run -d 'check every line, send nothing: print each request a run would send as a curl command'
+complete -c svc -n '__svc_at batch' -l param -x -d 'add a field to every request\'s body unless the line sets it: VALUE as JSON, else a string (repeatable)'
 complete -c svc -n '__svc_at batch' -l base-url -x -d 'service base URL; /v1/... is appended (env SVC_BASE_URL)'
 complete -c svc -n '__svc_at batch' -l timeout -x -d 'longest silence allowed from the service (env SVC_TIMEOUT; default 120)'
 complete -c svc -n '__svc_at batch' -l max-retries -x -d 'retries for connection failures, 408, 409, 429, 5xx (env SVC_MAX_RETRIES; default 2)'
@@ -160,6 +163,7 @@ complete -c svc -n '__svc_at roles show' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at roles set' -f -a '(svc roles list 2>/dev/null | cut -f1)'
 complete -c svc -n '__svc_at roles set' -s s -l system -x -d 'the system message (required for a new role)'
 complete -c svc -n '__svc_at roles set' -s m -l model -x -a '(svc models --cached 2>/dev/null)' -d 'chat model used with this role (-m on `svc chat` beats it)'
+complete -c svc -n '__svc_at roles set' -l param -x -d 'a field sent as given with this role: VALUE as JSON, else a string (repeatable)'
 complete -c svc -n '__svc_at roles set' -l max-tokens -x -d 'most tokens in replies with this role (whole number, 1 or more)'
 complete -c svc -n '__svc_at roles set' -s t -l temperature -x -d 'randomness from 0 to 2 (service default 1)'
 complete -c svc -n '__svc_at roles set' -l top-p -x -d 'nucleus sampling from 0 to 1 (service default 1)'
@@ -203,13 +207,13 @@ complete -c svc -n '__svc_at config' -f -a 'list' -d 'Print every setting as key
 complete -c svc -n '__svc_at config' -f -a 'path' -d 'Print the path of the settings file.'
 complete -c svc -n '__svc_at config' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at config get' -f -a 'baseUrl timeout maxRetries model imageModel preview render'
+complete -c svc -n '__svc_at config get' -f -a 'baseUrl timeout maxRetries model imageModel preview render params'
 complete -c svc -n '__svc_at config get' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config get' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at config set' -f -a 'baseUrl timeout maxRetries model imageModel preview render'
+complete -c svc -n '__svc_at config set' -f -a 'baseUrl timeout maxRetries model imageModel preview render params'
 complete -c svc -n '__svc_at config set' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config set' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at config unset' -f -a 'baseUrl timeout maxRetries model imageModel preview render'
+complete -c svc -n '__svc_at config unset' -f -a 'baseUrl timeout maxRetries model imageModel preview render params'
 complete -c svc -n '__svc_at config unset' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config unset' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at config list' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'

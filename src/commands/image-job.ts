@@ -18,6 +18,7 @@ import { startSpinner, type IO } from '../terminal/io.js';
 import type { PreviewChoice } from '../settings/preview-choices.js';
 import { forOutput } from '../core/terminal-text.js';
 import type { ImagePlan } from './image-options.js';
+import { withParams } from '../chat/request-params.js';
 import { checkImageFormats } from '../images/check-formats.js';
 import { commitAll } from '../images/save.js';
 import type { ImageTarget } from './image-target.js';
@@ -35,7 +36,7 @@ export function buildRequest(plan: ImagePlan, model: string): ImageRequest {
   if (plan.aspect) request.aspect_ratio = plan.aspect;
   if (plan.seed !== undefined) request.seed = plan.seed;
   if (plan.negative) request.negative_prompt = plan.negative;
-  return request;
+  return withParams(request, plan.params);
 }
 
 async function withSpinner<T>(io: IO, work: () => Promise<T>): Promise<T> {

@@ -5,6 +5,7 @@
 import { extname } from 'node:path';
 import { ASPECT_RATIOS, formatOfExtension, IMAGE_FORMATS, type AspectRatio, type ImageFormat } from '../api/images/formats.js';
 import { UsageError } from '../core/errors.js';
+import { IMAGE_OWNED, parseParams, type RequestParams } from '../chat/request-params.js';
 import { parseIntegerInRange } from '../core/parse-values.js';
 import type { ImageFlags } from './image/flags.js';
 
@@ -15,6 +16,8 @@ export type RawImageOptions = ImageFlags & { words: string[] };
 export type OutputTarget = { kind: 'stdout' } | { kind: 'path'; path: string } | { kind: 'folder'; path: string } | { kind: 'auto' };
 
 export interface ImagePlan {
+  /** `--param KEY=VALUE`: fields added to the request body as given. */
+  params: RequestParams;
   prompt: string;
   aspect: AspectRatio | undefined;
   format: ImageFormat;
@@ -82,5 +85,6 @@ export function parseImageOptions(raw: RawImageOptions, isFolder: (path: string)
     force: raw.force === true,
     json: raw.json === true,
     open: raw.open === true,
+    params: parseParams(raw.param ?? [], IMAGE_OWNED),
   };
 }

@@ -10,12 +10,14 @@
  *     You are a careful reviewer. ...
  *
  * The front matter is a small subset of YAML, one `key: value` per line: a value is a JSON
- * value when it starts with `"` or `[` (a quoted string, an array of strings for `stop`), and
- * plain text to the end of the line otherwise. `#` starts a comment line. Keys are the chat
- * request fields (as in a request body) and `model`; an unknown key is refused, so a typo is
+ * value when it starts with `"`, `[` or `{` (a quoted string, an array of strings for `stop`, the
+ * object of `params`), and plain text to the end of the line otherwise. `#` starts a comment line. Keys are the chat
+ * request fields (as in a request body), `model` and `params` (fields sent as given, as with
+ * `--param`); an unknown key is refused, so a typo is
  * never a setting quietly ignored. Pure, so a table test covers it.
  */
 import { parseModelId } from '../core/parse-values.js';
+import { CHAT_OWNED, parseParamsObject, type RequestParams } from '../chat/request-params.js';
 import { parseRequestFields, type FieldNaming, type RawRequestFields, type RequestFieldName, type RequestFields } from '../chat/request-fields.js';
 
 /** A role: a system message and the defaults that go with it. */
@@ -25,13 +27,15 @@ export interface Role {
   system: string;
   model: string | undefined;
   fields: RequestFields;
+  /** Fields sent as given (`params:` in the file, `--param` on `svc roles set`); none when absent. */
+  params?: RequestParams | undefined;
 }
 
 /** A role file that cannot be used, with what is wrong (the caller names the file). */
 export class RoleFileProblem extends Error {}
 
 const FIELD_KEYS: readonly RequestFieldName[] = ['max_tokens', 'temperature', 'top_p', 'stop', 'presence_penalty', 'frequency_penalty', 'user'];
-const KEYS = ['model', ...FIELD_KEYS];
+const KEYS = ['model', ...FIELD_KEYS, 'params'];
 
 /** Messages about a role file's values name the key as written there. */
 const FILE_NAMING: FieldNaming = {
@@ -40,7 +44,7 @@ const FILE_NAMING: FieldNaming = {
 };
 
 function valueOf(key: string, text: string, line: number): unknown {
-  if (!text.startsWith('"') && !text.startsWith('[')) return text;
+  if (!/^["[{]/.test(text)) return text;
   try {
     return JSON.parse(text);
   } catch {
@@ -76,6 +80,7 @@ export function parseRoleFile(name: string, text: string): Role {
     system: body.trim(),
     model: raw.model === undefined ? undefined : modelOf(raw.model),
     fields: fieldsOf(raw),
+    ...(raw.params === undefined ? {} : { params: paramsOf(raw.params) }),
   };
 }
 
@@ -88,6 +93,14 @@ function modelOf(value: unknown): string {
   const text = textOf('model', value);
   try {
     return parseModelId(text, 'model');
+  } catch (error) {
+    throw new RoleFileProblem((error as Error).message);
+  }
+}
+
+function paramsOf(value: unknown): RequestParams {
+  try {
+    return parseParamsObject(JSON.stringify(value), 'params', CHAT_OWNED);
   } catch (error) {
     throw new RoleFileProblem((error as Error).message);
   }
@@ -114,21 +127,22 @@ function fieldsOf(raw: Record<string, unknown>): RequestFields {
 }
 
 /** A front matter value: plain when it reads back the same, JSON otherwise. */
-function formatValue(value: string | number | readonly string[]): string {
+function formatValue(value: string | number | readonly string[] | RequestParams): string {
   if (typeof value === 'number') return String(value);
   if (typeof value !== 'string') return JSON.stringify(value);
-  const plain = value !== '' && value === value.trim() && !/^["[#]/.test(value) && !/[\n\r]/.test(value);
+  const plain = value !== '' && value === value.trim() && !/^["[{#]/.test(value) && !/[\n\r]/.test(value);
   return plain ? value : JSON.stringify(value);
 }
 
 /** The file for `role`: front matter with what it sets (none when nothing), then the system message. */
 export function formatRoleFile(role: Omit<Role, 'name'>): string {
-  const entries: Array<[string, string | number | readonly string[]]> = [];
+  const entries: Array<[string, string | number | readonly string[] | RequestParams]> = [];
   if (role.model !== undefined) entries.push(['model', role.model]);
   for (const key of FIELD_KEYS) {
     const value = role.fields[key];
     if (value !== undefined) entries.push([key, value]);
   }
+  if (role.params && Object.keys(role.params).length > 0) entries.push(['params', role.params]);
   const header = entries.length > 0 ? `---\n${entries.map(([key, value]) => `${key}: ${formatValue(value)}`).join('\n')}\n---\n` : '';
   // A body that itself starts with "---" would be read as front matter: an empty one guards it.
   const guard = header === '' && role.system.startsWith('---') ? '---\n---\n' : '';

@@ -3,6 +3,7 @@
  * cli.md "Settings and precedence" is the source of this table.
  */
 import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange } from '../core/parse-values.js';
+import { CHAT_OWNED, parseParamsObject } from '../chat/request-params.js';
 import { PREVIEW_CHOICES, type PreviewChoice } from './preview-choices.js';
 
 export interface SettingDefinition<T> {
@@ -81,6 +82,15 @@ export const settingDefinitions = {
     parse: (text: string, source: string): RenderMode => parseChoice(text, source, RENDER_MODES),
     stores: 'string',
   } satisfies SettingDefinition<RenderMode>,
+  params: {
+    env: 'SVC_PARAMS',
+    defaultValue: undefined,
+    description: 'extra chat request fields, a JSON object sent with every chat request ({"service_tier": "flex"})',
+    // Kept as the JSON text (settings store strings and numbers); checked here so a typo or a field
+    // an option owns is refused when it is set, not at the first request.
+    parse: (text: string, source: string) => JSON.stringify(parseParamsObject(text, source, CHAT_OWNED)),
+    stores: 'string',
+  } satisfies SettingDefinition<string>,
 };
 
 export type SettingName = keyof typeof settingDefinitions;

@@ -90,6 +90,7 @@ describe('svc config', () => {
       'imageModel\tsvc-vision\tdefault',
       'preview\tauto\tdefault',
       'render\tauto\tdefault',
+      'params\t\tdefault',
       '',
     ]);
     expect((await runSvc(['config', 'unset', 'timeout'], sandbox)).exitCode).toBe(0);

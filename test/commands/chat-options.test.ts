@@ -34,6 +34,7 @@ describe('parseChatOptions', () => {
       files: [],
       role: undefined,
       dryRun: false,
+      params: {},
     });
   });
 

@@ -7,7 +7,7 @@ import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../api/images/formats.js';
 import { addRequestFieldOptions } from '../request-flags.js';
 import { completes } from '../completion-hints.js';
-import { addConnectionOptions } from '../setting-flags.js';
+import { addConnectionOptions, collect } from '../setting-flags.js';
 
 export function declareBatchCommand() {
   const command = new Command('batch')
@@ -26,7 +26,8 @@ export function declareBatchCommand() {
     .addOption(completes(new Option('--format <format>', `image format: ${IMAGE_FORMATS.join(', ')} (default png)`), IMAGE_FORMATS))
     .option('--seed <n>', 'image seed (whole number 0 to 4294967295)')
     .option('--negative <text>', 'what must not appear in the images')
-    .option('--dry-run', 'check every line, send nothing: print each request a run would send as a curl command');
+    .option('--dry-run', 'check every line, send nothing: print each request a run would send as a curl command')
+    .option('--param <key=value>', "add a field to every request's body unless the line sets it: VALUE as JSON, else a string (repeatable)", collect);
   return addConnectionOptions(withFields);
 }
 

@@ -3,6 +3,7 @@
  * and image flags are checked by the same parsers as on `svc chat` and `svc image`; they become
  * the defaults of every request that does not set the field itself.
  */
+import { CHAT_OWNED, IMAGE_OWNED, parseParams, type RequestParams } from '../../chat/request-params.js';
 import type { AspectRatio, ImageFormat } from '../../api/images/formats.js';
 import { UsageError } from '../../core/errors.js';
 import type { SettingFlags } from '../../factory.js';
@@ -27,6 +28,8 @@ export interface BatchPlan {
   image: { aspect: AspectRatio | undefined; format: ImageFormat | undefined; seed: number | undefined; negative: string | undefined };
   /** `--dry-run`: print each request as a curl command; send and write nothing. */
   dryRun?: boolean;
+  /** `--param KEY=VALUE`: fields added to every request body that does not set them. */
+  params?: RequestParams;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -61,5 +64,6 @@ export function parseBatchFlags(input: string | undefined, flags: BatchFlags): B
     system: flags.system,
     image: { aspect: image.aspect, format: flags.format === undefined ? undefined : image.format, seed: image.seed, negative: image.negative },
     dryRun: flags.dryRun === true,
+    params: parseParams(flags.param ?? [], { ...CHAT_OWNED, ...IMAGE_OWNED }),
   };
 }

@@ -3,6 +3,7 @@
  * `{"custom_id", "method": "POST", "url", "body"}`. Anything wrong is a {@link BodyProblem} whose
  * message says what, so the whole file can be listed before anything is sent.
  */
+import { withParams, type RequestParams } from '../../chat/request-params.js';
 import type { ChatRequest } from '../../api/chat-types.js';
 import type { ImageRequest } from '../../api/images/generate.js';
 import type { ImageFormat } from '../../api/images/formats.js';
@@ -17,6 +18,8 @@ export type BatchRequest =
 export interface RequestDefaults {
   chat: ChatDefaults;
   image: ImageDefaults;
+  /** Fields for every body that does not set them itself: chat (the `params` setting and --param), image (--param). */
+  params?: { chat: RequestParams; image: RequestParams };
 }
 
 export const CHAT_URL = '/v1/chat/completions';
@@ -55,16 +58,17 @@ export function parseRequestLine(text: string, defaults: RequestDefaults): Batch
   if (typeof customId !== 'string' || customId.trim() === '') throw new BodyProblem('custom_id must be a non-empty string');
   if (customId.length > MAX_CUSTOM_ID) throw new BodyProblem(`custom_id is longer than ${MAX_CUSTOM_ID} characters`);
   if (value.method !== 'POST') throw new BodyProblem(`method must be "POST"; got ${JSON.stringify(value.method ?? null)}`);
-  if (value.url === CHAT_URL) return { customId, kind: 'chat', body: checkChatBody(value.body, defaults.chat) };
+  const params = defaults.params ?? { chat: {}, image: {} };
+  if (value.url === CHAT_URL) return { customId, kind: 'chat', body: withParams(checkChatBody(value.body, defaults.chat), params.chat, true) };
   if (value.url === IMAGE_URL) {
     checkImageId(customId);
     const { request, format } = checkImageBody(value.body, defaults.image);
-    return { customId, kind: 'image', body: request, format };
+    return { customId, kind: 'image', body: withParams(request, params.image, true), format };
   }
   throw new BodyProblem(`url must be "${CHAT_URL}" or "${IMAGE_URL}"; got ${JSON.stringify(value.url ?? null)}`);
 }
 
 /** A `--prompts` line: a chat request with this one user message, custom_id `line-<n>`. */
 export function promptRequest(text: string, lineNumber: number, defaults: RequestDefaults): BatchRequest {
-  return { customId: `line-${lineNumber}`, kind: 'chat', body: checkChatBody({ messages: [{ role: 'user', content: text }] }, defaults.chat) };
+  return { customId: `line-${lineNumber}`, kind: 'chat', body: withParams(checkChatBody({ messages: [{ role: 'user', content: text }] }, defaults.chat), defaults.params?.chat ?? {}, true) };
 }

@@ -7,6 +7,7 @@
 import { dirname, resolve } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { chatParams } from '../../chat/request-params.js';
 import { removeStaleTempFiles } from '../../images/temp-image-file.js';
 import { ExitCode, InterruptedError, SilentExit, SvcError, UsageError } from '../../core/errors.js';
 import { describeLineProblems } from '../../storage/jsonl-file.js';
@@ -30,10 +31,12 @@ import type { BatchRequest, RequestDefaults } from './requests.js';
 import { readPreviousRun } from './resume.js';
 import { keepHeapSteady } from './steady-heap.js';
 
-function defaultsFor(plan: BatchPlan, models: { chat: string; image: string }): RequestDefaults {
+function defaultsFor(plan: BatchPlan, models: { chat: string; image: string }, storedParams: string | undefined): RequestDefaults {
   return {
     chat: { model: models.chat, system: plan.system, fields: plan.chatFields },
     image: { model: models.image, ...plan.image },
+    // The profile's `params` setting is for chat requests (as in `svc chat`); --param for both kinds.
+    params: { chat: chatParams(storedParams, undefined, plan.params), image: plan.params ?? {} },
   };
 }
 
@@ -96,10 +99,10 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     const previous = exists ? await readPreviousRun(outputPath!) : undefined;
     if (previous && previous.problems.length > 0) io.stderr.write(`${describeLineProblems(plan.output!, previous.problems)}\n`);
     const outcomes = previous?.outcomes ?? new Map<string, boolean>();
-    const checked = await checkInput(source, defaultsFor(plan, { chat: '', image: '' }), outcomes);
+    const checked = await checkInput(source, defaultsFor(plan, { chat: '', image: '' }, undefined), outcomes);
 
     const settings = await factory.settings(plan.settings);
-    const defaults = defaultsFor(plan, { chat: checked.chat > 0 ? settings.model.value : '', image: checked.image > 0 ? settings.imageModel.value : '' });
+    const defaults = defaultsFor(plan, { chat: checked.chat > 0 ? settings.model.value : '', image: checked.image > 0 ? settings.imageModel.value : '' }, settings.params.value);
     if (plan.dryRun) {
       await printBatchDryRun(io, settings, toSend(source, defaults, outcomes, plan.retryFailed));
       return;

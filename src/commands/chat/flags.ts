@@ -29,7 +29,8 @@ export function declareChatCommand() {
     .addOption(completes(new Option('--session <name>', 'continue the conversation of this name (created if new)'), { kind: 'sessions' }))
     .option('--no-save', 'keep nothing: no saved conversation, no input history')
     .option('--list', 'list saved conversations (same as `svc sessions list`)')
-    .option('--dry-run', 'send nothing: print the request as a curl command (the key written as $SVC_API_KEY)');
+    .option('--dry-run', 'send nothing: print the request as a curl command (the key written as $SVC_API_KEY)')
+    .option('--param <key=value>', 'add a field to the request body: VALUE as JSON, else a string; dotted keys make objects (repeatable)', collect);
   return addConnectionOptions(withFields);
 }
 

@@ -13,6 +13,7 @@ import type { ChatPlan } from './options.js';
 import { readPrompt } from './prompt-input.js';
 import { reasoningShown, replyText, streamReply, turnFrom } from './reply.js';
 import { emptyReplyNote } from '../../api/reply-checks.js';
+import { chatParams } from '../../chat/request-params.js';
 import { buildChatRequest, fieldsWithRole } from './request.js';
 import type { ChatInputs } from './prepare.js';
 import { printDryRun } from '../dry-run.js';
@@ -41,7 +42,7 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const session = openConversation(await factory.conversationStore(), conversation);
   applySystemFlag(session, plan.system ?? role?.system);
   const model = chatModel(settings, session, role);
-  const request = buildChatRequest(model, session.messages(text), { fields: fieldsWithRole(plan.fields, role), stream: plan.stream });
+  const request = buildChatRequest(model, session.messages(text), { fields: fieldsWithRole(plan.fields, role), stream: plan.stream, params: chatParams(settings.params.value, role?.params, plan.params) });
   if (!client) {
     printDryRun(io, settings, 'chat/completions', request, plan.stream);
     return;

@@ -10,6 +10,7 @@ import { parseRoleName } from '../../roles/store.js';
 import { settingFlagsFrom } from '../setting-flags.js';
 import type { ChatFlags } from './flags.js';
 import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from '../../chat/request-fields.js';
+import { CHAT_OWNED, parseParams, type RequestParams } from '../../chat/request-params.js';
 
 /** --continue, --session and --no-save: the conversation a chat adds to. */
 export interface ConversationChoice {
@@ -47,6 +48,8 @@ export interface ChatPlan {
   role?: string | undefined;
   /** `--dry-run`: print the request as a curl command instead of sending it. */
   dryRun?: boolean;
+  /** `--param KEY=VALUE`: fields added to the request body as given (chat/request-params.ts). */
+  params?: RequestParams;
 }
 
 function checkConversationChoice(choice: ConversationChoice): void {
@@ -80,5 +83,6 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
     files: flags.file ?? [],
     role: flags.role === undefined ? undefined : parseRoleName(flags.role, '--role'),
     dryRun,
+    params: parseParams(flags.param ?? [], CHAT_OWNED),
   };
 }

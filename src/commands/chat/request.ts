@@ -3,16 +3,17 @@ import type { ChatMessage, ChatRequest } from '../../api/chat-types.js';
 import type { Role } from '../../roles/role-file.js';
 import type { ChatPlan } from './options.js';
 import type { RequestFields } from '../../chat/request-fields.js';
+import { withParams } from '../../chat/request-params.js';
 
 /** The body for `messages` (the conversation so far and the new prompt), with the plan's fields. */
-export function buildChatRequest(model: string, messages: ChatMessage[], plan: Pick<ChatPlan, 'fields' | 'stream'>): ChatRequest {
+export function buildChatRequest(model: string, messages: ChatMessage[], plan: Pick<ChatPlan, 'fields' | 'stream' | 'params'>): ChatRequest {
   const request: ChatRequest = { model, messages, ...plan.fields };
   if (plan.stream) {
     request.stream = true;
     // OpenAI convention: without this, a stream carries no token counts (for --usage and --json).
     request.stream_options = { include_usage: true };
   }
-  return request;
+  return plan.params ? withParams(request, plan.params) : request;
 }
 
 /** The request fields of a chat with a role: the role's defaults, and the flags given over them. */

@@ -6,7 +6,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../api/images/formats.js';
 import { PREVIEW_CHOICES } from '../../settings/preview-choices.js';
 import { completes } from '../completion-hints.js';
-import { addConnectionOptions } from '../setting-flags.js';
+import { addConnectionOptions, collect } from '../setting-flags.js';
 
 export function declareImageCommand() {
   const command = new Command('image')
@@ -23,7 +23,8 @@ export function declareImageCommand() {
     .option('--open', "open the saved file in the system's viewer (xdg-open, open, start)")
     .option('--force', 'replace an existing file')
     .option('--json', 'print {created, images: [{path, revised_prompt, bytes}], usage} instead')
-    .option('--dry-run', 'send nothing and write nothing: print the request as a curl command (the key written as $SVC_API_KEY)');
+    .option('--dry-run', 'send nothing and write nothing: print the request as a curl command (the key written as $SVC_API_KEY)')
+    .option('--param <key=value>', 'add a field to the request body: VALUE as JSON, else a string; dotted keys make objects (repeatable)', collect);
   return addConnectionOptions(command);
 }
 

@@ -5,6 +5,7 @@
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { addRequestFieldOptions } from '../request-flags.js';
 import { completes } from '../completion-hints.js';
+import { collect } from '../setting-flags.js';
 
 /** A role name argument, completing to the roles there are. */
 export const roleNameArgument = () => completes(new Argument('<name>', 'role name (see `svc roles list`)'), { kind: 'roles' });
@@ -19,7 +20,8 @@ export function declareRolesSet() {
     )
     .addArgument(roleNameArgument())
     .option('-s, --system <text>', 'the system message (required for a new role)')
-    .addOption(completes(new Option('-m, --model <id>', 'chat model used with this role (-m on `svc chat` beats it)'), { kind: 'models' }));
+    .addOption(completes(new Option('-m, --model <id>', 'chat model used with this role (-m on `svc chat` beats it)'), { kind: 'models' }))
+    .option('--param <key=value>', 'a field sent as given with this role: VALUE as JSON, else a string (repeatable)', collect);
   return addRequestFieldOptions(command, 'replies with this role');
 }
 

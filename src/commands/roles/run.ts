@@ -9,6 +9,7 @@ import { findRole, listRoles, parseRoleName, removeRoleFile, roleFilePath, type 
 import { forOutput } from '../../core/terminal-text.js';
 import { editInEditor } from '../../terminal/editor.js';
 import { parseRequestFields, rawFieldsOfFlags } from '../../chat/request-fields.js';
+import { CHAT_OWNED, mergeParams, parseParams } from '../../chat/request-params.js';
 import type { RoleSetFlags } from './flags.js';
 import { jsonForOutput } from '../../core/json.js';
 
@@ -26,7 +27,7 @@ export function runList(factory: Factory, json: boolean): void {
   }
   const usable = entries.filter((entry): entry is UsableRole => !('problem' in entry));
   if (json) {
-    const rows = usable.map((entry) => ({ name: entry.name, source: entry.source, path: entry.path ?? null, system: entry.role.system, model: entry.role.model ?? null, fields: entry.role.fields }));
+    const rows = usable.map((entry) => ({ name: entry.name, source: entry.source, path: entry.path ?? null, system: entry.role.system, model: entry.role.model ?? null, fields: entry.role.fields, params: entry.role.params ?? {} }));
     io.stdout.write(jsonForOutput(rows, io.stdoutIsTTY));
     return;
   }
@@ -69,6 +70,7 @@ export function runSet(factory: Factory, text: string, flags: RoleSetFlags): voi
     system: flags.system?.trim() ?? before!.system,
     model: model ?? before?.model,
     fields: { ...before?.fields, ...fields },
+    params: mergeParams(before?.params, parseParams(flags.param ?? [], CHAT_OWNED)),
   };
   const path = saveRole(io.env, role);
   io.stderr.write(`svc: saved role "${name}" in ${forOutput(path, io.stderrIsTTY)}\n`);

@@ -9,6 +9,7 @@ import { ApiError } from '../../../core/errors.js';
 import { reportError } from '../../../terminal/report-error.js';
 import { reasoningShown, replyText, streamReply, turnFrom } from '../reply.js';
 import { emptyReplyNote } from '../../../api/reply-checks.js';
+import { chatParams } from '../../../chat/request-params.js';
 import { buildChatRequest, fieldsWithRole } from '../request.js';
 import { say, type SessionDeps, type SessionState } from './session-state.js';
 
@@ -41,7 +42,7 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
   const onLeave = (): void => stop.abort();
   context.signal.addEventListener('abort', onLeave, { once: true });
   state.unsent = undefined;
-  const request = buildChatRequest(state.model, state.session.messages(prompt.text), { fields: fieldsWithRole(plan.fields, state.role), stream: plan.stream });
+  const request = buildChatRequest(state.model, state.session.messages(prompt.text), { fields: fieldsWithRole(plan.fields, state.role), stream: plan.stream, params: chatParams(deps.storedParams, state.role?.params, plan.params) });
   let outcome;
   try {
     const reasoning = reasoningShown(io, { json: false, showReasoning: plan.showReasoning === true });

@@ -21,7 +21,7 @@ import { applyRole } from './role.js';
 import { runSlashCommand } from './commands.js';
 import { MessageComposer } from './composer.js';
 import { LineReader } from './line-reader.js';
-import type { SessionReader, SessionState } from './session-state.js';
+import type { SessionDeps, SessionReader, SessionState } from './session-state.js';
 import { parseInput, unknownCommandHint } from './slash-commands.js';
 import { openTerminalInput, type TerminalInput } from './terminal-input.js';
 
@@ -52,7 +52,7 @@ export async function runInteractive(plan: ChatPlan, role: Role | undefined, con
   const session = openConversation(store, plan.conversation);
   const history = await factory.inputHistory(plan.conversation.save);
   const reader = new LineReader(terminal, io.stderr, history, { cwd: io.cwd, env: io.env });
-  await runSession({ plan, role, context, client, store, session, model: chatModel(settings, session, role), reader, terminal, render }, firstMessage);
+  await runSession({ plan, role, context, client, store, session, model: chatModel(settings, session, role), reader, terminal, render, storedParams: settings.params.value }, firstMessage);
 }
 
 export interface SessionStart {
@@ -69,6 +69,8 @@ export interface SessionStart {
   terminal: Pick<TerminalInput, 'fd'>;
   /** Replies rendered as Markdown (stdout is a terminal and --raw was not asked for); default false. */
   render?: boolean;
+  /** The `params` setting (JSON text), sent with every request under the role's and --param's. */
+  storedParams?: string | undefined;
 }
 
 /** The session itself: read, answer, until the user leaves. The reader is closed at the end. */
@@ -77,7 +79,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
   const { signal } = context;
   const { io } = context.factory;
   const composer = new MessageComposer();
-  const deps = { context, client, plan };
+  const deps: SessionDeps = { context, client, plan, storedParams: start.storedParams };
 
   const state: SessionState = {
     io,

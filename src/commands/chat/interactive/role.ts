@@ -29,5 +29,7 @@ export function applyRole(state: SessionState, role: Role, flags: ExplicitFlags)
   }
   const defaults = Object.keys(role.fields);
   if (defaults.length > 0) changes.push(`${defaults.join(', ')} unless given as flags`);
+  const params = Object.keys(role.params ?? {});
+  if (params.length > 0) changes.push(`sends ${neutraliseForTerminal(params.join(', '))}`);
   return `(role ${role.name}${changes.length > 0 ? `: ${changes.join('; ')}` : ''})`;
 }

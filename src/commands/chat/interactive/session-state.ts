@@ -22,6 +22,8 @@ export interface SessionDeps {
   context: CommandContext;
   client: ApiClient;
   plan: ChatPlan;
+  /** The `params` setting (JSON text) of the profile in use. */
+  storedParams?: string | undefined;
 }
 
 /** What the slash commands may look at and change. */
