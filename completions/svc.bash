@@ -62,7 +62,7 @@ _svc_complete_path() {
         --max-retries) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json --raw --usage --show-reasoning --no-stdin -i --interactive -c --continue --session --no-save --list --dry-run --param --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json -x --extract --extract-last --raw --usage --show-reasoning --no-stdin -i --interactive -c --continue --session --no-save --list --dry-run --param --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'image')
@@ -108,7 +108,7 @@ _svc_complete_path() {
         --max-retries) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--prompts -o --output --concurrency --retry-failed --images-dir -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --aspect --format --seed --negative --dry-run --param --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--prompts -o --output --concurrency --retry-failed --images-dir -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --aspect --format --seed --negative -x --extract --extract-last --dry-run --param --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur"))
       ;;
     'sessions')

@@ -28,6 +28,8 @@ export interface BatchPlan {
   image: { aspect: AspectRatio | undefined; format: ImageFormat | undefined; seed: number | undefined; negative: string | undefined };
   /** `--dry-run`: print each request as a curl command; send and write nothing. */
   dryRun?: boolean;
+  /** `--extract` / `--extract-last`: the code of each chat answer in its record's `extract` field. */
+  extract?: 'all' | 'last' | undefined;
   /** `--param KEY=VALUE`: fields added to every request body that does not set them. */
   params?: RequestParams;
 }
@@ -65,5 +67,6 @@ export function parseBatchFlags(input: string | undefined, flags: BatchFlags): B
     image: { aspect: image.aspect, format: flags.format === undefined ? undefined : image.format, seed: image.seed, negative: image.negative },
     dryRun: flags.dryRun === true,
     params: parseParams(flags.param ?? [], { ...CHAT_OWNED, ...IMAGE_OWNED }),
+    extract: flags.extractLast === true ? 'last' : flags.extract === true ? 'all' : undefined,
   };
 }

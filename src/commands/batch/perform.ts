@@ -18,6 +18,7 @@ import { isObject } from '../../core/json.js';
 import { checkImageFormats } from '../../images/check-formats.js';
 import { nameTaken, numbered } from '../../images/file-names.js';
 import { commitAll } from '../../images/save.js';
+import { extractedCode } from '../../chat/code-blocks.js';
 import { answerRecord, errorRecord, failureRecord, type OutputRecord } from './records.js';
 import type { BatchRequest } from './requests.js';
 
@@ -32,6 +33,8 @@ export interface PerformContext {
   client: ApiClient;
   signal: AbortSignal;
   images: ImagesFolder;
+  /** `--extract` / `--extract-last`: chat records get an `extract` field with the answer's code. */
+  extract?: 'all' | 'last' | undefined;
 }
 
 export interface Performed {
@@ -52,7 +55,10 @@ async function performChat(request: Extract<BatchRequest, { kind: 'chat' }>, con
   let answer = { status: 200, requestId: undefined as string | undefined };
   const completion = await runChat(context.client, request.body, { signal: context.signal, onResponse: (seen) => (answer = seen) });
   const empty = emptyReplyNote(completion)?.replace('--max-tokens', 'max_tokens');
-  return { record: answerRecord(request.customId, answer.status, answer.requestId, completion), succeeded: true, tokens: totalTokens(completion.usage), ...(empty ? { empty } : {}) };
+  const record = answerRecord(request.customId, answer.status, answer.requestId, completion);
+  // null when the answer has no fenced block: the field is there on every chat line, so a script can rely on it.
+  if (context.extract) record.extract = extractedCode(completion.choices[0]?.message.content ?? '', context.extract) ?? null;
+  return { record, succeeded: true, tokens: totalTokens(completion.usage), ...(empty ? { empty } : {}) };
 }
 
 /**

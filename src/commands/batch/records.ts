@@ -14,6 +14,8 @@ export interface OutputRecord {
   custom_id: string;
   response: { status_code: number; request_id: string | null; body: unknown } | null;
   error: { code: string; message: string } | null;
+  /** `--extract`: the answer's fenced code (blocks joined by a blank line), null when it has none. */
+  extract?: string | null;
 }
 
 /**

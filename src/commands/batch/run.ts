@@ -142,7 +142,7 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
         async (request) => {
           progress.start();
           try {
-            const done = await perform(request, { client, signal: run.signal, images });
+            const done = await perform(request, { client, signal: run.signal, images, extract: plan.extract });
             await sink.write(done.record);
             progress.record(done);
           } catch (error) {

@@ -20,6 +20,8 @@ export function declareChatCommand() {
   const withFields = addRequestFieldOptions(command)
     .option('--no-stream', 'wait for the whole reply instead of streaming it')
     .option('--json', 'print the whole completion as JSON (service-api.md 2.2) instead of text')
+    .option('-x, --extract', "print only the answer's fenced code blocks to stdout, joined by a blank line (the answer itself goes to stderr on a terminal)")
+    .option('--extract-last', 'as --extract, the last code block only')
     .option('--raw', 'on a terminal, print the reply as sent instead of rendering its Markdown (env SVC_RENDER=raw)')
     .option('--usage', 'print token counts to stderr')
     .option('--show-reasoning', "in a pipe, copy the model's reasoning text to stderr (on a terminal it is shown dim above the answer; never on stdout)")

@@ -20,6 +20,8 @@ import { printDryRun } from '../dry-run.js';
 import { rendersReplies } from './reply-renderer.js';
 import { formatUsage } from './usage-line.js';
 import { jsonForOutput } from '../../core/json.js';
+import { extractedCode } from '../../chat/code-blocks.js';
+import { forOutput } from '../../core/terminal-text.js';
 
 function writeJson(io: IO, completion: ChatCompletion): void {
   io.stdout.write(jsonForOutput(completion, io.stdoutIsTTY));
@@ -28,8 +30,10 @@ function writeJson(io: IO, completion: ChatCompletion): void {
 export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Factory, signal: AbortSignal): Promise<void> {
   const { io } = factory;
   const settings = await factory.settings(plan.settings);
+  // With --extract stdout gets only the code: the answer itself goes to a terminal on stderr, or nowhere.
+  const replyIO = plan.extract ? answerOnStderr(io) : io;
   // Decided before anything is sent: a mistyped SVC_RENDER on a terminal is a usage error (exit 2).
-  const render = !plan.json && !plan.dryRun && rendersReplies(io, settings);
+  const render = !plan.json && !plan.dryRun && rendersReplies(replyIO, settings);
   const prompt = await readPrompt(io, plan, inputs.files, signal);
   const text = prompt.text;
   if (text === '') {
@@ -48,8 +52,9 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
     return;
   }
 
-  const reasoning = reasoningShown(io, { json: plan.json, showReasoning: plan.showReasoning === true });
-  const outcome = await streamReply(io, client, request, { signal, quiet: plan.json, render, reasoning });
+  const reasoning = reasoningShown(replyIO, { json: plan.json, showReasoning: plan.showReasoning === true });
+  const quiet = plan.json || (plan.extract !== undefined && !io.stderrIsTTY);
+  const outcome = await streamReply(replyIO, client, request, { signal, quiet, render, reasoning });
   const reply = replyText(outcome.completion);
   const finished = outcome.error === undefined;
   // Stopped by the user (Ctrl-C, or the reader of stdout leaving): kept marked interrupted, as in
@@ -74,6 +79,19 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   if (finishReason === 'content_filter') io.stderr.write("svc: the service's content filter cut the reply (finish_reason: content_filter)\n");
   if (plan.usage) io.stderr.write(`${formatUsage(outcome.completion?.usage)}\n`);
   if (notSaved) throw notSaved;
+  if (plan.extract) writeExtracted(io, reply, plan.extract);
+}
+
+/** The IO a reply is drawn on under --extract: stderr in stdout's place. */
+function answerOnStderr(io: IO): IO {
+  return { ...io, stdout: io.stderr, stdoutIsTTY: io.stderrIsTTY };
+}
+
+/** --extract: the code blocks on stdout, or exit 1 when the answer has none (as grep finding nothing). */
+function writeExtracted(io: IO, reply: string, which: 'all' | 'last'): void {
+  const code = extractedCode(reply, which);
+  if (code === undefined) throw new SvcError('the answer has no fenced code block, so --extract printed nothing', { hint: 'ask for the code in a fenced block, or leave out --extract to see the whole answer' });
+  io.stdout.write(`${forOutput(code, io.stdoutIsTTY)}\n`);
 }
 
 /** The reply reached stdout but not the disk: exit 1, naming the file and its folder. */

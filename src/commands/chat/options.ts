@@ -48,6 +48,8 @@ export interface ChatPlan {
   role?: string | undefined;
   /** `--dry-run`: print the request as a curl command instead of sending it. */
   dryRun?: boolean;
+  /** `-x/--extract` (all blocks) or `--extract-last`: stdout gets only the answer's code. */
+  extract?: 'all' | 'last' | undefined;
   /** `--param KEY=VALUE`: fields added to the request body as given (chat/request-params.ts). */
   params?: RequestParams;
 }
@@ -68,6 +70,7 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
   if (interactive && json) throw new UsageError('--json is for one-shot answers, not the interactive session');
   const dryRun = flags.dryRun === true;
   if (dryRun && interactive) throw new UsageError('--dry-run prints one request: give the prompt, not -i');
+  const extract = extractChoice(flags, { interactive, json });
   return {
     words,
     fields,
@@ -84,5 +87,16 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
     role: flags.role === undefined ? undefined : parseRoleName(flags.role, '--role'),
     dryRun,
     params: parseParams(flags.param ?? [], CHAT_OWNED),
+    ...(extract ? { extract } : {}),
   };
+}
+
+/** --extract / --extract-last: which blocks, checked against the flags they cannot go with. */
+function extractChoice(flags: ChatFlags, mode: { interactive: boolean; json: boolean }): 'all' | 'last' | undefined {
+  const extract = flags.extractLast === true ? 'last' : flags.extract === true ? 'all' : undefined;
+  if (extract === undefined) return undefined;
+  const flag = extract === 'last' ? '--extract-last' : '--extract';
+  if (mode.interactive) throw new UsageError(`${flag} is for one-shot answers; in the session, /copy code copies the last reply's code`);
+  if (mode.json) throw new UsageError(`${flag} and --json cannot be used together: --json prints the whole completion`);
+  return extract;
 }

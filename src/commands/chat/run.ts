@@ -17,7 +17,7 @@ export async function runChat(words: string[], flags: ChatFlags, context: Comman
   const inputs = prepareChat(io, plan);
   const personAtBothEnds = io.stdinKind === 'tty' && io.stdoutIsTTY;
   const noPrompt = plan.words.length === 0 && inputs.files.length === 0;
-  if (plan.dryRun || (!plan.interactive && !(noPrompt && personAtBothEnds))) {
+  if (plan.dryRun || plan.extract || (!plan.interactive && !(noPrompt && personAtBothEnds))) {
     await runOneShot(plan, inputs, context.factory, context.signal);
     return;
   }

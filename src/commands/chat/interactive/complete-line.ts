@@ -54,6 +54,10 @@ export function completeSessionLine(line: string, context: CompletionContext): C
       if (/\s/.test(word)) return [[], word];
       return [startingWith(word, listRoles(context.env).map((entry) => entry.name)), word];
     }
+    case 'copy': {
+      const word = arg.trimStart();
+      return [/\s/.test(word) ? [] : startingWith(word, ['code']), word];
+    }
     default:
       return [[], arg];
   }
