@@ -16,7 +16,7 @@ _svc() {
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    case " --profile -m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --param --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --preview --prompts --concurrency --images-dir --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay " in
+    case " --profile -m --model -s --system -f --file --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --param --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --preview --prompts --concurrency --images-dir --prompt --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay " in
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
@@ -47,6 +47,7 @@ _svc_complete_path() {
         -m|--model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
         -s|--system) return ;;
         -f|--file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --var) return ;;
         --role) COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
         --max-tokens) return ;;
         -t|--temperature) return ;;
@@ -62,7 +63,7 @@ _svc_complete_path() {
         --max-retries) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json -x --extract --extract-last --raw --usage --show-reasoning --no-stdin -i --interactive -c --continue --session --no-save --list --dry-run --param --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json -x --extract --extract-last --raw --usage --show-reasoning --no-stdin -i --interactive -c --continue --session --no-save --list --dry-run --param --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'image')
@@ -102,13 +103,15 @@ _svc_complete_path() {
         --format) COMPREPLY=($(compgen -W 'png jpeg webp' -- "$cur")); return ;;
         --seed) return ;;
         --negative) return ;;
+        --role) COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --var) return ;;
         --param) return ;;
         --base-url) return ;;
         --timeout) return ;;
         --max-retries) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--prompts -o --output --concurrency --retry-failed --images-dir -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --aspect --format --seed --negative -x --extract --extract-last --dry-run --param --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--prompts -o --output --concurrency --retry-failed --images-dir -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --aspect --format --seed --negative --role --var -x --extract --extract-last --dry-run --param --base-url --timeout --max-retries --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur"))
       ;;
     'sessions')
@@ -180,6 +183,7 @@ _svc_complete_path() {
       case "$prev" in
         -s|--system) return ;;
         -m|--model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        --prompt) return ;;
         --param) return ;;
         --max-tokens) return ;;
         -t|--temperature) return ;;
@@ -190,7 +194,7 @@ _svc_complete_path() {
         --user) return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-s --system -m --model --param --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-s --system -m --model --prompt --param --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'roles edit')

@@ -13,7 +13,7 @@ function __svc_path
             set skip 0
             continue
         end
-        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
+        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--prompt' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
             set skip 1
             continue
         end
@@ -52,6 +52,7 @@ complete -c svc -n '__svc_at' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at chat' -s m -l model -x -a '(svc models --cached 2>/dev/null)' -d 'chat model (env SVC_MODEL; default svc-pro)'
 complete -c svc -n '__svc_at chat' -s s -l system -x -d 'system message sent before the prompt'
 complete -c svc -n '__svc_at chat' -s f -l file -r -F -d 'attach a file\'s text after the words (repeatable; a quoted glob such as \'src/*.ts\' is expanded by svc)'
+complete -c svc -n '__svc_at chat' -l var -x -d 'fill the role\'s {{name}} blanks (repeatable; {{input}} is the prompt itself)'
 complete -c svc -n '__svc_at chat' -l role -x -a '(svc roles list 2>/dev/null | cut -f1)' -d 'use a saved role: its system message and defaults (flags given beat it; see `svc roles list`)'
 complete -c svc -n '__svc_at chat' -l max-tokens -x -d 'most tokens in the reply (whole number, 1 or more)'
 complete -c svc -n '__svc_at chat' -s t -l temperature -x -d 'randomness from 0 to 2 (service default 1)'
@@ -116,6 +117,8 @@ complete -c svc -n '__svc_at batch' -l aspect -x -a '1:1 16:9 9:16 4:3 3:4 21:9'
 complete -c svc -n '__svc_at batch' -l format -x -a 'png jpeg webp' -d 'image format: png, jpeg, webp (default png)'
 complete -c svc -n '__svc_at batch' -l seed -x -d 'image seed (whole number 0 to 4294967295)'
 complete -c svc -n '__svc_at batch' -l negative -x -d 'what must not appear in the images'
+complete -c svc -n '__svc_at batch' -l role -x -a '(svc roles list 2>/dev/null | cut -f1)' -d 'a saved role for chat requests: its system message (unless a line has one), model, defaults and prompt template (for --prompts lines)'
+complete -c svc -n '__svc_at batch' -l var -x -d 'fill the role\'s {{name}} blanks (repeatable; with --prompts, {{input}} is each line)'
 complete -c svc -n '__svc_at batch' -s x -l extract -d 'give each chat result an extract field: the answer\'s fenced code blocks, joined by a blank line (null when none)'
 complete -c svc -n '__svc_at batch' -l extract-last -d 'as --extract, the last code block only'
 complete -c svc -n '__svc_at batch' -l dry-run -d 'check every line, send nothing: print each request a run would send as a curl command'
@@ -167,6 +170,7 @@ complete -c svc -n '__svc_at roles show' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at roles set' -f -a '(svc roles list 2>/dev/null | cut -f1)'
 complete -c svc -n '__svc_at roles set' -s s -l system -x -d 'the system message (required for a new role)'
 complete -c svc -n '__svc_at roles set' -s m -l model -x -a '(svc models --cached 2>/dev/null)' -d 'chat model used with this role (-m on `svc chat` beats it)'
+complete -c svc -n '__svc_at roles set' -l prompt -x -d 'a template for each message: {{input}} is the prompt, {{name}} / {{name:default}} are filled by --var'
 complete -c svc -n '__svc_at roles set' -l param -x -d 'a field sent as given with this role: VALUE as JSON, else a string (repeatable)'
 complete -c svc -n '__svc_at roles set' -l max-tokens -x -d 'most tokens in replies with this role (whole number, 1 or more)'
 complete -c svc -n '__svc_at roles set' -s t -l temperature -x -d 'randomness from 0 to 2 (service default 1)'

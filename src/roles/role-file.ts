@@ -12,8 +12,8 @@
  * The front matter is a small subset of YAML, one `key: value` per line: a value is a JSON
  * value when it starts with `"`, `[` or `{` (a quoted string, an array of strings for `stop`, the
  * object of `params`), and plain text to the end of the line otherwise. `#` starts a comment line. Keys are the chat
- * request fields (as in a request body), `model` and `params` (fields sent as given, as with
- * `--param`); an unknown key is refused, so a typo is
+ * request fields (as in a request body), `model`, `params` (fields sent as given, as with
+ * `--param`) and `prompt` (a message template with blanks, template.ts); an unknown key is refused, so a typo is
  * never a setting quietly ignored. Pure, so a table test covers it.
  */
 import { parseModelId } from '../core/parse-values.js';
@@ -27,6 +27,11 @@ export interface Role {
   system: string;
   model: string | undefined;
   fields: RequestFields;
+  /**
+   * The message template (`prompt:` in the file): each prompt goes into its `{{input}}` blank
+   * (after it, in a template without one); other blanks are filled by --var (template.ts).
+   */
+  prompt?: string | undefined;
   /** Fields sent as given (`params:` in the file, `--param` on `svc roles set`); none when absent. */
   params?: RequestParams | undefined;
 }
@@ -35,7 +40,7 @@ export interface Role {
 export class RoleFileProblem extends Error {}
 
 const FIELD_KEYS: readonly RequestFieldName[] = ['max_tokens', 'temperature', 'top_p', 'stop', 'presence_penalty', 'frequency_penalty', 'user'];
-const KEYS = ['model', ...FIELD_KEYS, 'params'];
+const KEYS = ['model', ...FIELD_KEYS, 'params', 'prompt'];
 
 /** Messages about a role file's values name the key as written there. */
 const FILE_NAMING: FieldNaming = {
@@ -81,6 +86,7 @@ export function parseRoleFile(name: string, text: string): Role {
     model: raw.model === undefined ? undefined : modelOf(raw.model),
     fields: fieldsOf(raw),
     ...(raw.params === undefined ? {} : { params: paramsOf(raw.params) }),
+    ...(raw.prompt === undefined ? {} : { prompt: textOf('prompt', raw.prompt) }),
   };
 }
 
@@ -143,6 +149,7 @@ export function formatRoleFile(role: Omit<Role, 'name'>): string {
     if (value !== undefined) entries.push([key, value]);
   }
   if (role.params && Object.keys(role.params).length > 0) entries.push(['params', role.params]);
+  if (role.prompt !== undefined && role.prompt !== '') entries.push(['prompt', role.prompt]);
   const header = entries.length > 0 ? `---\n${entries.map(([key, value]) => `${key}: ${formatValue(value)}`).join('\n')}\n---\n` : '';
   // A body that itself starts with "---" would be read as front matter: an empty one guards it.
   const guard = header === '' && role.system.startsWith('---') ? '---\n---\n' : '';

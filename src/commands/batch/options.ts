@@ -6,6 +6,8 @@
 import { CHAT_OWNED, IMAGE_OWNED, parseParams, type RequestParams } from '../../chat/request-params.js';
 import type { AspectRatio, ImageFormat } from '../../api/images/formats.js';
 import { UsageError } from '../../core/errors.js';
+import { parseRoleName } from '../../roles/store.js';
+import { parseVars } from '../../roles/template.js';
 import type { SettingFlags } from '../../factory.js';
 import { parseIntegerInRange } from '../../core/parse-values.js';
 import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from '../../chat/request-fields.js';
@@ -32,6 +34,10 @@ export interface BatchPlan {
   extract?: 'all' | 'last' | undefined;
   /** `--param KEY=VALUE`: fields added to every request body that does not set them. */
   params?: RequestParams;
+  /** `--role NAME`: a saved role for the chat requests. */
+  role?: string | undefined;
+  /** `--var NAME=VALUE`: the role's blanks. */
+  vars?: Record<string, string>;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -68,5 +74,7 @@ export function parseBatchFlags(input: string | undefined, flags: BatchFlags): B
     dryRun: flags.dryRun === true,
     params: parseParams(flags.param ?? [], { ...CHAT_OWNED, ...IMAGE_OWNED }),
     extract: flags.extractLast === true ? 'last' : flags.extract === true ? 'all' : undefined,
+    role: flags.role === undefined ? undefined : parseRoleName(flags.role, '--role'),
+    vars: parseVars(flags.var ?? []),
   };
 }

@@ -20,6 +20,8 @@ export interface RequestDefaults {
   image: ImageDefaults;
   /** Fields for every body that does not set them itself: chat (the `params` setting and --param), image (--param). */
   params?: { chat: RequestParams; image: RequestParams };
+  /** A `--prompts` line's message from its text: a role's prompt template (roles/fill-role.ts). */
+  wrapPrompt?: (text: string) => string;
 }
 
 export const CHAT_URL = '/v1/chat/completions';
@@ -70,5 +72,5 @@ export function parseRequestLine(text: string, defaults: RequestDefaults): Batch
 
 /** A `--prompts` line: a chat request with this one user message, custom_id `line-<n>`. */
 export function promptRequest(text: string, lineNumber: number, defaults: RequestDefaults): BatchRequest {
-  return { customId: `line-${lineNumber}`, kind: 'chat', body: withParams(checkChatBody({ messages: [{ role: 'user', content: text }] }, defaults.chat), defaults.params?.chat ?? {}, true) };
+  return { customId: `line-${lineNumber}`, kind: 'chat', body: withParams(checkChatBody({ messages: [{ role: 'user', content: defaults.wrapPrompt ? defaults.wrapPrompt(text) : text }] }, defaults.chat), defaults.params?.chat ?? {}, true) };
 }

@@ -8,6 +8,9 @@ import { dirname, resolve } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { chatParams } from '../../chat/request-params.js';
+import { fillRole, promptWithRole } from '../../roles/fill-role.js';
+import type { Role } from '../../roles/role-file.js';
+import { loadRole } from '../../roles/store.js';
 import { removeStaleTempFiles } from '../../images/temp-image-file.js';
 import { ExitCode, InterruptedError, SilentExit, SvcError, UsageError } from '../../core/errors.js';
 import { describeLineProblems } from '../../storage/jsonl-file.js';
@@ -31,13 +34,21 @@ import type { BatchRequest, RequestDefaults } from './requests.js';
 import { readPreviousRun } from './resume.js';
 import { keepHeapSteady } from './steady-heap.js';
 
-function defaultsFor(plan: BatchPlan, models: { chat: string; image: string }, storedParams: string | undefined): RequestDefaults {
+function defaultsFor(plan: BatchPlan, models: { chat: string; image: string }, storedParams: string | undefined, role: Role | undefined): RequestDefaults {
+  const vars = plan.vars ?? {};
   return {
-    chat: { model: models.chat, system: plan.system, fields: plan.chatFields },
+    // A role as in `svc chat --role`: flags over its defaults; -s over its system message.
+    chat: { model: models.chat, system: plan.system ?? (role?.system || undefined), fields: { ...role?.fields, ...plan.chatFields } },
     image: { model: models.image, ...plan.image },
     // The profile's `params` setting is for chat requests (as in `svc chat`); --param for both kinds.
-    params: { chat: chatParams(storedParams, undefined, plan.params), image: plan.params ?? {} },
+    params: { chat: chatParams(storedParams, role?.params, plan.params), image: plan.params ?? {} },
+    ...(role?.prompt ? { wrapPrompt: (text: string) => promptWithRole(role, vars, text) } : {}),
   };
+}
+
+/** The chat model: -m, else the role's, else the setting (environment, stored, default), as in `svc chat`. */
+function chatModelFor(plan: BatchPlan, settingModel: string, role: Role | undefined): string {
+  return plan.settings.model === undefined && role?.model !== undefined ? role.model : settingModel;
 }
 
 /** Whether the output file exists; it must be in a folder svc can write, and not be the input. */
@@ -88,6 +99,8 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
   const { factory } = context;
   const { io } = factory;
   const plan = parseBatchFlags(input, flags);
+  // The role's blanks are checked here, before the input is read or anything sent.
+  const role = fillRole(plan.role === undefined ? undefined : loadRole(io.env, plan.role), plan.vars ?? {});
   keepHeapSteady();
   const source = openInput(io, plan.input.name, plan.input.format);
   let lock: HeldLock | undefined;
@@ -99,10 +112,10 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     const previous = exists ? await readPreviousRun(outputPath!) : undefined;
     if (previous && previous.problems.length > 0) io.stderr.write(`${describeLineProblems(plan.output!, previous.problems)}\n`);
     const outcomes = previous?.outcomes ?? new Map<string, boolean>();
-    const checked = await checkInput(source, defaultsFor(plan, { chat: '', image: '' }, undefined), outcomes);
+    const checked = await checkInput(source, defaultsFor(plan, { chat: '', image: '' }, undefined, role), outcomes);
 
     const settings = await factory.settings(plan.settings);
-    const defaults = defaultsFor(plan, { chat: checked.chat > 0 ? settings.model.value : '', image: checked.image > 0 ? settings.imageModel.value : '' }, settings.params.value);
+    const defaults = defaultsFor(plan, { chat: checked.chat > 0 ? chatModelFor(plan, settings.model.value, role) : '', image: checked.image > 0 ? settings.imageModel.value : '' }, settings.params.value, role);
     if (plan.dryRun) {
       await printBatchDryRun(io, settings, toSend(source, defaults, outcomes, plan.retryFailed));
       return;

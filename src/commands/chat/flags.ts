@@ -16,6 +16,7 @@ export function declareChatCommand() {
     .addOption(completes(new Option('-m, --model <id>', 'chat model (env SVC_MODEL; default svc-pro)'), { kind: 'models' }))
     .option('-s, --system <text>', 'system message sent before the prompt')
     .addOption(completes(new Option('-f, --file <path>', "attach a file's text after the words (repeatable; a quoted glob such as 'src/*.ts' is expanded by svc)").argParser(collect), { kind: 'files' }))
+    .option('--var <name=value>', "fill the role's {{name}} blanks (repeatable; {{input}} is the prompt itself)", collect)
     .addOption(completes(new Option('--role <name>', 'use a saved role: its system message and defaults (flags given beat it; see `svc roles list`)'), { kind: 'roles' }));
   const withFields = addRequestFieldOptions(command)
     .option('--no-stream', 'wait for the whole reply instead of streaming it')

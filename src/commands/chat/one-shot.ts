@@ -11,6 +11,7 @@ import { reportError } from '../../terminal/report-error.js';
 import { applySystemFlag, chatModel, openConversation } from './open-conversation.js';
 import type { ChatPlan } from './options.js';
 import { readPrompt } from './prompt-input.js';
+import { promptWithRole } from '../../roles/fill-role.js';
 import { reasoningShown, replyText, streamReply, turnFrom } from './reply.js';
 import { emptyReplyNote } from '../../api/reply-checks.js';
 import { chatParams } from '../../chat/request-params.js';
@@ -34,7 +35,8 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const replyIO = plan.extract ? answerOnStderr(io) : io;
   // Decided before anything is sent: a mistyped SVC_RENDER on a terminal is a usage error (exit 2).
   const render = !plan.json && !plan.dryRun && rendersReplies(replyIO, settings);
-  const prompt = await readPrompt(io, plan, inputs.files, signal);
+  const typed = await readPrompt(io, plan, inputs.files, signal);
+  const prompt = { ...typed, text: promptWithRole(inputs.role, plan.vars ?? {}, typed.text) };
   const text = prompt.text;
   if (text === '') {
     throw new UsageError('no prompt: give it as words or pipe it in', { hint: 'svc chat "why is the sky blue?"   or   git diff | svc chat "write a commit message"' });

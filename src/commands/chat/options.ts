@@ -10,6 +10,7 @@ import { parseRoleName } from '../../roles/store.js';
 import { settingFlagsFrom } from '../setting-flags.js';
 import type { ChatFlags } from './flags.js';
 import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from '../../chat/request-fields.js';
+import { parseVars } from '../../roles/template.js';
 import { CHAT_OWNED, parseParams, type RequestParams } from '../../chat/request-params.js';
 
 /** --continue, --session and --no-save: the conversation a chat adds to. */
@@ -48,6 +49,8 @@ export interface ChatPlan {
   role?: string | undefined;
   /** `--dry-run`: print the request as a curl command instead of sending it. */
   dryRun?: boolean;
+  /** `--var NAME=VALUE`: values for the role's blanks (roles/template.ts). */
+  vars?: Record<string, string>;
   /** `-x/--extract` (all blocks) or `--extract-last`: stdout gets only the answer's code. */
   extract?: 'all' | 'last' | undefined;
   /** `--param KEY=VALUE`: fields added to the request body as given (chat/request-params.ts). */
@@ -88,6 +91,7 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
     dryRun,
     params: parseParams(flags.param ?? [], CHAT_OWNED),
     ...(extract ? { extract } : {}),
+    ...(flags.var ? { vars: parseVars(flags.var) } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import { readAttachments, type AttachedFile } from '../../attachments/read.js';
 import type { IO } from '../../terminal/io.js';
 import type { Role } from '../../roles/role-file.js';
 import { loadRole } from '../../roles/store.js';
+import { fillRole } from '../../roles/fill-role.js';
 import type { ChatPlan } from './options.js';
 
 export interface ChatInputs {
@@ -16,7 +17,8 @@ export interface ChatInputs {
 }
 
 export function prepareChat(io: IO, plan: ChatPlan): ChatInputs {
-  const role = plan.role === undefined ? undefined : loadRole(io.env, plan.role);
+  // Its blanks are checked and its system message filled here, before stdin is read.
+  const role = fillRole(plan.role === undefined ? undefined : loadRole(io.env, plan.role), plan.vars ?? {});
   const files = readAttachments(plan.files ?? [], io.cwd);
   // On a terminal, the size of what goes out (a glob can match more than meant); scripts get quiet.
   if (files.length > 0 && io.stderrIsTTY) io.stderr.write(`svc: attached ${describeTotal(files)}\n`);

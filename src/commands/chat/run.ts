@@ -8,6 +8,7 @@ import { runOneShot } from './one-shot.js';
 import { parseChatOptions } from './options.js';
 import { prepareChat } from './prepare.js';
 import { readPrompt } from './prompt-input.js';
+import { promptWithRole } from '../../roles/fill-role.js';
 
 export async function runChat(words: string[], flags: ChatFlags, context: CommandContext): Promise<void> {
   const { io } = context.factory;
@@ -25,5 +26,6 @@ export async function runChat(words: string[], flags: ChatFlags, context: Comman
   // terminal has none.
   const first = await readPrompt(io, plan, inputs.files, context.signal);
   const { runInteractive } = await import('./interactive/repl.js');
-  await runInteractive(plan, inputs.role, context, first.text === '' ? undefined : first);
+  const firstMessage = first.text === '' ? undefined : { ...first, text: promptWithRole(inputs.role, plan.vars ?? {}, first.text) };
+  await runInteractive(plan, inputs.role, context, firstMessage);
 }

@@ -21,6 +21,7 @@ export function declareRolesSet() {
     .addArgument(roleNameArgument())
     .option('-s, --system <text>', 'the system message (required for a new role)')
     .addOption(completes(new Option('-m, --model <id>', 'chat model used with this role (-m on `svc chat` beats it)'), { kind: 'models' }))
+    .option('--prompt <template>', 'a template for each message: {{input}} is the prompt, {{name}} / {{name:default}} are filled by --var')
     .option('--param <key=value>', 'a field sent as given with this role: VALUE as JSON, else a string (repeatable)', collect);
   return addRequestFieldOptions(command, 'replies with this role');
 }

@@ -10,6 +10,7 @@ import { forOutput } from '../../core/terminal-text.js';
 import { editInEditor } from '../../terminal/editor.js';
 import { parseRequestFields, rawFieldsOfFlags } from '../../chat/request-fields.js';
 import { CHAT_OWNED, mergeParams, parseParams } from '../../chat/request-params.js';
+import { blanksOf, describeBlank } from '../../roles/template.js';
 import type { RoleSetFlags } from './flags.js';
 import { jsonForOutput } from '../../core/json.js';
 
@@ -27,7 +28,7 @@ export function runList(factory: Factory, json: boolean): void {
   }
   const usable = entries.filter((entry): entry is UsableRole => !('problem' in entry));
   if (json) {
-    const rows = usable.map((entry) => ({ name: entry.name, source: entry.source, path: entry.path ?? null, system: entry.role.system, model: entry.role.model ?? null, fields: entry.role.fields, params: entry.role.params ?? {} }));
+    const rows = usable.map((entry) => ({ name: entry.name, source: entry.source, path: entry.path ?? null, system: entry.role.system, model: entry.role.model ?? null, fields: entry.role.fields, params: entry.role.params ?? {}, prompt: entry.role.prompt ?? null, blanks: blanksOf(entry.role.system, entry.role.prompt) }));
     io.stdout.write(jsonForOutput(rows, io.stdoutIsTTY));
     return;
   }
@@ -52,6 +53,8 @@ export function runShow(factory: Factory, text: string): void {
   const found = existing(io, text, 'svc roles show');
   const fileText = found.path === undefined ? formatRoleFile(found.role) : readFileSync(found.path, 'utf8');
   io.stdout.write(forOutput(fileText.endsWith('\n') ? fileText : `${fileText}\n`, io.stdoutIsTTY));
+  const blanks = blanksOf(found.role.system, found.role.prompt);
+  if (blanks.length > 0) io.stderr.write(`svc: blanks to fill with --var: ${forOutput(blanks.map(describeBlank).join(', '), io.stderrIsTTY)}\n`);
   if (found.source === 'built-in') io.stderr.write(`svc: ${found.role.name} is built in; \`svc roles edit ${found.role.name}\` makes a copy of your own that replaces it\n`);
 }
 
@@ -71,6 +74,7 @@ export function runSet(factory: Factory, text: string, flags: RoleSetFlags): voi
     model: model ?? before?.model,
     fields: { ...before?.fields, ...fields },
     params: mergeParams(before?.params, parseParams(flags.param ?? [], CHAT_OWNED)),
+    prompt: flags.prompt ?? before?.prompt,
   };
   const path = saveRole(io.env, role);
   io.stderr.write(`svc: saved role "${name}" in ${forOutput(path, io.stderrIsTTY)}\n`);

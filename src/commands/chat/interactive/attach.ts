@@ -3,6 +3,7 @@
  * then), as `-f` does for a one-shot chat. A refusal attaches nothing of that command and says
  * why; the session goes on.
  */
+import { promptWithRole } from '../../../roles/fill-role.js';
 import { composeMessage, describeFile, type Prompt } from '../../../attachments/message.js';
 import { readAttachments } from '../../../attachments/read.js';
 import { UsageError } from '../../../core/errors.js';
@@ -69,7 +70,9 @@ export function fileCommand(state: SessionState, arg: string): void {
 
 /** The message to send for typed `text`: with the files attached so far, which are then taken. */
 export function takeAttachments(state: SessionState, text: string): Prompt {
-  const prompt = composeMessage(text, state.attachments, '');
+  // A role with a prompt template wraps each message typed (roles/fill-role.ts).
+  const composed = composeMessage(text, state.attachments, '');
+  const prompt = { ...composed, text: promptWithRole(state.role, state.deps.plan.vars ?? {}, composed.text) };
   state.attachments = [];
   return prompt;
 }

@@ -4,6 +4,7 @@
 import { firstLineOf } from '../../../conversations/model.js';
 import { UsageError } from '../../../core/errors.js';
 import { loadRole } from '../../../roles/store.js';
+import { fillRole } from '../../../roles/fill-role.js';
 import { parseModelId } from '../../../core/parse-values.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { formatUsage } from '../usage-line.js';
@@ -97,7 +98,8 @@ const handlers: Record<SlashCommandName, Handler> = {
     const name = arg.trim();
     if (name === '') return say(state, state.role ? `role: ${state.role.name}` : '(no role; /role <name> uses one, `svc roles list` lists them)');
     try {
-      say(state, state.useRole(loadRole(state.io.env, name, '/role')));
+      // Its blanks filled from this session's --var; vars meant for another role are not an error here.
+      say(state, state.useRole(fillRole(loadRole(state.io.env, name, '/role'), state.deps.plan.vars ?? {}, 'ignore')!));
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       say(state, neutraliseForTerminal(error.message));

@@ -1,0 +1,145 @@
+/**
+ * Templates with blanks (issue 24, item 4), as a user meets them: `svc roles set --prompt`,
+ * `svc roles show` listing the blanks, `svc chat --role R --var k=v` (words and piped stdin as
+ * {{input}}), an unfilled blank as exit 2 before anything is read or sent, batch --prompts
+ * lines through the template, and the session wrapping each message.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { runSession } from '../../src/commands/chat/interactive/repl.js';
+import { chatModel, openConversation } from '../../src/commands/chat/open-conversation.js';
+import { createFactory } from '../../src/factory.js';
+import { InterruptRouter } from '../../src/terminal/interrupts.js';
+import { roleFilePath } from '../../src/roles/store.js';
+import { fillRole } from '../../src/roles/fill-role.js';
+import { loadRole } from '../../src/roles/store.js';
+import { runSvc, testIO } from '../helpers/in-process.js';
+import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
+import { ScriptedReader } from '../helpers/scripted-reader.js';
+import { chunk, reply, useScriptedServer } from '../helpers/scripted-server.js';
+import { sessionPlan } from '../helpers/session-plan.js';
+
+const scripted = useScriptedServer();
+let sandbox: Sandbox;
+const answer = () => reply.sse([chunk('ok', 'stop'), 'data: [DONE]\n\n']);
+const completion = { id: 'c', object: 'chat.completion', created: 1, model: 'svc-pro', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] };
+type Sent = { model: string; messages: Array<{ role: string; content: string }> };
+const bodies = () => scripted.server.requests.map((request) => JSON.parse(request.body) as Sent);
+
+beforeEach(async () => {
+  sandbox?.cleanup();
+  sandbox = makeSandbox({ SVC_BASE_URL: scripted.server.baseUrl, SVC_API_KEY: 'template-key-0123456789', SVC_MAX_RETRIES: '0' });
+  const set = await runSvc(['roles', 'set', 'translate', '--system', 'You translate into {{lang}}, {{tone:plainly}}.', '--prompt', 'Translate this:\n\n{{input}}'], sandbox);
+  expect(set.exitCode, set.stderr).toBe(0);
+});
+afterAll(() => sandbox?.cleanup());
+
+describe('svc roles set --prompt and svc roles show', () => {
+  it('keeps the template in the file and lists the blanks on stderr', async () => {
+    const shown = await runSvc(['roles', 'show', 'translate'], sandbox);
+    expect(shown.stdout).toBe('---\nprompt: "Translate this:\\n\\n{{input}}"\n---\nYou translate into {{lang}}, {{tone:plainly}}.\n');
+    expect(shown.stderr).toBe('svc: blanks to fill with --var: lang, tone (default "plainly"), input (the prompt)\n');
+    const listed = await runSvc(['roles', 'list', '--json'], sandbox);
+    const row = (JSON.parse(listed.stdout) as Array<{ name: string; blanks: unknown }>).find((entry) => entry.name === 'translate');
+    expect(row?.blanks).toEqual([{ name: 'lang' }, { name: 'tone', defaultValue: 'plainly' }, { name: 'input' }]);
+  });
+});
+
+describe('svc chat --role with --var', () => {
+  it('fills the system message and puts the words into {{input}}', async () => {
+    scripted.server.script(answer());
+    const result = await runSvc(['chat', '--no-save', '--role', 'translate', '--var', 'lang=German', 'good morning'], sandbox);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(bodies()[0]!.messages).toEqual([
+      { role: 'system', content: 'You translate into German, plainly.' },
+      { role: 'user', content: 'Translate this:\n\ngood morning' },
+    ]);
+  });
+
+  it('piped stdin is {{input}} too; a value holding braces is sent as written', async () => {
+    scripted.server.script(answer());
+    const result = await runSvc(['chat', '--no-save', '--role', 'translate', '--var', 'lang={{x}}', '--var', 'tone=warmly'], sandbox, { stdin: 'Hello {{name}}\n' });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(bodies()[0]!.messages).toEqual([
+      { role: 'system', content: 'You translate into {{x}}, warmly.' },
+      { role: 'user', content: 'Translate this:\n\nHello {{name}}' },
+    ]);
+  });
+
+  it('an unfilled blank is exit 2 naming it, before stdin is read or anything sent', async () => {
+    scripted.server.script();
+    const result = await runSvc(['chat', '--role', 'translate', 'hi'], sandbox, { stdin: 'never read' });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('the role "translate" has a blank {{lang}} with no default: give --var lang=…');
+  });
+
+  it('a --var the role lacks, or --var without a role, is exit 2', async () => {
+    scripted.server.script();
+    const typo = await runSvc(['chat', '--role', 'translate', '--var', 'lang=x', '--var', 'lnag=y', 'hi'], sandbox);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain('--var lnag: the role "translate" has no blank {{lnag}}');
+    const noRole = await runSvc(['chat', '--var', 'lang=x', 'hi'], sandbox);
+    expect(noRole.exitCode).toBe(2);
+    expect(noRole.stderr).toContain('give --role too');
+  });
+
+  it('a template that needs the prompt, with none given, is exit 2', async () => {
+    scripted.server.script();
+    const result = await runSvc(['chat', '--role', 'translate', '--var', 'lang=x'], sandbox);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('give it as words or pipe it in');
+  });
+
+  it('a template without {{input}} needs no prompt: the template alone is the message', async () => {
+    writeFileSync(roleFilePath(sandbox.env, 'joke'), '---\nprompt: Tell a joke about {{topic:cats}}.\n---\nYou are funny.\n');
+    scripted.server.script(answer());
+    const result = await runSvc(['chat', '--no-save', '--role', 'joke'], sandbox);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(bodies()[0]!.messages.at(-1)).toEqual({ role: 'user', content: 'Tell a joke about cats.' });
+  });
+});
+
+describe('svc batch --role --var', () => {
+  it('sends each --prompts line through the template, with the role system message', async () => {
+    writeFileSync(join(sandbox.home, 'lines.txt'), 'one\ntwo\n');
+    scripted.server.script(reply.json(200, completion), reply.json(200, completion));
+    const result = await runSvc(['batch', '--prompts', 'lines.txt', '--concurrency', '1', '--role', 'translate', '--var', 'lang=Welsh'], sandbox);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(bodies().map((body) => body.messages)).toEqual(['one', 'two'].map((line) => [
+      { role: 'system', content: 'You translate into Welsh, plainly.' },
+      { role: 'user', content: `Translate this:\n\n${line}` },
+    ]));
+  });
+
+  it('an unfilled blank is exit 2 before anything is sent', async () => {
+    writeFileSync(join(sandbox.home, 'lines.txt'), 'one\n');
+    scripted.server.script();
+    const result = await runSvc(['batch', '--prompts', 'lines.txt', '--role', 'translate'], sandbox);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('{{lang}}');
+  });
+});
+
+describe('the session with a templated role', () => {
+  it('wraps each typed message in the template', async () => {
+    scripted.server.script(answer(), answer());
+    const { io } = testIO({ env: { ...sandbox.env, CI: 'true' }, cwd: sandbox.home });
+    const factory = createFactory(io);
+    const plan = { ...sessionPlan(), vars: { lang: 'Dutch' } };
+    const role = fillRole(loadRole(sandbox.env, 'translate'), plan.vars);
+    try {
+      const settings = await factory.settings({});
+      const client = await factory.apiClient(settings);
+      const store = await factory.conversationStore();
+      const session = openConversation(store, plan.conversation);
+      session.setSystem(role!.system);
+      const context = { factory, signal: new AbortController().signal, interrupts: new InterruptRouter(() => {}) };
+      await runSession({ plan, role, context, client, store, session, model: chatModel(settings, session, role), reader: new ScriptedReader(['first', 'second']), terminal: { fd: -1 } });
+    } finally {
+      await factory.dispose();
+    }
+    expect(bodies().map((body) => body.messages.at(-1)!.content)).toEqual(['Translate this:\n\nfirst', 'Translate this:\n\nsecond']);
+    expect(bodies()[1]!.messages[0]).toEqual({ role: 'system', content: 'You translate into Dutch, plainly.' });
+  });
+});
