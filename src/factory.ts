@@ -16,6 +16,7 @@ import { settingNames, type ResolvedValue, type SettingName } from './settings/d
 import { resolveSetting, settingOrigin, type Resolved } from './settings/resolve.js';
 import type { JsonStoreFile } from './settings/store.js';
 import { userAgent } from './core/version.js';
+import { PRICES_KEY, readPrices, type Price } from './settings/prices.js';
 
 /** Raw values of the flags that override settings, as commander parsed them. */
 export type SettingFlags = Partial<Record<SettingName, string | undefined>>;
@@ -41,6 +42,8 @@ export interface Factory {
   credentialsStore(use?: ProfileUse): Promise<JsonStoreFile>;
   settings(flags: SettingFlags): Promise<ResolvedSettings>;
   apiKey(): Promise<ResolvedKey | undefined>;
+  /** The prices set with `svc config set prices.MODEL IN/OUT` (none: no cost is shown). */
+  prices(): Promise<ReadonlyMap<string, Price>>;
   /** The key if it was already loaded (for redaction): never reads a file. */
   loadedApiKey(): string | undefined;
   /**
@@ -123,6 +126,14 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
     }
   });
 
+  const prices = memo(async () => {
+    const stored = await storedSettings();
+    const { prices: read, broken } = readPrices(stored.values[PRICES_KEY]);
+    // Said once, and the rest still priced: one bad entry never hides the others.
+    if (broken.length > 0) io.stderr.write(`svc: warning: ${broken.join(', ')} in ${stored.path} ${broken.length === 1 ? 'is' : 'are'} not "IN/OUT"; no cost is shown for ${broken.length === 1 ? 'it' : 'them'} (fix with \`svc config set\`)\n`);
+    return read;
+  });
+
   const apiKey = memo(async () => {
     // With SVC_API_KEY set, the credentials file is not even read; the profile must still exist
     // (a typo in --profile is said, whatever the environment gives).
@@ -182,6 +193,7 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
     configStore,
     credentialsStore,
     settings,
+    prices,
     apiKey,
     loadedApiKey: () => loadedKey ?? envApiKey(io.env),
     apiClient,

@@ -77,6 +77,8 @@ export interface Conversation {
   images: Array<ImageNote & { afterTurn: number }>;
   /** Tokens of every reply in the log, those later undone or retried included: they were used. */
   spent: Usage;
+  /** The same, per model (the turn's model; '' for a turn that names none): what a cost is made of. */
+  spentByModel: Record<string, Usage>;
 }
 
 /** No tokens yet. */
@@ -92,9 +94,15 @@ export function addUsage(total: Usage, usage: Usage | undefined): void {
   total.total_tokens += usage.total_tokens;
 }
 
+/** Add a turn's `usage` into the per-model totals. */
+export function addUsageOfModel(byModel: Record<string, Usage>, model: string | undefined, usage: Usage | undefined): void {
+  if (!usage) return;
+  addUsage((byModel[model ?? ''] ??= noUsage()), usage);
+}
+
 /** Replay records into the conversation they describe. */
 export function replay(name: string, records: ConversationRecord[]): Conversation {
-  const conversation: Conversation = { name, created: '', updated: '', system: undefined, model: undefined, turns: [], images: [], spent: noUsage() };
+  const conversation: Conversation = { name, created: '', updated: '', system: undefined, model: undefined, turns: [], images: [], spent: noUsage(), spentByModel: {} };
   for (const record of records) {
     switch (record.type) {
       case 'start':
@@ -105,6 +113,7 @@ export function replay(name: string, records: ConversationRecord[]): Conversatio
         const { type: _type, ...turn } = record;
         conversation.turns.push(turn);
         addUsage(conversation.spent, turn.usage);
+        addUsageOfModel(conversation.spentByModel, turn.model, turn.usage);
         conversation.updated = record.at;
         break;
       }

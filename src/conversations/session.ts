@@ -6,7 +6,7 @@
  */
 import type { ChatMessage, Usage } from '../api/chat-types.js';
 import { describeSystemError } from '../core/system-errors.js';
-import { addUsage, replay, toMessages, type Conversation, type ConversationRecord, type ImageNote, type Turn } from './model.js';
+import { addUsage, addUsageOfModel, replay, toMessages, type Conversation, type ConversationRecord, type ImageNote, type Turn } from './model.js';
 import { newConversationName, type ConversationStore } from './store.js';
 
 /** Why the conversation stopped being saved. */
@@ -84,6 +84,11 @@ export class ConversationSession {
     return this.#conversation.spent;
   }
 
+  /** The same, per model: what its cost is made of. */
+  get spentByModel(): Readonly<Record<string, Usage>> {
+    return this.#conversation.spentByModel;
+  }
+
   /** The messages to send, with `next` as the new user message when given. */
   messages(next?: string): ChatMessage[] {
     const messages = toMessages(this.#conversation);
@@ -95,6 +100,7 @@ export class ConversationSession {
     const record = { type: 'turn' as const, id: turnId(), ...turn, at: new Date().toISOString() };
     this.#conversation.turns.push({ ...turn, id: record.id, at: record.at });
     addUsage(this.#conversation.spent, turn.usage);
+    addUsageOfModel(this.#conversation.spentByModel, turn.model, turn.usage);
     this.#write(record);
   }
 

@@ -27,6 +27,10 @@ export interface SettingDefinition<T> {
  * anywhere else); `raw` prints the text as the service sent it, as in a pipe.
  */
 export const RENDER_MODES = ['auto', 'raw'] as const;
+
+/** `streamUsage`: ask streams for token counts (chat/stream-usage.ts). */
+export const ON_OFF = ['on', 'off'] as const;
+export type OnOff = (typeof ON_OFF)[number];
 export type RenderMode = (typeof RENDER_MODES)[number];
 
 /** Longest silence allowed, seconds: a day is already absurd, and keeps the ms value a safe timer. */
@@ -82,6 +86,13 @@ export const settingDefinitions = {
     parse: (text: string, source: string): RenderMode => parseChoice(text, source, RENDER_MODES),
     stores: 'string',
   } satisfies SettingDefinition<RenderMode>,
+  streamUsage: {
+    env: 'SVC_STREAM_USAGE',
+    defaultValue: 'on',
+    description: 'ask streamed replies for token counts (stream_options.include_usage): on, or off for a server that refuses it',
+    parse: (text: string, source: string): OnOff => parseChoice(text, source, ON_OFF),
+    stores: 'string',
+  } satisfies SettingDefinition<OnOff>,
   params: {
     env: 'SVC_PARAMS',
     defaultValue: undefined,

@@ -39,7 +39,7 @@ describe('svc batch against the emulator', () => {
       expect(line.response.body.choices[0].message.content.length).toBeGreaterThan(0);
       expect(line.error).toBeNull();
     }
-    expect(result.stderr).toMatch(/^2 requests: 2 succeeded, 0 failed, \d+\.\d s, [\d,]+ tokens\n$/);
+    expect(result.stderr).toMatch(/^2 requests: 2 succeeded, 0 failed, \d+\.\d s, [\d,]+ tokens \([\d,]+ prompt \+ [\d,]+ completion\)\n$/);
   });
 
   it('records a rejected request (400, disallowed content) as its answer while the others succeed: exit 1', async () => {
@@ -117,6 +117,6 @@ describe('svc batch against the emulator', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('\r\u001b[Ksvc batch: 0/2 done');
     // The live line is erased before the summary, which ends the output on a line of its own.
-    expect(result.stderr).toMatch(/\r\u001b\[K2 requests: 2 succeeded, 0 failed, [\d.]+ s, [\d,]+ tokens\n$/);
+    expect(result.stderr).toMatch(/\r\u001b\[K2 requests: 2 succeeded, 0 failed, [\d.]+ s, [\d,]+ tokens \([\d,]+ prompt \+ [\d,]+ completion\)\n$/);
   });
 });

@@ -43,7 +43,7 @@ describe('the closing line', () => {
     scripted.server.script(byId, byId, byId);
     const result = await runSvc(['batch', 'mixed.jsonl', '--concurrency', '1'], sandbox);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/^3 requests: 2 succeeded, 1 failed \(first: broken: .*the slot crashed.* \(HTTP 500\)\), 1 with an empty reply \(first: the reply was empty: the token limit was reached first \(finish_reason: length\); raise max_tokens\), \d+\.\d s, 10 tokens\n$/);
+    expect(result.stderr).toMatch(/^3 requests: 2 succeeded, 1 failed \(first: broken: .*the slot crashed.* \(HTTP 500\)\), 1 with an empty reply \(first: the reply was empty: the token limit was reached first \(finish_reason: length\); raise max_tokens\), \d+\.\d s, 10 tokens \(4 prompt \+ 6 completion\)\n$/);
   });
 
   it('a rerun counts what an earlier run did as already done', async () => {

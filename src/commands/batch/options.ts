@@ -34,6 +34,8 @@ export interface BatchPlan {
   extract?: 'all' | 'last' | undefined;
   /** `--param KEY=VALUE`: fields added to every request body that does not set them. */
   params?: RequestParams;
+  /** `--json`: the summary as JSON on stdout (needs -o: without it stdout holds the results). */
+  json?: boolean;
   /** `--role NAME`: a saved role for the chat requests. */
   role?: string | undefined;
   /** `--var NAME=VALUE`: the role's blanks. */
@@ -57,6 +59,9 @@ export function parseBatchFlags(input: string | undefined, flags: BatchFlags): B
   const imageFlag = (['aspect', 'format', 'seed', 'negative'] as const).find((flag) => flags[flag] !== undefined);
   if (format === 'prompts' && imageFlag !== undefined) throw new UsageError(`--${imageFlag} is for image requests, and --prompts makes chat requests`);
   if (flags.output === '') throw new UsageError('-o must name a file, or - for stdout');
+  if (flags.json === true && (flags.output === undefined || flags.output === '-')) {
+    throw new UsageError('--json prints the summary on stdout, where the results go without -o: give -o FILE', { hint: 'svc batch in.jsonl -o results.jsonl --json' });
+  }
   if (flags.imagesDir === '') throw new UsageError('--images-dir must name a folder');
   const concurrency = flags.concurrency === undefined ? DEFAULT_CONCURRENCY : parseIntegerInRange(flags.concurrency, '--concurrency', 1, MAX_CONCURRENCY);
   const chatFields = parseRequestFields(rawFieldsOfFlags(flags));
@@ -74,6 +79,7 @@ export function parseBatchFlags(input: string | undefined, flags: BatchFlags): B
     dryRun: flags.dryRun === true,
     params: parseParams(flags.param ?? [], { ...CHAT_OWNED, ...IMAGE_OWNED }),
     extract: flags.extractLast === true ? 'last' : flags.extract === true ? 'all' : undefined,
+    json: flags.json === true,
     role: flags.role === undefined ? undefined : parseRoleName(flags.role, '--role'),
     vars: parseVars(flags.var ?? []),
   };

@@ -6,6 +6,7 @@
  *
  * Interruption and a refused key are thrown (the batch stops); every other failure is a record.
  */
+import type { Usage } from '../../api/chat-types.js';
 import { basename, join } from 'node:path';
 import { runChat } from '../../api/chat.js';
 import type { ApiClient } from '../../api/client.js';
@@ -40,15 +41,22 @@ export interface PerformContext {
 export interface Performed {
   record: OutputRecord;
   succeeded: boolean;
-  tokens: number;
+  /** The tokens the service counted for it (zeros when it said nothing). */
+  usage: Usage;
+  /** The model it went to, for its price. */
+  model: string;
   /** Why it failed, in a few words with its custom_id, for the summary. */
   failure?: string;
   /** Why its reply was empty (an empty reply is a success: the summary counts them). */
   empty?: string;
 }
 
-function totalTokens(usage: unknown): number {
-  return isObject(usage) && typeof usage.total_tokens === 'number' ? usage.total_tokens : 0;
+/** The counts of an answer's `usage`, zeros for what it lacks (a service may send only some). */
+function usageOf(usage: unknown): Usage {
+  const count = (field: string): number => (isObject(usage) && typeof usage[field] === 'number' && Number.isFinite(usage[field]) ? usage[field] : 0);
+  const prompt = count('prompt_tokens');
+  const completion = count('completion_tokens');
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: count('total_tokens') || prompt + completion };
 }
 
 async function performChat(request: Extract<BatchRequest, { kind: 'chat' }>, context: PerformContext): Promise<Performed> {
@@ -58,7 +66,7 @@ async function performChat(request: Extract<BatchRequest, { kind: 'chat' }>, con
   const record = answerRecord(request.customId, answer.status, answer.requestId, completion);
   // null when the answer has no fenced block: the field is there on every chat line, so a script can rely on it.
   if (context.extract) record.extract = extractedCode(completion.choices[0]?.message.content ?? '', context.extract) ?? null;
-  return { record, succeeded: true, tokens: totalTokens(completion.usage), ...(empty ? { empty } : {}) };
+  return { record, succeeded: true, usage: usageOf(completion.usage), model: request.body.model, ...(empty ? { empty } : {}) };
 }
 
 /**
@@ -84,7 +92,7 @@ async function performImage(request: Extract<BatchRequest, { kind: 'image' }>, c
   // Checked before sending, so a taken name costs no image; link() still refuses at the end.
   if (nameTaken(base)) {
     const message = `${base} already exists; it was kept, and the request was not sent`;
-    return { record: errorRecord(request.customId, 'file_exists', message), succeeded: false, tokens: 0, failure: `${request.customId}: ${message}` };
+    return { record: errorRecord(request.customId, 'file_exists', message), succeeded: false, usage: usageOf(undefined), model: request.body.model, failure: `${request.customId}: ${message}` };
   }
   const result = await generateImages(context.client, request.body, { signal: context.signal, openSink: () => new TempImageFile(dir) });
   try {
@@ -94,10 +102,10 @@ async function performImage(request: Extract<BatchRequest, { kind: 'image' }>, c
       commitAll(result.images.map((image, index) => ({ tempPath: image.file.path, path: paths[index]! })), false);
     } catch (error) {
       if (!(error instanceof SvcError)) throw error;
-      return { record: errorRecord(request.customId, 'image_not_saved', error.message), succeeded: false, tokens: totalTokens(result.usage), failure: `${request.customId}: ${error.message}` };
+      return { record: errorRecord(request.customId, 'image_not_saved', error.message), succeeded: false, usage: usageOf(result.usage), model: request.body.model, failure: `${request.customId}: ${error.message}` };
     }
     const body = bodyWithPaths(result, paths.map((path) => join(shown, basename(path))));
-    return { record: answerRecord(request.customId, result.status, result.requestId, body), succeeded: true, tokens: totalTokens(result.usage) };
+    return { record: answerRecord(request.customId, result.status, result.requestId, body), succeeded: true, usage: usageOf(result.usage), model: request.body.model };
   } finally {
     for (const image of result.images) image.file.discard();
   }
@@ -111,6 +119,6 @@ export async function perform(request: BatchRequest, context: PerformContext): P
     if (context.signal.aborted) throw new InterruptedError();
     if (error instanceof AuthError || error instanceof InterruptedError || !(error instanceof SvcError)) throw error;
     const status = error instanceof ApiError && error.status > 0 ? ` (HTTP ${error.status})` : '';
-    return { record: failureRecord(request.customId, error), succeeded: false, tokens: 0, failure: `${request.customId}: ${error.message}${status}` };
+    return { record: failureRecord(request.customId, error), succeeded: false, usage: usageOf(undefined), model: request.body.model, failure: `${request.customId}: ${error.message}${status}` };
   }
 }

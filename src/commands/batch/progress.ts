@@ -8,6 +8,9 @@
  * one of: succeeded, failed, already done (skipped: an earlier run has its line), interrupted (in
  * flight when the run was stopped) or not sent.
  */
+import type { Usage } from '../../api/chat-types.js';
+import { addUsage, addUsageOfModel, noUsage } from '../../conversations/model.js';
+import { costOfSpent, formatCost, type Price } from '../../settings/prices.js';
 import type { IO } from '../../terminal/io.js';
 
 const ERASE_LINE = '\r\u001b[K';
@@ -33,7 +36,9 @@ function duration(ms: number): string {
 /** What one finished request adds to the counts. */
 export interface Finished {
   succeeded: boolean;
-  tokens: number;
+  usage: Usage;
+  /** The model it went to: its tokens are priced by it. */
+  model: string;
   /** Why it failed, for the summary's "(first: …)". */
   failure?: string | undefined;
   /** Why its reply was empty (api/reply-checks.ts emptyReplyNote), when it was. */
@@ -51,7 +56,9 @@ export interface Ending {
 export class Progress {
   succeeded = 0;
   failed = 0;
-  tokens = 0;
+  /** Tokens of every answer this run, in all and per model. */
+  readonly usage: Usage = noUsage();
+  readonly usageByModel: Record<string, Usage> = {};
   /** Requests handed to the service so far (finished or in flight). */
   started = 0;
   empty = 0;
@@ -102,7 +109,8 @@ export class Progress {
       this.empty += 1;
       this.#firstEmpty ??= finished.empty;
     }
-    this.tokens += finished.tokens;
+    addUsage(this.usage, finished.usage);
+    addUsageOfModel(this.usageByModel, finished.model, finished.usage);
     if (this.#live && this.#now() - this.#drawnAt >= REDRAW_MS) this.#draw();
   }
 
@@ -116,7 +124,7 @@ export class Progress {
       parts.push(`${rate.toFixed(1)}/s`);
       parts.push(`ETA ${duration(((this.#total - this.done) / rate) * 1000)}`);
     }
-    parts.push(`${count(this.tokens)} tokens`);
+    parts.push(`${count(this.usage.total_tokens)} tokens`);
     const paused = this.#pausedMs();
     if (paused > 0) parts.push(`rate limited: paused ${Math.ceil(paused / 1000)} s`);
     return `svc batch: ${parts.join(' · ')}`;
@@ -137,9 +145,9 @@ export class Progress {
   }
 
   /** Stop the live line and print the summary. */
-  finish(ending: Ending): void {
+  finish(ending: Ending, prices: ReadonlyMap<string, Price> = new Map()): void {
     this.stopTicking();
-    this.#io.stderr.write(`${this.summary(ending)}\n`);
+    this.#io.stderr.write(`${this.summary(ending, prices)}\n`);
   }
 
   /** Stop the live line without a summary (stdout gone: nothing more is printed). */
@@ -148,8 +156,34 @@ export class Progress {
     this.clear();
   }
 
+  /** The tokens in words: "5,120 tokens (1,000 prompt + 4,120 completion)" and the cost when every model has a price. */
+  #tokens(prices: ReadonlyMap<string, Price>): string {
+    const { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total } = this.usage;
+    const split = total > 0 ? ` (${count(prompt)} prompt + ${count(completion)} completion)` : '';
+    const cost = costOfSpent(this.usageByModel, prices);
+    return `${count(total)} tokens${split}${cost === undefined || total === 0 ? '' : `, ${formatCost(cost)}`}`;
+  }
+
+  /** The summary as data (`svc batch --json`): the counts of the closing line, tokens split, the cost when known. */
+  summaryObject(ending: Ending, prices: ReadonlyMap<string, Price>): Record<string, unknown> {
+    const interrupted = ending.stopped ? this.started - this.done : 0;
+    const cost = costOfSpent(this.usageByModel, prices);
+    return {
+      requests: this.#total + ending.alreadyDone,
+      succeeded: this.succeeded,
+      failed: this.failed,
+      already_done: ending.alreadyDone,
+      interrupted,
+      not_sent: this.#total - this.started,
+      empty_replies: this.empty,
+      seconds: Math.round(this.#now() - this.#started) / 1000,
+      usage: { ...this.usage },
+      cost_usd: cost === undefined ? null : Number(cost.toFixed(6)),
+    };
+  }
+
   /** The closing line; its counts add up to the input. */
-  summary(ending: Ending): string {
+  summary(ending: Ending, prices: ReadonlyMap<string, Price> = new Map()): string {
     const interrupted = ending.stopped ? this.started - this.done : 0;
     const notSent = this.#total - this.started;
     const total = this.#total + ending.alreadyDone;
@@ -160,6 +194,6 @@ export class Progress {
     if (notSent > 0) parts.push(`${count(notSent)} not sent`);
     if (this.empty > 0) parts.push(`${count(this.empty)} with an empty reply (first: ${this.#firstEmpty})`);
     const elapsed = duration(this.#now() - this.#started);
-    return `${count(total)} ${total === 1 ? 'request' : 'requests'}: ${parts.join(', ')}, ${elapsed}, ${count(this.tokens)} tokens`;
+    return `${count(total)} ${total === 1 ? 'request' : 'requests'}: ${parts.join(', ')}, ${elapsed}, ${this.#tokens(prices)}`;
   }
 }

@@ -29,7 +29,8 @@ import { fileSink, streamSink } from './output.js';
 import { PoolPause } from './pause.js';
 import { perform, type ImagesFolder } from './perform.js';
 import { runPool } from './pool.js';
-import { count, Progress } from './progress.js';
+import { count, Progress, type Ending } from './progress.js';
+import type { Price } from '../../settings/prices.js';
 import type { BatchRequest, RequestDefaults } from './requests.js';
 import { readPreviousRun } from './resume.js';
 import { keepHeapSteady } from './steady-heap.js';
@@ -127,7 +128,9 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
       const failedNote = skippedFailures > 0 ? ` (${skippedFailures} of them failed: --retry-failed redoes those)` : '';
       io.stderr.write(`${count(checked.doneBefore + skippedFailures)} already done${failedNote}, ${count(toGo)} to go\n`);
     }
+    const prices = await factory.prices();
     if (toGo === 0) {
+      if (plan.json) writeSummary(io, new Progress(io, 0, () => 0), { alreadyDone: checked.doneBefore + skippedFailures, stopped: false }, prices);
       if (skippedFailures > 0) throw new SilentExit(ExitCode.failure);
       return;
     }
@@ -148,6 +151,10 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     const readerGone = outputPath === undefined ? new OutputWatch(io.stdout, stop) : undefined;
     const progress = new Progress(io, toGo, () => pause.remaining());
     const ending = { alreadyDone: checked.doneBefore + skippedFailures, stopped: false };
+    const finish = (how: Ending): void => {
+      progress.finish(how, prices);
+      if (plan.json) writeSummary(io, progress, how, prices);
+    };
     try {
       await runPool(
         toSend(source, defaults, outcomes, plan.retryFailed),
@@ -168,7 +175,7 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
       );
     } catch (error) {
       if (readerGone?.gone) return stoppedByStdout(progress, io, readerGone);
-      progress.finish({ ...ending, stopped: true });
+      finish({ ...ending, stopped: true });
       throw context.signal.aborted ? new InterruptedError() : error;
     } finally {
       readerGone?.dispose();
@@ -177,15 +184,21 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     }
     if (readerGone?.gone) return stoppedByStdout(progress, io, readerGone);
     if (context.signal.aborted) {
-      progress.finish({ ...ending, stopped: true });
+      finish({ ...ending, stopped: true });
       throw new InterruptedError();
     }
-    progress.finish(ending);
+    finish(ending);
     if (progress.failed + skippedFailures > 0) throw new SilentExit(ExitCode.failure);
   } finally {
     lock?.release();
     source.dispose();
   }
+}
+
+/** `--json`: the closing summary as one JSON object on stdout (free: the results are in the -o file). */
+function writeSummary(io: IO, progress: Progress, ending: Ending, prices: ReadonlyMap<string, Price>): void {
+  progress.stopTicking();
+  io.stdout.write(`${JSON.stringify(progress.summaryObject(ending, prices))}\n`);
 }
 
 /**

@@ -20,6 +20,8 @@ import type { ChatInputs } from './prepare.js';
 import { printDryRun } from '../dry-run.js';
 import { rendersReplies } from './reply-renderer.js';
 import { formatUsage } from './usage-line.js';
+import { costOf, priceFor } from '../../settings/prices.js';
+import { StreamUsageAsk } from '../../chat/stream-usage.js';
 import { jsonForOutput } from '../../core/json.js';
 import { extractedCode } from '../../chat/code-blocks.js';
 import { forOutput } from '../../core/terminal-text.js';
@@ -48,7 +50,8 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const session = openConversation(await factory.conversationStore(), conversation);
   applySystemFlag(session, plan.system ?? role?.system);
   const model = chatModel(settings, session, role);
-  const request = buildChatRequest(model, session.messages(text), { fields: fieldsWithRole(plan.fields, role), stream: plan.stream, params: chatParams(settings.params.value, role?.params, plan.params) });
+  const streamUsage = new StreamUsageAsk(settings.streamUsage.value === 'on');
+  const request = buildChatRequest(model, session.messages(text), { streamUsage: streamUsage.on, fields: fieldsWithRole(plan.fields, role), stream: plan.stream, params: chatParams(settings.params.value, role?.params, plan.params) });
   if (!client) {
     printDryRun(io, settings, 'chat/completions', request, plan.stream);
     return;
@@ -56,7 +59,7 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
 
   const reasoning = reasoningShown(replyIO, { json: plan.json, showReasoning: plan.showReasoning === true });
   const quiet = plan.json || (plan.extract !== undefined && !io.stderrIsTTY);
-  const outcome = await streamReply(replyIO, client, request, { signal, quiet, render, reasoning });
+  const outcome = await streamReply(replyIO, client, request, { signal, quiet, render, reasoning, streamUsage });
   const reply = replyText(outcome.completion);
   const finished = outcome.error === undefined;
   // Stopped by the user (Ctrl-C, or the reader of stdout leaving): kept marked interrupted, as in
@@ -79,7 +82,11 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   else if (finishReason === 'length') io.stderr.write('svc: the reply was cut at the token limit (finish_reason: length)\n');
   // With no text at all it is an error (api/reply-checks.ts); after some, the text stands, cut.
   if (finishReason === 'content_filter') io.stderr.write("svc: the service's content filter cut the reply (finish_reason: content_filter)\n");
-  if (plan.usage) io.stderr.write(`${formatUsage(outcome.completion?.usage)}\n`);
+  if (plan.usage) {
+    const usage = outcome.completion?.usage;
+    const price = priceFor(await factory.prices(), model, outcome.completion?.model);
+    io.stderr.write(`${formatUsage(usage, usage && price ? costOf(usage, price) : undefined)}\n`);
+  }
   if (notSaved) throw notSaved;
   if (plan.extract) writeExtracted(io, reply, plan.extract);
 }

@@ -13,6 +13,7 @@ import { stdoutFailure } from '../../terminal/stdout-check.js';
 import { loadReplyRenderer } from './reply-renderer.js';
 import { ReplyWriter, type ReasoningShown } from './reply-writer.js';
 import { reasoningOf } from '../../api/chat-assembler.js';
+import type { StreamUsageAsk } from '../../chat/stream-usage.js';
 
 export interface ReplyOutcome {
   /** The whole completion, or as much of it as arrived (finish_reason null then). */
@@ -34,6 +35,8 @@ export interface ReplyOptions {
   render?: boolean;
   /** Where reasoning text goes (reply-writer.ts); never shown unless asked. */
   reasoning?: ReasoningShown;
+  /** Asking for token counts in a stream, for this run: a refusal is answered by asking once more without. */
+  streamUsage?: StreamUsageAsk;
 }
 
 /**
@@ -76,7 +79,19 @@ export function replyText(completion: ChatCompletion | undefined): string {
   return completion?.choices[0]?.message.content ?? '';
 }
 
+/**
+ * The reply to `request`. A server that refuses `stream_options` (400 naming it, before any text)
+ * is asked again without it, once; the run does not ask for it again (chat/stream-usage.ts).
+ */
 export async function streamReply(io: IO, client: ApiClient, request: ChatRequest, options: ReplyOptions): Promise<ReplyOutcome> {
+  const outcome = await streamOnce(io, client, request, options);
+  if (request.stream_options === undefined || !options.streamUsage?.refusedBy(outcome.error)) return outcome;
+  io.stderr.write('svc: the service refused stream_options (token counts in a stream): asking again without it, and not asking again in this run (`svc config set streamUsage off` keeps it off)\n');
+  const { stream_options: _refused, ...without } = request;
+  return streamOnce(io, client, without, options);
+}
+
+async function streamOnce(io: IO, client: ApiClient, request: ChatRequest, options: ReplyOptions): Promise<ReplyOutcome> {
   const stop = new AbortController();
   const onAbort = (): void => stop.abort();
   options.signal.addEventListener('abort', onAbort, { once: true });

@@ -6,12 +6,13 @@ import type { RequestFields } from '../../chat/request-fields.js';
 import { withParams } from '../../chat/request-params.js';
 
 /** The body for `messages` (the conversation so far and the new prompt), with the plan's fields. */
-export function buildChatRequest(model: string, messages: ChatMessage[], plan: Pick<ChatPlan, 'fields' | 'stream' | 'params'>): ChatRequest {
+export function buildChatRequest(model: string, messages: ChatMessage[], plan: Pick<ChatPlan, 'fields' | 'stream' | 'params'> & { streamUsage?: boolean }): ChatRequest {
   const request: ChatRequest = { model, messages, ...plan.fields };
   if (plan.stream) {
     request.stream = true;
-    // OpenAI convention: without this, a stream carries no token counts (for --usage and --json).
-    request.stream_options = { include_usage: true };
+    // OpenAI convention: without this, a stream carries no token counts (for --usage and --json);
+    // the streamUsage setting leaves it out for a server that refuses it (chat/stream-usage.ts).
+    if (plan.streamUsage !== false) request.stream_options = { include_usage: true };
   }
   return plan.params ? withParams(request, plan.params) : request;
 }

@@ -1,8 +1,10 @@
-/** Token counts in words, for `--usage` and the session's /usage. */
+/** Token counts in words, for `--usage`, the session's /usage and batch; the cost when a price is set. */
 import type { Usage } from '../../api/chat-types.js';
+import { formatCost } from '../../settings/prices.js';
 
-/** One line: "tokens: 12 prompt + 30 completion = 42 total". */
-export function formatUsage(usage: Usage | undefined): string {
+/** One line: "tokens: 12 prompt + 30 completion = 42 total" (", $0.0004" with a cost). */
+export function formatUsage(usage: Usage | undefined, cost?: number): string {
   if (!usage) return 'tokens: the service did not report usage';
-  return `tokens: ${usage.prompt_tokens} prompt + ${usage.completion_tokens} completion = ${usage.total_tokens} total`;
+  const costText = cost === undefined ? '' : `, ${formatCost(cost)}`;
+  return `tokens: ${usage.prompt_tokens} prompt + ${usage.completion_tokens} completion = ${usage.total_tokens} total${costText}`;
 }

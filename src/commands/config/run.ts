@@ -2,13 +2,27 @@ import { SilentExit, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
 import { isSettingName, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
 import { parseStored } from '../../settings/resolve.js';
+import { formatPrice, parsePrice, priceKeyModel, PRICES_KEY, readPrices } from '../../settings/prices.js';
 
 function settingName(key: string): SettingName {
   if (isSettingName(key)) return key;
-  throw new UsageError(`unknown setting "${key}"`, { hint: `settings: ${settingNames.join(', ')} (the key is managed by \`svc auth\`)` });
+  throw new UsageError(`unknown setting "${key}"`, { hint: `settings: ${settingNames.join(', ')}, prices.MODEL (the key is managed by \`svc auth\`)` });
+}
+
+/** The stored `prices` object as it is (an object, or {} when there is none or it is damaged). */
+function storedPrices(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
 }
 
 export async function runGet(factory: Factory, key: string): Promise<void> {
+  const model = priceKeyModel(key);
+  if (model !== undefined) {
+    const { prices } = readPrices((await factory.configStore()).get(PRICES_KEY));
+    const price = prices.get(model);
+    if (!price) throw new SilentExit(1);
+    factory.io.stdout.write(`${formatPrice(price)}\n`);
+    return;
+  }
   const name = settingName(key);
   const store = await factory.configStore();
   const value = store.get(name);
@@ -18,12 +32,29 @@ export async function runGet(factory: Factory, key: string): Promise<void> {
 }
 
 export async function runSet(factory: Factory, key: string, text: string): Promise<void> {
+  const model = priceKeyModel(key);
+  if (model !== undefined) {
+    const price = formatPrice(parsePrice(text, key));
+    const store = await factory.configStore('create');
+    // Written whole: a model id may hold dots (gpt-4.1), which a dotted key would split.
+    await store.set(PRICES_KEY, { ...storedPrices(store.get(PRICES_KEY)), [model]: price });
+    return;
+  }
   const name = settingName(key);
   const value = settingDefinitions[name].parse(text, name);
   await (await factory.configStore('create')).set(name, value);
 }
 
 export async function runUnset(factory: Factory, key: string): Promise<void> {
+  const model = priceKeyModel(key);
+  if (model !== undefined) {
+    const store = await factory.configStore();
+    const prices = storedPrices(store.get(PRICES_KEY));
+    delete prices[model];
+    if (Object.keys(prices).length === 0) await store.delete(PRICES_KEY);
+    else await store.set(PRICES_KEY, prices);
+    return;
+  }
   const name = settingName(key);
   await (await factory.configStore()).delete(name);
 }
@@ -31,6 +62,7 @@ export async function runUnset(factory: Factory, key: string): Promise<void> {
 export async function runList(factory: Factory): Promise<void> {
   const settings = await factory.settings({});
   const lines = settingNames.map((name) => `${name}\t${settings[name].value ?? ''}\t${settings[name].source}`);
+  for (const [model, price] of await factory.prices()) lines.push(`${PRICES_KEY}.${model}\t${formatPrice(price)}\tstored`);
   factory.io.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -4,7 +4,7 @@
  * as "not sent" for /retry, and a model the service refuses after /model is undone at once.
  */
 import type { Prompt } from '../../../attachments/message.js';
-import { addUsage } from '../../../conversations/model.js';
+import { addUsage, addUsageOfModel } from '../../../conversations/model.js';
 import { ApiError } from '../../../core/errors.js';
 import { reportError } from '../../../terminal/report-error.js';
 import { reasoningShown, replyText, streamReply, turnFrom } from '../reply.js';
@@ -42,11 +42,11 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
   const onLeave = (): void => stop.abort();
   context.signal.addEventListener('abort', onLeave, { once: true });
   state.unsent = undefined;
-  const request = buildChatRequest(state.model, state.session.messages(prompt.text), { fields: fieldsWithRole(plan.fields, state.role), stream: plan.stream, params: chatParams(deps.storedParams, state.role?.params, plan.params) });
+  const request = buildChatRequest(state.model, state.session.messages(prompt.text), { streamUsage: deps.streamUsage?.on, fields: fieldsWithRole(plan.fields, state.role), stream: plan.stream, params: chatParams(deps.storedParams, state.role?.params, plan.params) });
   let outcome;
   try {
     const reasoning = reasoningShown(io, { json: false, showReasoning: plan.showReasoning === true });
-    outcome = await streamReply(io, client, request, { signal: stop.signal, render: state.render, reasoning });
+    outcome = await streamReply(io, client, request, { signal: stop.signal, render: state.render, reasoning, ...(deps.streamUsage ? { streamUsage: deps.streamUsage } : {}) });
   } finally {
     releaseKeys();
     release();
@@ -58,6 +58,7 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
     state.session.addTurn(turnFrom(prompt, state.model, outcome));
     // Counted with the turn it belongs to, so "this session" and "whole conversation" agree.
     addUsage(state.usage, outcome.completion?.usage);
+    addUsageOfModel(state.usageByModel, state.model, outcome.completion?.usage);
   } else {
     state.unsent = prompt;
   }

@@ -8,6 +8,7 @@ import { fillRole } from '../../../roles/fill-role.js';
 import { parseModelId } from '../../../core/parse-values.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { formatUsage } from '../usage-line.js';
+import { costOfSpent } from '../../../settings/prices.js';
 import { takeAttachments, fileCommand } from './attach.js';
 import { editInEditor } from '../../../terminal/editor.js';
 import { runImageCommand } from './image-command.js';
@@ -89,8 +90,9 @@ const handlers: Record<SlashCommandName, Handler> = {
     // Both count every reply kept, undone and retried ones included (their tokens were used),
     // so on a conversation's first session the two lines agree.
     const count = state.session.turns.length;
-    say(state, `this session:       ${formatUsage(state.usage)}`);
-    say(state, `whole conversation: ${formatUsage(state.session.spent)}, over ${count} turn${count === 1 ? '' : 's'}`);
+    const prices = state.deps.prices ?? new Map();
+    say(state, `this session:       ${formatUsage(state.usage, costOfSpent(state.usageByModel, prices))}`);
+    say(state, `whole conversation: ${formatUsage(state.session.spent, costOfSpent(state.session.spentByModel, prices))}, over ${count} turn${count === 1 ? '' : 's'}`);
   },
   history: showHistory,
   file: fileCommand,

@@ -2,6 +2,8 @@
  * The interactive session: read a message, stream the reply, keep the whole conversation and
  * send it each turn, until the user leaves. Every turn is saved as it happens.
  */
+import { StreamUsageAsk } from '../../../chat/stream-usage.js';
+import type { Price } from '../../../settings/prices.js';
 import type { ApiClient } from '../../../api/client.js';
 import { firstLineOf, noUsage } from '../../../conversations/model.js';
 import { ConversationSession, type SaveFailure } from '../../../conversations/session.js';
@@ -52,7 +54,7 @@ export async function runInteractive(plan: ChatPlan, role: Role | undefined, con
   const session = openConversation(store, plan.conversation);
   const history = await factory.inputHistory(plan.conversation.save);
   const reader = new LineReader(terminal, io.stderr, history, { cwd: io.cwd, env: io.env });
-  await runSession({ plan, role, context, client, store, session, model: chatModel(settings, session, role), reader, terminal, render, storedParams: settings.params.value }, firstMessage);
+  await runSession({ plan, role, context, client, store, session, model: chatModel(settings, session, role), reader, terminal, render, storedParams: settings.params.value, prices: await factory.prices(), streamUsage: new StreamUsageAsk(settings.streamUsage.value === 'on') }, firstMessage);
 }
 
 export interface SessionStart {
@@ -71,6 +73,10 @@ export interface SessionStart {
   render?: boolean;
   /** The `params` setting (JSON text), sent with every request under the role's and --param's. */
   storedParams?: string | undefined;
+  /** The prices set, for /usage. */
+  prices?: ReadonlyMap<string, Price> | undefined;
+  /** Asking streams for token counts (the streamUsage setting), for the whole session. */
+  streamUsage?: StreamUsageAsk | undefined;
 }
 
 /** The session itself: read, answer, until the user leaves. The reader is closed at the end. */
@@ -79,7 +85,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
   const { signal } = context;
   const { io } = context.factory;
   const composer = new MessageComposer();
-  const deps: SessionDeps = { context, client, plan, storedParams: start.storedParams };
+  const deps: SessionDeps = { context, client, plan, storedParams: start.storedParams, prices: start.prices, streamUsage: start.streamUsage };
 
   const state: SessionState = {
     io,
@@ -87,6 +93,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
     session: start.session,
     model: start.model,
     usage: noUsage(),
+    usageByModel: {},
     terminal: start.terminal,
     reader,
     leaving: false,

@@ -2,6 +2,8 @@
  * What the session loop (repl.ts), its turns (ask.ts) and the slash commands (commands.ts) share:
  * the state of one interactive session. Kept apart so those modules depend on it, not on each other.
  */
+import type { StreamUsageAsk } from '../../../chat/stream-usage.js';
+import type { Price } from '../../../settings/prices.js';
 import type { ApiClient } from '../../../api/client.js';
 import type { Usage } from '../../../api/chat-types.js';
 import type { Prompt } from '../../../attachments/message.js';
@@ -24,6 +26,10 @@ export interface SessionDeps {
   plan: ChatPlan;
   /** The `params` setting (JSON text) of the profile in use. */
   storedParams?: string | undefined;
+  /** Asking streams for token counts, for the whole session (one refusal turns it off). */
+  streamUsage?: StreamUsageAsk | undefined;
+  /** Prices set with `svc config set prices.MODEL` (/usage shows a cost when every model has one). */
+  prices?: ReadonlyMap<string, Price> | undefined;
 }
 
 /** What the slash commands may look at and change. */
@@ -34,6 +40,8 @@ export interface SessionState {
   model: string;
   /** Tokens of the replies kept since this session started. */
   usage: Usage;
+  /** The same, per model. */
+  usageByModel: Record<string, Usage>;
   terminal: Pick<TerminalInput, 'fd'>;
   reader: SessionReader;
   /** Set by /exit and /quit. */
