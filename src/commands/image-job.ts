@@ -23,6 +23,7 @@ import { checkImageFormats } from '../images/check-formats.js';
 import { commitAll } from '../images/save.js';
 import type { ImageTarget } from './image-target.js';
 import { TempImageFile } from '../images/temp-image-file.js';
+import { stampImages } from '../images/stamp.js';
 import { jsonForOutput } from '../core/json.js';
 
 /** `path` relative to `cwd` when it is inside it, else as it is. */
@@ -96,7 +97,9 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
   }
   let result: ImageGeneration;
   try {
-    result = await withSpinner(io, () => generateImages(job.client, request, { signal, openSink: () => new TempImageFile(target.dir) }));
+    // Room for the provenance is made while the bytes stream (never for -o -: the bytes as sent).
+    const metadata = plan.metadata === true && plan.output.kind !== 'stdout' ? { prompt: plan.prompt } : undefined;
+    result = await withSpinner(io, () => generateImages(job.client, request, { signal, openSink: () => new TempImageFile(target.dir, { metadata }) }));
   } catch (error) {
     throw signal.aborted ? new InterruptedError() : error;
   } finally {
@@ -110,6 +113,10 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
       await pipeline(createReadStream(image!.file.path), io.stdout, { end: false });
       io.stderr.write(`${forOutput(image!.revisedPrompt ?? '', io.stderrIsTTY)}\n`);
       return [];
+    }
+    if (plan.metadata === true) {
+      const base = { prompt: plan.prompt, negativePrompt: plan.negative, model: job.model, seed: plan.seed, aspectRatio: plan.aspect, format: plan.format };
+      stampImages(result, base, (note) => io.stderr.write(`svc: warning: ${forOutput(note, io.stderrIsTTY)}\n`));
     }
     const paths = target.paths(result.images.length);
     const saved = result.images.map((image, index) => ({ path: paths[index]!, image, tempPath: image.file.path }));

@@ -10,7 +10,7 @@ import { parseIntegerInRange } from '../core/parse-values.js';
 import type { ImageFlags } from './image/flags.js';
 
 /** The prompt words and the flags, as commander collected them. */
-export type RawImageOptions = ImageFlags & { words: string[] };
+export type RawImageOptions = Omit<ImageFlags, 'metadata'> & { words: string[]; metadata?: boolean };
 
 /** `folder`: -o names a folder, so the file is named from the prompt inside it (as `cp` does). */
 export type OutputTarget = { kind: 'stdout' } | { kind: 'path'; path: string } | { kind: 'folder'; path: string } | { kind: 'auto' };
@@ -27,6 +27,8 @@ export interface ImagePlan {
   force: boolean;
   json: boolean;
   open: boolean;
+  /** Write the provenance into each saved file (images/provenance.ts); --no-metadata and the setting turn it off. */
+  metadata?: boolean;
 }
 
 /** Seeds are sent as JSON integers; 2^32 - 1 is the largest most image services take. */

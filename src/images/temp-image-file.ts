@@ -10,6 +10,10 @@ import { dirname, join } from 'node:path';
 import { SvcError } from '../core/errors.js';
 import { describeSystemError } from '../core/system-errors.js';
 import type { BlobSink } from '../api/images/blob-scanner.js';
+import { makeRoom, ROOM_HEAD_BYTES, type Room } from './metadata-room.js';
+import { writeProvenance } from './metadata-writer.js';
+import type { Provenance } from './provenance.js';
+import { version } from '../core/version.js';
 
 /** svc's own temporary names, `.svc-<pid>-<8 hex digits>.part`, and nothing else. */
 const TEMP_NAME = /^\.svc-\d+-[0-9a-f]{8}\.part$/;
@@ -67,8 +71,25 @@ export class TempImageFile implements BlobSink {
   #fd: number | undefined;
   readonly #head: Buffer[] = [];
   #headLength = 0;
+  /**
+   * With `metadata`, the first bytes are held until the format is known and room for the
+   * provenance is made (metadata-room.ts); undefined once decided (or when not wanted).
+   */
+  #undecided: Buffer[] | undefined;
+  #room: Room = { kind: 'none' };
 
-  constructor(dir: string) {
+  /** What is known before the image comes, for the room made for the provenance (PNG text chunks). */
+  readonly #known: { prompt: string; software: string } | undefined;
+
+  /**
+   * `metadata`: make room for {@link addProvenance} as the bytes stream in, with the prompt
+   * asked for (PNG's "Description" chunk is written at once).
+   */
+  constructor(dir: string, options: { metadata?: { prompt: string } | undefined } = {}) {
+    if (options.metadata) {
+      this.#undecided = [];
+      this.#known = { prompt: options.metadata.prompt, software: `svc ${version}` };
+    }
     this.path = join(dir, `.svc-${process.pid}-${randomBytes(4).toString('hex')}.part`);
     try {
       this.#fd = openSync(this.path, 'wx', 0o666);
@@ -84,14 +105,35 @@ export class TempImageFile implements BlobSink {
 
   write(bytes: Buffer): void {
     if (bytes.length === 0 || this.#fd === undefined) return;
+    if (this.#undecided !== undefined) {
+      this.#undecided.push(Buffer.from(bytes));
+      const held = Buffer.concat(this.#undecided);
+      if (held.length < ROOM_HEAD_BYTES) return;
+      this.#decide(held);
+      return;
+    }
+    this.#write(bytes);
+  }
+
+  /** Write the held start with its room made; later bytes go straight through. */
+  #decide(held: Buffer): void {
+    this.#undecided = undefined;
+    const { bytes, room } = makeRoom(held, this.#known!);
+    this.#room = room;
+    this.#write(bytes);
+  }
+
+  #write(bytes: Buffer): void {
     if (this.#headLength < HEAD_BYTES) {
       const part = bytes.subarray(0, HEAD_BYTES - this.#headLength);
       this.#head.push(Buffer.from(part));
       this.#headLength += part.length;
     }
+    const fd = this.#fd;
+    if (fd === undefined) return;
     try {
       let offset = 0;
-      while (offset < bytes.length) offset += writeSync(this.#fd, bytes, offset);
+      while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
     } catch (error) {
       throw cannotWrite(this.path, error);
     }
@@ -99,14 +141,32 @@ export class TempImageFile implements BlobSink {
   }
 
   end(): void {
+    if (this.#undecided !== undefined && this.#fd !== undefined) this.#decide(Buffer.concat(this.#undecided));
     const fd = this.#fd;
     this.#fd = undefined;
     if (fd === undefined) return;
     try {
+      // A WebP that got a VP8X chunk is 18 bytes longer than its RIFF header says: made right
+      // here, so the file is whole even if its metadata is never written.
+      if (this.#room.kind === 'webp' && this.#room.grew > 0) {
+        const size = Buffer.alloc(4);
+        size.writeUInt32LE(this.bytes - 8, 0);
+        writeSync(fd, size, 0, 4, 4);
+      }
       closeSync(fd); // some file systems (NFS) report a failed write only here
     } catch (error) {
       throw cannotWrite(this.path, error);
     }
+  }
+
+  /**
+   * Write `record` into the finished file, in the room made for it; the file's size follows.
+   * Throws MetadataNotWritten when the file has no room (the image is then kept as it came,
+   * except that a WebP's RIFF size is made right).
+   */
+  addProvenance(record: Provenance): void {
+    this.end();
+    this.bytes = writeProvenance(this.path, this.#room, record);
   }
 
   /** Remove the temporary file (after a failure, or once it was copied elsewhere). */

@@ -86,6 +86,13 @@ export const settingDefinitions = {
     parse: (text: string, source: string): RenderMode => parseChoice(text, source, RENDER_MODES),
     stores: 'string',
   } satisfies SettingDefinition<RenderMode>,
+  imageMetadata: {
+    env: 'SVC_IMAGE_METADATA',
+    defaultValue: 'on',
+    description: "write each saved image's prompt, model and seed into the file (XMP): on, or off for the bytes as sent",
+    parse: (text: string, source: string): OnOff => parseChoice(text, source, ON_OFF),
+    stores: 'string',
+  } satisfies SettingDefinition<OnOff>,
   streamUsage: {
     env: 'SVC_STREAM_USAGE',
     defaultValue: 'on',

@@ -90,6 +90,7 @@ describe('svc config', () => {
       'imageModel\tsvc-vision\tdefault',
       'preview\tauto\tdefault',
       'render\tauto\tdefault',
+      'imageMetadata\ton\tdefault',
       'streamUsage\ton\tdefault',
       'params\t\tdefault',
       '',

@@ -28,6 +28,7 @@ export function declareBatchCommand() {
     .option('--negative <text>', 'what must not appear in the images')
     .addOption(completes(new Option('--role <name>', "a saved role for chat requests: its system message (unless a line has one), model, defaults and prompt template (for --prompts lines)"), { kind: 'roles' }))
     .option('--var <name=value>', "fill the role's {{name}} blanks (repeatable; with --prompts, {{input}} is each line)", collect)
+    .option('--no-metadata', 'save images as the service sent them: no prompt, model or seed written into the files')
     .option('--json', 'with -o: also print the closing summary as one JSON object on stdout (counts, tokens, cost)')
     .option('-x, --extract', "give each chat result an extract field: the answer's fenced code blocks, joined by a blank line (null when none)")
     .option('--extract-last', 'as --extract, the last code block only')

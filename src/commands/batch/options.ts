@@ -34,6 +34,8 @@ export interface BatchPlan {
   extract?: 'all' | 'last' | undefined;
   /** `--param KEY=VALUE`: fields added to every request body that does not set them. */
   params?: RequestParams;
+  /** false with --no-metadata: images saved as the service sent them. */
+  metadata?: boolean;
   /** `--json`: the summary as JSON on stdout (needs -o: without it stdout holds the results). */
   json?: boolean;
   /** `--role NAME`: a saved role for the chat requests. */
@@ -80,6 +82,7 @@ export function parseBatchFlags(input: string | undefined, flags: BatchFlags): B
     params: parseParams(flags.param ?? [], { ...CHAT_OWNED, ...IMAGE_OWNED }),
     extract: flags.extractLast === true ? 'last' : flags.extract === true ? 'all' : undefined,
     json: flags.json === true,
+    metadata: flags.metadata !== false,
     role: flags.role === undefined ? undefined : parseRoleName(flags.role, '--role'),
     vars: parseVars(flags.var ?? []),
   };

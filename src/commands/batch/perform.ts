@@ -13,6 +13,7 @@ import type { ApiClient } from '../../api/client.js';
 import { generateImages, type ImageGeneration } from '../../api/images/generate.js';
 import { ApiError, AuthError, InterruptedError, SvcError } from '../../core/errors.js';
 import { TempImageFile } from '../../images/temp-image-file.js';
+import { stampImages } from '../../images/stamp.js';
 import { emptyReplyNote } from '../../api/reply-checks.js';
 import { EXTENSION } from '../../api/images/formats.js';
 import { isObject } from '../../core/json.js';
@@ -36,6 +37,10 @@ export interface PerformContext {
   images: ImagesFolder;
   /** `--extract` / `--extract-last`: chat records get an `extract` field with the answer's code. */
   extract?: 'all' | 'last' | undefined;
+  /** Say something on stderr (a warning about one request). */
+  warn?: (note: string) => void;
+  /** Write each image's provenance into its file (--no-metadata, the imageMetadata setting). */
+  metadata?: boolean;
 }
 
 export interface Performed {
@@ -94,11 +99,18 @@ async function performImage(request: Extract<BatchRequest, { kind: 'image' }>, c
     const message = `${base} already exists; it was kept, and the request was not sent`;
     return { record: errorRecord(request.customId, 'file_exists', message), succeeded: false, usage: usageOf(undefined), model: request.body.model, failure: `${request.customId}: ${message}` };
   }
-  const result = await generateImages(context.client, request.body, { signal: context.signal, openSink: () => new TempImageFile(dir) });
+  const metadata = context.metadata === true;
+  const room = metadata ? { prompt: request.body.prompt } : undefined;
+  const result = await generateImages(context.client, request.body, { signal: context.signal, openSink: () => new TempImageFile(dir, { metadata: room }) });
   try {
     const paths = numbered(base, result.images.length);
     try {
       checkImageFormats(result.images, request.format);
+      if (metadata) {
+        const { body } = request;
+        const asked = { prompt: body.prompt, negativePrompt: body.negative_prompt, model: body.model, seed: body.seed, aspectRatio: body.aspect_ratio, format: request.format };
+        stampImages(result, asked, (note) => context.warn?.(`${request.customId}: ${note}`));
+      }
       commitAll(result.images.map((image, index) => ({ tempPath: image.file.path, path: paths[index]! })), false);
     } catch (error) {
       if (!(error instanceof SvcError)) throw error;

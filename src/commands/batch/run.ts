@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { chatParams } from '../../chat/request-params.js';
+import { forOutput } from '../../core/terminal-text.js';
 import { fillRole, promptWithRole } from '../../roles/fill-role.js';
 import type { Role } from '../../roles/role-file.js';
 import { loadRole } from '../../roles/store.js';
@@ -150,6 +151,11 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     // so no request starts and those in flight are stopped, as a SIGPIPE would.
     const readerGone = outputPath === undefined ? new OutputWatch(io.stdout, stop) : undefined;
     const progress = new Progress(io, toGo, () => pause.remaining());
+    const metadata = plan.metadata !== false && settings.imageMetadata.value === 'on';
+    const warn = (note: string): void => {
+      progress.clear();
+      io.stderr.write(`svc: warning: ${forOutput(note, io.stderrIsTTY)}\n`);
+    };
     const ending = { alreadyDone: checked.doneBefore + skippedFailures, stopped: false };
     const finish = (how: Ending): void => {
       progress.finish(how, prices);
@@ -162,7 +168,7 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
         async (request) => {
           progress.start();
           try {
-            const done = await perform(request, { client, signal: run.signal, images, extract: plan.extract });
+            const done = await perform(request, { client, signal: run.signal, images, extract: plan.extract, metadata, warn });
             await sink.write(done.record);
             progress.record(done);
           } catch (error) {

@@ -12,13 +12,17 @@ Examples:
   $ svc image "a koi pond" --preview blocks                 # preview in coloured half blocks
   $ svc image "a koi pond" --open                           # save, then open in the system viewer
   $ svc image "a red fox" --seed 7 --dry-run                # the request as a curl command, not sent
+  $ svc image info fox.png                                  # the prompt, model and seed saved in the file
+  $ svc image again fox.png --seed 8                        # the same request again, saved beside it
 
 The revised prompt goes to stdout (one line per image); what was saved where goes to stderr.
 Without -o (or with -o a folder) the file is named from the prompt, never overwriting.
 -o - refuses to write image bytes to a terminal unless --force.
 On a terminal the saved image is shown first: with kitty's or iTerm2's protocol where the
 terminal has one, sixel where it says it draws them, else half blocks (inside tmux or screen,
-half blocks unless --preview names a protocol). Never in a pipe, with --json or with -o -.`;
+half blocks unless --preview names a protocol). Never in a pipe, with --json or with -o -.
+Each saved file carries its prompt, model and seed as XMP metadata (--no-metadata: the bytes as sent).
+\`svc image info FILE...\` and \`svc image again FILE\` read it back (when every word after them is an image file).`;
 
 export function imageCommand(context: CommandContext) {
   const command = declareImageCommand().addHelpText('after', EXAMPLES);

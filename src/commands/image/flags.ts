@@ -22,6 +22,7 @@ export function declareImageCommand() {
     .addOption(completes(new Option('--preview <how>', `preview on a terminal: ${PREVIEW_CHOICES.join(', ')} (env SVC_PREVIEW; default auto)`), PREVIEW_CHOICES))
     .option('--open', "open the saved file in the system's viewer (xdg-open, open, start)")
     .option('--force', 'replace an existing file')
+    .option('--no-metadata', "save the bytes as the service sent them: no prompt, model or seed written into the file (setting imageMetadata)")
     .option('--json', 'print {created, images: [{path, revised_prompt, bytes}], usage} instead')
     .option('--dry-run', 'send nothing and write nothing: print the request as a curl command (the key written as $SVC_API_KEY)')
     .option('--param <key=value>', 'add a field to the request body: VALUE as JSON, else a string; dotted keys make objects (repeatable)', collect);

@@ -53,6 +53,7 @@ async function prepare(state: SessionState, arg: string): Promise<{ plan: ImageP
   const plan = parseImageOptions(raw, (path) => isFolder(io.cwd, path));
   const settings = await context.factory.settings(chatPlan.settings);
   const preview = previewChoice(io, plan, settings, undefined);
+  plan.metadata = settings.imageMetadata.value === 'on';
   const target = prepareTarget(io, plan);
   // Said once the options are known good, just before the request it announces.
   if (drawingReply) say(state, drawingReply);

@@ -1,0 +1,82 @@
+/**
+ * `svc image info FILE...`: the provenance svc wrote into each image (images/provenance.ts), with
+ * the format, pixel size and bytes read from the file itself, as a short block per file, or
+ * `--json`. A file without svc's record is one line on stderr and exit 1 (the others are still
+ * shown); a file that cannot be read is named. What the file says is neutralised on a terminal:
+ * anyone can write an XMP packet.
+ */
+import { resolve } from 'node:path';
+import { formatBytes } from '../../core/byte-size.js';
+import { SilentExit, ExitCode, SvcError } from '../../core/errors.js';
+import { jsonForOutput } from '../../core/json.js';
+import { describeSystemError } from '../../core/system-errors.js';
+import { forOutput } from '../../core/terminal-text.js';
+import type { Factory } from '../../factory.js';
+import { readImageFacts, type ImageFacts } from '../../images/metadata-reader.js';
+
+/** The facts of `file`, or an error naming it. */
+export function factsOf(cwd: string, file: string): ImageFacts {
+  try {
+    return readImageFacts(resolve(cwd, file));
+  } catch (error) {
+    throw new SvcError(`cannot read ${file}: ${describeSystemError(error)}`);
+  }
+}
+
+/** The words svc says of a file without a record. */
+export function noRecordMessage(file: string, facts: ImageFacts): string {
+  const what = facts.format === undefined ? 'is not a PNG, JPEG or WebP image' : 'has no svc metadata (saved with --no-metadata, or not by svc)';
+  return `${file} ${what}`;
+}
+
+function block(file: string, facts: ImageFacts): string[] {
+  const record = facts.record!;
+  const size = facts.size ? `${facts.size.width}×${facts.size.height}, ` : '';
+  const rows: Array<[string, string | undefined]> = [
+    ['prompt', record.prompt],
+    ['revised prompt', record.revisedPrompt],
+    ['negative', record.negativePrompt],
+    ['model', record.model],
+    ['seed', record.seed === undefined ? undefined : String(record.seed)],
+    ['aspect', record.aspectRatio],
+    ['format', `${facts.format ?? record.format} (${size}${formatBytes(facts.bytes)})`],
+    ['made', `${record.createdAt} by svc ${record.svcVersion}`],
+  ];
+  return [file, ...rows.filter(([, value]) => value !== undefined && value !== '').map(([name, value]) => `  ${name.padEnd(15)} ${value}`)];
+}
+
+function jsonOf(file: string, facts: ImageFacts): Record<string, unknown> {
+  const record = facts.record!;
+  return {
+    path: file,
+    format: facts.format ?? null,
+    width: facts.size?.width ?? null,
+    height: facts.size?.height ?? null,
+    bytes: facts.bytes,
+    prompt: record.prompt,
+    revised_prompt: record.revisedPrompt ?? null,
+    negative_prompt: record.negativePrompt ?? null,
+    model: record.model,
+    seed: record.seed ?? null,
+    aspect_ratio: record.aspectRatio ?? null,
+    created_at: record.createdAt,
+    svc_version: record.svcVersion,
+  };
+}
+
+export function runImageInfo(factory: Factory, files: string[], json: boolean): void {
+  const { io } = factory;
+  let missing = 0;
+  const found: Array<[string, ImageFacts]> = [];
+  for (const file of files) {
+    const facts = factsOf(io.cwd, file);
+    if (facts.record) found.push([file, facts]);
+    else {
+      missing += 1;
+      io.stderr.write(`svc: ${forOutput(noRecordMessage(file, facts), io.stderrIsTTY)}\n`);
+    }
+  }
+  if (json) io.stdout.write(jsonForOutput(found.map(([file, facts]) => jsonOf(file, facts)), io.stdoutIsTTY));
+  else if (found.length > 0) io.stdout.write(`${found.map(([file, facts]) => forOutput(block(file, facts).join('\n'), io.stdoutIsTTY)).join('\n\n')}\n`);
+  if (missing > 0) throw new SilentExit(ExitCode.failure);
+}
