@@ -46,7 +46,6 @@ const FIELDS: ReadonlyArray<[keyof Provenance, string]> = [
 /** Text as XML character data: markup escaped; characters XML 1.0 cannot hold become U+FFFD. */
 function xmlText(text: string): string {
   return text
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd')
     .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
     .replace(/&/g, '&amp;')
