@@ -16,7 +16,7 @@ _svc() {
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    case " --profile -m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --param --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --preview --prompts --concurrency --images-dir --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay " in
+    case " --profile -m --model -s --system -f --file --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --param --base-url --timeout --max-retries -o --output --aspect --format --seed --negative --preview --prompts --concurrency --images-dir -n --limit --since --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay " in
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
@@ -120,9 +120,12 @@ _svc_complete_path() {
       ;;
     'sessions list')
       case "$prev" in
+        -n|--limit) return ;;
+        --since) return ;;
+        --model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-n --limit --since --model --json --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'sessions show')
@@ -134,9 +137,12 @@ _svc_complete_path() {
       ;;
     'sessions search')
       case "$prev" in
+        -n|--limit) return ;;
+        --since) return ;;
+        --model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-n --limit --since --model --json --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'sessions export')
@@ -264,21 +270,21 @@ _svc_complete_path() {
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render params' -- "$cur"))
+      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render params saveOneShots' -- "$cur"))
       ;;
     'config set')
       case "$prev" in
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render params' -- "$cur"))
+      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render params saveOneShots' -- "$cur"))
       ;;
     'config unset')
       case "$prev" in
         --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render params' -- "$cur"))
+      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render params saveOneShots' -- "$cur"))
       ;;
     'config list')
       case "$prev" in

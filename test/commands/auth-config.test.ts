@@ -91,6 +91,7 @@ describe('svc config', () => {
       'preview\tauto\tdefault',
       'render\tauto\tdefault',
       'params\t\tdefault',
+      'saveOneShots\ton\tdefault',
       '',
     ]);
     expect((await runSvc(['config', 'unset', 'timeout'], sandbox)).exitCode).toBe(0);

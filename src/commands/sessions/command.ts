@@ -6,6 +6,17 @@ import type { CommandContext } from '../context.js';
 /** Declared here, not imported from export.ts: that module loads only when the command runs. */
 const EXPORT_FORMATS = ['md', 'json'] as const;
 
+interface FilterOptions {
+  limit?: string;
+  since?: string;
+  model?: string;
+}
+
+/** -n, --since and --model, the same on list and search (checked when the command runs: exit 2 naming the value). */
+const limitOption = () => new Option('-n, --limit <count>', 'only the newest N (most recently changed); search stops reading once N have matched');
+const sinceOption = () => new Option('--since <when>', 'only those changed since then: 30m, 12h, 2d, 1w back, or a date (2026-11-01, UTC)');
+const modelOption = () => completes(new Option('--model <id>', 'only those with a reply from this model'), { kind: 'models' });
+
 export function sessionsCommand(context: CommandContext): Command {
   const load = () => import('./run.js');
   const sessions = new Command('sessions')
@@ -16,11 +27,16 @@ export function sessionsCommand(context: CommandContext): Command {
       '\nExamples:\n  $ svc sessions list\n  $ svc sessions search "rate limit"\n  $ svc sessions show work --json > work.json\n' +
         '  $ svc sessions export work -o work.md\n  $ svc sessions delete work',
     );
+  const filterOf = async (options: FilterOptions) => (await import('../../conversations/filter.js')).filterFrom({ n: options.limit, since: options.since, model: options.model });
   sessions
     .command('list')
     .description('One line each, newest first: name, last change, turns, first line.')
+    .addOption(limitOption())
+    .addOption(sinceOption())
+    .addOption(modelOption())
     .option('--json', 'print a JSON array instead')
-    .action(async (options: { json?: boolean }) => (await import('../conversation-list.js')).runList(context.factory, options.json === true));
+    .addHelpText('after', '\nExamples:\n  $ svc sessions list -n 20\n  $ svc sessions list --since 2d --model svc-mini\n  $ svc sessions list --since 2026-11-01 --json | jq -r \'.[].name\'')
+    .action(async (options: FilterOptions & { json?: boolean }) => (await import('../conversation-list.js')).runList(context.factory, options.json === true, await filterOf(options)));
   sessions
     .command('show')
     .description('Print a conversation as a transcript, or its messages array with --json.')
@@ -30,14 +46,24 @@ export function sessionsCommand(context: CommandContext): Command {
   sessions
     .command('search')
     .description(
-      'Find the conversations whose messages contain the text (case-insensitive), newest first: for each, a line\n' +
-        '"name<TAB>last change<TAB>N matching lines", then up to 3 matching lines, indented, with who said them.\n' +
-        'Exit 1 when nothing is found (as grep).',
+      'Find the conversations whose messages contain the text (case-insensitive), newest first. On a terminal: for ' +
+        'each, a line "name<TAB>last change<TAB>N matching lines", then up to 3 matching lines, indented, with who said ' +
+        'them and the match highlighted. In a pipe: every matching line whole, as NAME:TURN:ROLE: line (turn 0 is the ' +
+        'system message). Exit 1 when nothing is found (as grep).',
     )
     .argument('<text...>', 'what to look for (several words are one text, spaces included)')
+    .addOption(limitOption())
+    .addOption(sinceOption())
+    .addOption(modelOption())
     .option('--json', 'print a JSON array instead: [{name, updated, turns, matches: [{turn, role, line, index}]}]')
-    .addHelpText('after', '\nExamples:\n  $ svc sessions search "rate limit"\n  $ svc sessions search docker compose --json | jq -r \'.[].name\'')
-    .action(async (words: string[], options: { json?: boolean }) => (await import('./search.js')).runSearch(context.factory, words, options.json === true));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ svc sessions search "rate limit"\n  $ svc sessions search docker compose --json | jq -r \'.[].name\'\n' +
+        '  $ svc sessions search -n 20 --since 1w retry\n  $ svc sessions search timeout | cut -d: -f1 | sort -u',
+    )
+    .action(async (words: string[], options: FilterOptions & { json?: boolean }) =>
+      (await import('./search.js')).runSearch(context.factory, words, { json: options.json === true, filter: await filterOf(options) }),
+    );
   sessions
     .command('export')
     .description('Write a conversation as Markdown (a heading per message: who, the model, the time) or as the messages array the service expects.')
