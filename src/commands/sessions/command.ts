@@ -1,4 +1,4 @@
-/** `svc sessions list|show|search|export|delete`: the saved conversations. */
+/** `svc sessions list|show|search|fork|export|delete`: the saved conversations. */
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
@@ -20,11 +20,11 @@ const modelOption = () => completes(new Option('--model <id>', 'only those with 
 export function sessionsCommand(context: CommandContext): Command {
   const load = () => import('./run.js');
   const sessions = new Command('sessions')
-    .summary('list, show, search, export or delete saved conversations')
+    .summary('list, show, search, fork, export or delete saved conversations')
     .description('Saved conversations, kept in $XDG_DATA_HOME/svc/conversations (default ~/.local/share/svc).')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ svc sessions list\n  $ svc sessions search "rate limit"\n  $ svc sessions show work --json > work.json\n' +
+      '\nExamples:\n  $ svc sessions list\n  $ svc sessions search "rate limit"\n  $ svc sessions show work --json > work.json\n  $ svc sessions fork work work-b --at 2\n' +
         '  $ svc sessions export work -o work.md\n  $ svc sessions delete work',
     );
   const filterOf = async (options: FilterOptions) => (await import('../../conversations/filter.js')).filterFrom({ n: options.limit, since: options.since, model: options.model });
@@ -42,7 +42,20 @@ export function sessionsCommand(context: CommandContext): Command {
     .description('Print a conversation as a transcript, or its messages array with --json.')
     .addArgument(completes(new Argument('<name>', 'conversation name (see `svc sessions list`)'), { kind: 'sessions' }))
     .option('--json', 'the messages array, as the service expects it')
-    .action(async (name: string, options: { json?: boolean }) => (await load()).runShow(context.factory, name, options.json === true));
+    .option('--all', 'also the turns dropped by /undo, /retry and /rewind, marked "dropped", where they happened')
+    .addHelpText('after', '\nExamples:\n  $ svc sessions show work\n  $ svc sessions show work --all\n  $ svc sessions show work --json | jq length')
+    .action(async (name: string, options: { json?: boolean; all?: boolean }) => (await load()).runShow(context.factory, name, options));
+  sessions
+    .command('fork')
+    .description(
+      'Copy a conversation into a new one, whole or up to a turn, to go on from there differently; the original is ' +
+        'never changed. Prints the new name on stdout. Without NEW the name is NAME-fork (then NAME-fork-2, ...).',
+    )
+    .addArgument(completes(new Argument('<name>', 'the conversation to copy (see `svc sessions list`)'), { kind: 'sessions' }))
+    .argument('[new]', 'the name of the copy (it must not exist yet)')
+    .addOption(new Option('--at <turn>', 'copy turns 1 to TURN only (default: all of them)'))
+    .addHelpText('after', '\nExamples:\n  $ svc sessions fork work\n  $ svc sessions fork work work-b --at 3\n  $ svc chat --session "$(svc sessions fork work)" "now try it in Go"')
+    .action(async (name: string, newName: string | undefined, options: { at?: string }) => (await load()).runFork(context.factory, name, newName, options));
   sessions
     .command('search')
     .description(
