@@ -13,13 +13,13 @@ function __svc_path
             set skip 0
             continue
         end
-        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--prompt' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
+        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '-n' '--limit' '--since' '--at' '--prompt' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
             set skip 1
             continue
         end
         string match -q -- '-*' $word; and continue
         set -l candidate (string join ' ' $path $word)
-        if contains -- "$candidate" 'chat' 'image' 'batch' 'sessions' 'sessions list' 'sessions show' 'sessions search' 'sessions export' 'sessions delete' 'roles' 'roles list' 'roles show' 'roles set' 'roles edit' 'roles rm' 'models' 'render' 'auth' 'auth login' 'auth logout' 'auth status' 'config' 'config get' 'config set' 'config unset' 'config list' 'config path' 'profiles' 'profiles list' 'profiles use' 'emulator' 'completion' 'help'
+        if contains -- "$candidate" 'chat' 'image' 'batch' 'sessions' 'sessions list' 'sessions show' 'sessions fork' 'sessions search' 'sessions export' 'sessions delete' 'roles' 'roles list' 'roles show' 'roles set' 'roles edit' 'roles rm' 'models' 'render' 'auth' 'auth login' 'auth logout' 'auth status' 'config' 'config get' 'config set' 'config unset' 'config list' 'config path' 'profiles' 'profiles list' 'profiles use' 'emulator' 'completion' 'help'
             set path $path $word
         end
     end
@@ -36,7 +36,7 @@ complete -c svc -f
 complete -c svc -n '__svc_at' -f -a 'chat' -d 'ask a question (one-shot) or chat'
 complete -c svc -n '__svc_at' -f -a 'image' -d 'generate an image from a prompt'
 complete -c svc -n '__svc_at' -f -a 'batch' -d 'run a file of requests (OpenAI Batch JSONL), concurrent and resumable'
-complete -c svc -n '__svc_at' -f -a 'sessions' -d 'list, show, search, export or delete saved conversations'
+complete -c svc -n '__svc_at' -f -a 'sessions' -d 'list, show, search, fork, export or delete saved conversations'
 complete -c svc -n '__svc_at' -f -a 'roles' -d 'saved roles: a system message and defaults for chat'
 complete -c svc -n '__svc_at' -f -a 'models' -d 'list the models the service offers'
 complete -c svc -n '__svc_at' -f -a 'render' -d 'render Markdown from stdin for the terminal, as it arrives'
@@ -133,18 +133,30 @@ complete -c svc -n '__svc_at batch' -l profile -x -a '(svc profiles list 2>/dev/
 complete -c svc -n '__svc_at batch' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at sessions' -f -a 'list' -d 'One line each, newest first: name, last change, turns, first line.'
 complete -c svc -n '__svc_at sessions' -f -a 'show' -d 'Print a conversation as a transcript, or its messages array with --json.'
-complete -c svc -n '__svc_at sessions' -f -a 'search' -d 'Find the conversations whose messages contain the text (case-insensitive), newest first: for each, a line'
+complete -c svc -n '__svc_at sessions' -f -a 'fork' -d 'Copy a conversation into a new one, whole or up to a turn, to go on from there differently; the original is never changed. Prints the new name on stdout. Without NEW the name is NAME-fork (then NAME-fork-2, ...).'
+complete -c svc -n '__svc_at sessions' -f -a 'search' -d 'Find the conversations whose messages contain the text (case-insensitive), newest first. On a terminal: for each, a line "name<TAB>last change<TAB>N matching lines", then up to 3 matching lines, indented, with who said them and the match highlighted. In a pipe: every matching line whole, as NAME:TURN:ROLE: line (turn 0 is the system message). Exit 1 when nothing is found (as grep).'
 complete -c svc -n '__svc_at sessions' -f -a 'export' -d 'Write a conversation as Markdown (a heading per message: who, the model, the time) or as the messages array the service expects.'
 complete -c svc -n '__svc_at sessions' -f -a 'delete' -d 'Delete a saved conversation.'
 complete -c svc -n '__svc_at sessions' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at sessions' -s h -l help -d 'show help'
+complete -c svc -n '__svc_at sessions list' -s n -l limit -x -d 'only the newest N (most recently changed); search stops reading once N have matched'
+complete -c svc -n '__svc_at sessions list' -l since -x -d 'only those changed since then: 30m, 12h, 2d, 1w back, or a date (2026-11-01, UTC)'
+complete -c svc -n '__svc_at sessions list' -l model -x -a '(svc models --cached 2>/dev/null)' -d 'only those with a reply from this model'
 complete -c svc -n '__svc_at sessions list' -l json -d 'print a JSON array instead'
 complete -c svc -n '__svc_at sessions list' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at sessions list' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at sessions show' -f -a '(svc sessions list 2>/dev/null | cut -f1)'
 complete -c svc -n '__svc_at sessions show' -l json -d 'the messages array, as the service expects it'
+complete -c svc -n '__svc_at sessions show' -l all -d 'also the turns dropped by /undo, /retry and /rewind, marked "dropped", where they happened'
 complete -c svc -n '__svc_at sessions show' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at sessions show' -s h -l help -d 'show help'
+complete -c svc -n '__svc_at sessions fork' -f -a '(svc sessions list 2>/dev/null | cut -f1)'
+complete -c svc -n '__svc_at sessions fork' -l at -x -d 'copy turns 1 to TURN only (default: all of them)'
+complete -c svc -n '__svc_at sessions fork' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
+complete -c svc -n '__svc_at sessions fork' -s h -l help -d 'show help'
+complete -c svc -n '__svc_at sessions search' -s n -l limit -x -d 'only the newest N (most recently changed); search stops reading once N have matched'
+complete -c svc -n '__svc_at sessions search' -l since -x -d 'only those changed since then: 30m, 12h, 2d, 1w back, or a date (2026-11-01, UTC)'
+complete -c svc -n '__svc_at sessions search' -l model -x -a '(svc models --cached 2>/dev/null)' -d 'only those with a reply from this model'
 complete -c svc -n '__svc_at sessions search' -l json -d 'print a JSON array instead: [{name, updated, turns, matches: [{turn, role, line, index}]}]'
 complete -c svc -n '__svc_at sessions search' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at sessions search' -s h -l help -d 'show help'
@@ -218,13 +230,13 @@ complete -c svc -n '__svc_at config' -f -a 'list' -d 'Print every setting as key
 complete -c svc -n '__svc_at config' -f -a 'path' -d 'Print the path of the settings file.'
 complete -c svc -n '__svc_at config' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at config get' -f -a 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage params'
+complete -c svc -n '__svc_at config get' -f -a 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage params saveOneShots'
 complete -c svc -n '__svc_at config get' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config get' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at config set' -f -a 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage params'
+complete -c svc -n '__svc_at config set' -f -a 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage params saveOneShots'
 complete -c svc -n '__svc_at config set' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config set' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at config unset' -f -a 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage params'
+complete -c svc -n '__svc_at config unset' -f -a 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage params saveOneShots'
 complete -c svc -n '__svc_at config unset' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config unset' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at config list' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'

@@ -1,29 +1,33 @@
 /**
  * The list of saved conversations: `svc sessions list` and its alias `svc chat --list`.
  */
+import { describeFilter, eachPassing, type ConversationFilter } from '../conversations/filter.js';
 import { firstLine } from '../conversations/model.js';
+import { newestFirst } from '../conversations/store.js';
 import type { Factory } from '../factory.js';
 import { forOutput } from '../core/terminal-text.js';
 import { jsonForOutput } from '../core/json.js';
 import { LineOutput } from '../terminal/streams.js';
 
-export async function runList(factory: Factory, json: boolean): Promise<void> {
+export async function runList(factory: Factory, json: boolean, filter: ConversationFilter = {}): Promise<void> {
   const { io } = factory;
   const store = await factory.conversationStore();
+  const filtered = filter.since !== undefined || filter.model !== undefined;
   if (json) {
-    const rows = store.list().map((s) => ({ name: s.name, updated: s.updated, turns: s.turns, first: firstLine(s.conversation, 200) }));
+    const rows = [...eachPassing(store, filter)].sort(newestFirst).map((s) => ({ name: s.name, updated: s.updated, turns: s.turns, first: firstLine(s.conversation, 200) }));
     io.stdout.write(jsonForOutput(rows, io.stdoutIsTTY));
+    if (rows.length === 0 && filtered) io.stderr.write(`no saved conversation${describeFilter(filter)}\n`);
     return;
   }
   // A line per conversation as it is read, the most recently written first: `| head` stops the
-  // listing instead of it reading every file.
+  // listing instead of it reading every file, and so does -n.
   const clean = (text: string): string => forOutput(text, io.stdoutIsTTY);
   const out = new LineOutput(io.stdout);
   let listed = 0;
-  for (const s of store.each(undefined)) {
+  for (const s of eachPassing(store, filter)) {
     listed += 1;
     if (!(await out.add(`${s.name}\t${s.updated.slice(0, 16).replace('T', ' ')}\t${s.turns}\t${clean(firstLine(s.conversation))}\n`))) break;
   }
   await out.close();
-  if (listed === 0) io.stderr.write('no saved conversations yet\n');
+  if (listed === 0) io.stderr.write(filtered ? `no saved conversation${describeFilter(filter)}\n` : 'no saved conversations yet\n');
 }

@@ -100,43 +100,51 @@ export function addUsageOfModel(byModel: Record<string, Usage>, model: string | 
   addUsage((byModel[model ?? ''] ??= noUsage()), usage);
 }
 
-/** Replay records into the conversation they describe. */
+/** The later of two ISO times (an empty one is never later). */
+function later(a: string, b: string): string {
+  return b > a ? b : a;
+}
+
+/**
+ * Replay records into the conversation they describe. Its last change is the latest time in the
+ * log: records are appended as things happen, and a fork starts now with turns from before.
+ */
 export function replay(name: string, records: ConversationRecord[]): Conversation {
   const conversation: Conversation = { name, created: '', updated: '', system: undefined, model: undefined, turns: [], images: [], spent: noUsage(), spentByModel: {} };
   for (const record of records) {
     switch (record.type) {
       case 'start':
         conversation.created = record.created;
-        conversation.updated ||= record.created;
+        conversation.updated = later(conversation.updated, record.created);
         break;
       case 'turn': {
         const { type: _type, ...turn } = record;
         conversation.turns.push(turn);
         addUsage(conversation.spent, turn.usage);
         addUsageOfModel(conversation.spentByModel, turn.model, turn.usage);
-        conversation.updated = record.at;
+        conversation.updated = later(conversation.updated, record.at);
         break;
       }
       case 'system':
         conversation.system = record.content ?? undefined;
-        conversation.updated = record.at;
+        conversation.updated = later(conversation.updated, record.at);
         break;
       case 'model':
         conversation.model = record.model ?? undefined;
-        conversation.updated = record.at;
+        conversation.updated = later(conversation.updated, record.at);
         break;
       case 'undo': {
         // The turn named, not merely the last one: another svc may have added a turn to the same
         // conversation after the session that undoes read it (two processes, one file).
         const index = record.turn === undefined ? conversation.turns.length - 1 : conversation.turns.findLastIndex((turn) => turn.id === record.turn);
         if (index !== -1) conversation.turns.splice(index, 1);
-        conversation.updated = record.at;
+        conversation.updated = later(conversation.updated, record.at);
         break;
       }
       case 'image': {
         const { type: _type, ...image } = record;
         conversation.images.push({ ...image, afterTurn: conversation.turns.length });
-        conversation.updated = record.at;
+        conversation.updated = later(conversation.updated, record.at);
         break;
       }
     }

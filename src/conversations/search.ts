@@ -2,6 +2,7 @@
  * Finding saved conversations by what was said in them: every line of a system, user or
  * assistant message that contains the text, compared case-insensitively (Unicode case folding).
  */
+import { bothMayHold, passes, rawFilterOf, type ConversationFilter } from './filter.js';
 import { newestFirst, type ConversationStore } from './store.js';
 
 export type Role = 'system' | 'user' | 'assistant';
@@ -51,11 +52,15 @@ function matchesIn(content: string, turn: number, role: Role, pattern: RegExp, i
 /**
  * The conversations that contain `text`, each with its matching lines in order, one at a time as
  * they are found, the most recently written file first: a caller printing them can stop at any
- * point (`| head`) without reading the rest.
+ * point (`| head`) without reading the rest. Only those `filter` passes; with its `limit`, no
+ * conversation is read after that many have matched.
  */
-export function* searchEach(store: ConversationStore, text: string): Generator<SearchHit> {
+export function* searchEach(store: ConversationStore, text: string, filter: ConversationFilter = {}): Generator<SearchHit> {
   const pattern = patternOf(text);
-  for (const summary of store.each(rawFilter(text, pattern))) {
+  let found = 0;
+  if (filter.limit !== undefined && filter.limit <= 0) return;
+  for (const summary of store.each(bothMayHold(rawFilter(text, pattern), rawFilterOf(filter)))) {
+    if (!passes(summary, filter)) continue;
     const { conversation } = summary;
     const matches: SearchMatch[] = [];
     if (conversation.system) matchesIn(conversation.system, 0, 'system', pattern, matches);
@@ -63,13 +68,34 @@ export function* searchEach(store: ConversationStore, text: string): Generator<S
       matchesIn(turn.user, index + 1, 'user', pattern, matches);
       matchesIn(turn.assistant, index + 1, 'assistant', pattern, matches);
     });
-    if (matches.length > 0) yield { name: summary.name, updated: summary.updated, turns: summary.turns, matches };
+    if (matches.length === 0) continue;
+    yield { name: summary.name, updated: summary.updated, turns: summary.turns, matches };
+    found += 1;
+    if (filter.limit !== undefined && found >= filter.limit) return;
   }
 }
 
-/** Every conversation that contains `text`, newest first (by its last record). */
-export function searchConversations(store: ConversationStore, text: string): SearchHit[] {
-  return [...searchEach(store, text)].sort(newestFirst);
+/** Every conversation that contains `text` (and passes `filter`), newest first (by its last record). */
+export function searchConversations(store: ConversationStore, text: string, filter: ConversationFilter = {}): SearchHit[] {
+  return [...searchEach(store, text, filter)].sort(newestFirst);
+}
+
+/**
+ * `line` in pieces, each occurrence of `text` (any case) a piece of its own marked `match`: what
+ * a terminal shows highlighted.
+ */
+export function splitAtMatches(line: string, text: string): Array<{ text: string; match: boolean }> {
+  const pattern = new RegExp(patternOf(text).source, 'giu');
+  const pieces: Array<{ text: string; match: boolean }> = [];
+  let at = 0;
+  for (const found of line.matchAll(pattern)) {
+    if (found[0] === '') continue;
+    if (found.index > at) pieces.push({ text: line.slice(at, found.index), match: false });
+    pieces.push({ text: found[0], match: true });
+    at = found.index + found[0].length;
+  }
+  if (at < line.length) pieces.push({ text: line.slice(at), match: false });
+  return pieces;
 }
 
 /**

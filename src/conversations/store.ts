@@ -6,8 +6,9 @@
  * not svc's (`my notes.jsonl`, a folder named `x.jsonl`, someone else's log) is left out of the
  * listing and of --continue, and one file that cannot be read never hides the others.
  */
-import { accessSync, constants, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { accessSync, constants, copyFileSync, linkSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { SvcError, UsageError } from '../core/errors.js';
 import type { Reporter } from '../core/reporter.js';
 import { appendJsonLine, describeLineProblems, parseJsonLines, readJsonLines, type JsonLines, type LineProblem } from '../storage/jsonl-file.js';
@@ -147,10 +148,16 @@ export class ConversationStore {
     throw new SvcError(`${path} is ${entry.what}, not a saved conversation`, { hint: 'move it away, or choose another name' });
   }
 
-  /** Load `name`, from its file or from lines already read (`preread`). */
-  #load(name: string, report: boolean, preread?: { lines: JsonLines; mtimeMs: number }): Loaded {
-    const path = this.pathOf(name);
-    const { lines, mtimeMs } = preread ?? this.#readLines(name);
+  /**
+   * Every record of `name`'s log, in order, undone turns and all (`svc sessions show --all`).
+   * Damaged lines are skipped and named in one warning, as `read` does.
+   */
+  records(name: string): ConversationRecord[] {
+    const { lines } = this.#readLines(name);
+    return this.#recordsOf(name, lines, true).records;
+  }
+
+  #recordsOf(name: string, lines: JsonLines, report: boolean): { records: ConversationRecord[]; problems: LineProblem[] } {
     const records: ConversationRecord[] = [];
     const problems = [...lines.problems];
     for (const { line, value } of lines.values) {
@@ -159,7 +166,53 @@ export class ConversationStore {
       else problems.push({ line, problem: 'not a conversation record' });
     }
     problems.sort((a, b) => a.line - b.line);
-    if (report && problems.length > 0) this.#warn(describeLineProblems(path, problems));
+    if (report && problems.length > 0) this.#warn(describeLineProblems(this.pathOf(name), problems));
+    return { records, problems };
+  }
+
+  /**
+   * Write a new conversation whole, from its records: all of it or nothing, and never over
+   * anything already at that name (a conversation, a file that is not one): that is a usage
+   * error naming it, and nothing is written.
+   */
+  createWith(name: string, records: ConversationRecord[]): void {
+    const path = this.pathOf(name);
+    const taken = (): UsageError => new UsageError(`a conversation named "${name}" exists already; nothing was written`, { hint: 'choose another name' });
+    if (!this.isFree(name)) throw taken();
+    try {
+      ensurePrivateDir(this.dir);
+    } catch (error) {
+      throw new SvcError(`cannot save conversations in ${this.dir}: ${describeSystemError(error)}`, { cause: error });
+    }
+    const temp = join(this.dir, `.svc-${process.pid}-${randomBytes(4).toString('hex')}.part`);
+    const cannot = (error: unknown): SvcError => new SvcError(`cannot write ${path}: ${describeSystemError(error)}; nothing was written`, { cause: error });
+    try {
+      try {
+        writeFileSync(temp, records.map((record) => `${JSON.stringify(record)}\n`).join(''), { flag: 'wx', mode: 0o600 });
+      } catch (error) {
+        throw cannot(error);
+      }
+      try {
+        // A link fails when the name was taken meanwhile (another svc): nothing is ever replaced.
+        linkSync(temp, path);
+      } catch (error) {
+        if (errnoCode(error) === 'EEXIST') throw taken();
+        // A file system without hard links: a copy that still refuses to replace anything.
+        try {
+          copyFileSync(temp, path, constants.COPYFILE_EXCL);
+        } catch (copyError) {
+          throw errnoCode(copyError) === 'EEXIST' ? taken() : cannot(copyError);
+        }
+      }
+    } finally {
+      rmSync(temp, { force: true });
+    }
+  }
+
+  /** Load `name`, from its file or from lines already read (`preread`). */
+  #load(name: string, report: boolean, preread?: { lines: JsonLines; mtimeMs: number }): Loaded {
+    const { lines, mtimeMs } = preread ?? this.#readLines(name);
+    const { records, problems } = this.#recordsOf(name, lines, report);
     const conversation = replay(name, records);
     // A file whose start record was lost still has a date: when it last changed.
     if (conversation.created === '') conversation.created = conversation.updated || new Date(mtimeMs).toISOString();
@@ -179,11 +232,14 @@ export class ConversationStore {
       throw new SvcError(`cannot read the saved conversations in ${this.dir}: ${describeSystemError(error)}`, { cause: error });
     }
     const found: Array<{ name: string; mtimeMs: number; size: number }> = [];
+    // One stat per file, and the cheapest: thousands of conversations are listed this way (-n 20
+    // on 10,000 still looks at every file's time), so no path.join, no exception for a file gone.
+    const prefix = `${this.dir}${sep}`;
     for (const file of files) {
       const name = file.slice(0, -EXTENSION.length);
       if (!file.endsWith(EXTENSION) || !isConversationName(name)) continue;
-      const entry = entryAt(join(this.dir, file));
-      if (entry.kind === 'file') found.push({ name, mtimeMs: entry.mtimeMs, size: entry.size });
+      const stat = statSync(`${prefix}${file}`, { throwIfNoEntry: false });
+      if (stat?.isFile()) found.push({ name, mtimeMs: stat.mtimeMs, size: stat.size });
     }
     return found.sort((a, b) => b.mtimeMs - a.mtimeMs);
   }

@@ -3,7 +3,7 @@
  * that list both (/history, `svc sessions show`). An image made after a turn later undone comes
  * after the turns still kept: images are files on disk, and /undo does not take them back.
  */
-import type { Conversation, ImageNote, Turn } from './model.js';
+import type { Conversation, ConversationRecord, ImageNote, Turn } from './model.js';
 
 export type TimelineEntry = { kind: 'turn'; turn: Turn } | { kind: 'image'; image: ImageNote };
 
@@ -26,4 +26,32 @@ export function imageOptionsText(image: ImageNote): string {
   return Object.entries(image.options)
     .map(([name, value]) => `${name === 'output' ? '-o' : `--${name}`} ${/\s/.test(value) ? `"${value}"` : value}`)
     .join(' ');
+}
+
+/** A turn of the whole log, and whether an undo (/undo, /retry, /rewind) later dropped it. */
+export type LogEntry = { kind: 'turn'; turn: Turn; dropped: boolean } | { kind: 'image'; image: ImageNote };
+
+/**
+ * Every turn and image of a conversation's log in the order they happened, the turns an undo
+ * record dropped included and marked (`svc sessions show --all`). An undo drops what replay
+ * drops: the turn it names, else the last one kept.
+ */
+export function logTimeline(records: readonly ConversationRecord[]): LogEntry[] {
+  const entries: LogEntry[] = [];
+  const kept: Array<{ kind: 'turn'; turn: Turn; dropped: boolean }> = [];
+  for (const record of records) {
+    if (record.type === 'turn') {
+      const { type: _type, ...turn } = record;
+      const entry = { kind: 'turn' as const, turn, dropped: false };
+      entries.push(entry);
+      kept.push(entry);
+    } else if (record.type === 'image') {
+      const { type: _type, ...image } = record;
+      entries.push({ kind: 'image', image });
+    } else if (record.type === 'undo') {
+      const index = record.turn === undefined ? kept.length - 1 : kept.findLastIndex((entry) => entry.turn.id === record.turn);
+      if (index !== -1) kept.splice(index, 1)[0]!.dropped = true;
+    }
+  }
+  return entries;
 }

@@ -75,3 +75,12 @@ export function parseChoice<T extends string>(text: string, source: string, allo
   if (!match) throw new InvalidValueError(source, `must be one of ${allowed.join(', ')}`, text);
   return match;
 }
+
+const SWITCH_WORDS: Record<string, 'on' | 'off'> = { on: 'on', off: 'off', true: 'on', false: 'off', yes: 'on', no: 'off', '1': 'on', '0': 'off' };
+
+/** A switch: on or off (true/false, yes/no, 1/0 taken too), always given back as "on" or "off". */
+export function parseOnOff(text: string, source: string): 'on' | 'off' {
+  const word = text.trim().toLowerCase();
+  if (!Object.hasOwn(SWITCH_WORDS, word)) throw new InvalidValueError(source, 'must be on or off', text);
+  return SWITCH_WORDS[word]!;
+}

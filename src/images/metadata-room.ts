@@ -19,9 +19,14 @@
 import { crc32 } from 'node:zlib';
 import { xmpPacket } from './provenance.js';
 
-/** The XMP packet size reserved in a JPEG or PNG: a prompt and a revised prompt of a few KiB fit. */
-export const JPEG_XMP_ROOM = 12 * 1024;
-export const PNG_XMP_ROOM = JPEG_XMP_ROOM;
+/**
+ * The XMP packet size reserved in a JPEG or PNG for a prompt of `promptBytes`: the packet's own
+ * ~1 KiB, the prompt twice (description and record), and a revised prompt several times its
+ * length, as services write them; a longer record costs one rewrite (metadata-writer.ts).
+ */
+export function xmpRoomFor(promptBytes: number): number {
+  return Math.ceil((3072 + 4 * promptBytes) / 512) * 512;
+}
 
 /** The APP1 header that says "this segment is XMP". */
 export const JPEG_XMP_NAMESPACE = Buffer.from('http://ns.adobe.com/xap/1.0/\0', 'latin1');
@@ -95,11 +100,12 @@ function vp8xFor(head: Buffer): Buffer | undefined {
  * shorter).
  */
 export function makeRoom(head: Buffer, known: { prompt: string; software: string }): { bytes: Buffer; room: Room } {
+  const roomSize = Math.min(xmpRoomFor(Buffer.byteLength(known.prompt)), 60_000);
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) {
-    const segment = jpegXmpSegment(xmpPacket(undefined, JPEG_XMP_ROOM)!);
+    const segment = jpegXmpSegment(xmpPacket(undefined, roomSize)!);
     return {
       bytes: Buffer.concat([head.subarray(0, 2), segment, head.subarray(2)]),
-      room: { kind: 'jpeg', packetAt: 2 + 4 + JPEG_XMP_NAMESPACE.length, packetSize: JPEG_XMP_ROOM },
+      room: { kind: 'jpeg', packetAt: 2 + 4 + JPEG_XMP_NAMESPACE.length, packetSize: roomSize },
     };
   }
   if (head.length >= 16 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') {
@@ -110,10 +116,10 @@ export function makeRoom(head: Buffer, known: { prompt: string; software: string
   }
   if (head.length >= 33 && head.readUInt32BE(0) === 0x89504e47 && head.toString('latin1', 12, 16) === 'IHDR') {
     const texts = Buffer.concat([iTXtChunk('Description', known.prompt), iTXtChunk('Software', known.software)]);
-    const xmp = iTXtChunk(PNG_XMP_KEYWORD, xmpPacket(undefined, PNG_XMP_ROOM)!);
+    const xmp = iTXtChunk(PNG_XMP_KEYWORD, xmpPacket(undefined, roomSize)!);
     return {
       bytes: Buffer.concat([head.subarray(0, 33), texts, xmp, head.subarray(33)]),
-      room: { kind: 'png', chunkAt: 33 + texts.length, packetSize: PNG_XMP_ROOM },
+      room: { kind: 'png', chunkAt: 33 + texts.length, packetSize: roomSize },
     };
   }
   return { bytes: head, room: { kind: 'none' } };

@@ -2,7 +2,7 @@
  * The settings svc knows, where each can come from, and how each is checked.
  * cli.md "Settings and precedence" is the source of this table.
  */
-import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange } from '../core/parse-values.js';
+import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange, parseOnOff } from '../core/parse-values.js';
 import { CHAT_OWNED, parseParamsObject } from '../chat/request-params.js';
 import { PREVIEW_CHOICES, type PreviewChoice } from './preview-choices.js';
 
@@ -109,6 +109,14 @@ export const settingDefinitions = {
     parse: (text: string, source: string) => JSON.stringify(parseParamsObject(text, source, CHAT_OWNED)),
     stores: 'string',
   } satisfies SettingDefinition<string>,
+  saveOneShots: {
+    env: 'SVC_SAVE_ONE_SHOTS',
+    defaultValue: 'on',
+    description: 'keep one-shot answers (svc chat "question" without --session or --continue) as saved conversations: on or off',
+    // Stored as the word "on" or "off" (settings store strings and numbers); true/false, yes/no, 1/0 are taken too.
+    parse: parseOnOff,
+    stores: 'string',
+  } satisfies SettingDefinition<'on' | 'off'>,
 };
 
 export type SettingName = keyof typeof settingDefinitions;

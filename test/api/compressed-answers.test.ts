@@ -19,7 +19,8 @@ let work: string;
 
 beforeAll(async () => {
   server = await startScriptedServer();
-  sandbox = makeSandbox({ SVC_API_KEY: 'sk-zip', SVC_MAX_RETRIES: '0' });
+  // The saved files are compared with the bytes the service sent: no provenance written into them (its own tests: image-metadata, provenance).
+  sandbox = makeSandbox({ SVC_API_KEY: 'sk-zip', SVC_MAX_RETRIES: '0', SVC_IMAGE_METADATA: 'off' });
   sandbox.env.SVC_BASE_URL = server.baseUrl;
   work = mkdtempSync(join(tmpdir(), 'svc-zip-'));
 });

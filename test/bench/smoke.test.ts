@@ -62,6 +62,9 @@ describe('bench/run.mjs --quick', () => {
         'svc sessions search (every one matches)',
         'grep -rilF (1% match)',
         'svc sessions list',
+        'svc sessions list -n 20',
+        'svc sessions search -n 20 (every one matches)',
+        'svc sessions search -n 20 (1% match)',
       ]);
       expect(contenders(section(text, 'Batch of 200 chat requests'), 'wall time', 'ms')).toEqual(['svc batch', 'node:http client']);
       expect(contenders(section(text, 'Batch memory'), 'peak memory (max RSS)', 'MiB')).toEqual(['svc batch, 120 requests', 'svc batch, 1200 requests']);
@@ -84,6 +87,8 @@ describe('bench/run.mjs --quick', () => {
         'search 500 conversations, 1% match (ms)',
         'search 500 conversations, every one matches (ms)',
         'list 500 conversations (ms)',
+        'list -n 20 of 500 conversations (ms)',
+        'search -n 20 of 500 conversations, every one matches (ms)',
         'batch 200: svc / node:http client',
         'batch memory: 1200 / 120 requests',
         'emulator: draw a 1024×1024 scene (ms)',

@@ -93,6 +93,7 @@ describe('svc config', () => {
       'imageMetadata\ton\tdefault',
       'streamUsage\ton\tdefault',
       'params\t\tdefault',
+      'saveOneShots\ton\tdefault',
       '',
     ]);
     expect((await runSvc(['config', 'unset', 'timeout'], sandbox)).exitCode).toBe(0);

@@ -19,7 +19,8 @@ const SIZES: Record<string, [number, number]> = {
 };
 const FORMATS = { png: '.png', jpeg: '.jpg', webp: '.webp' } as const;
 
-const setup = useEmulatorSandbox(KEY, { blockTerms: ['forbidden-fruit'] });
+// The saved files are compared with the bytes the service sent: no provenance written into them (its own tests: image-metadata, provenance).
+const setup = useEmulatorSandbox(KEY, { blockTerms: ['forbidden-fruit'] }, { SVC_IMAGE_METADATA: 'off' });
 
 describe('svc image against the emulator', () => {
   for (const [aspect, [width, height]] of Object.entries(SIZES)) {

@@ -20,7 +20,8 @@ const files = () => readdirSync(sandbox.home).filter((name) => !['config', 'data
 
 beforeEach(() => {
   sandbox?.cleanup();
-  sandbox = makeSandbox({ SVC_BASE_URL: scripted.server.baseUrl, SVC_API_KEY: 'image-key-0123456789abcdef' });
+  // The saved files are compared with the bytes the service sent: no provenance written into them (its own tests: image-metadata, provenance).
+  sandbox = makeSandbox({ SVC_BASE_URL: scripted.server.baseUrl, SVC_API_KEY: 'image-key-0123456789abcdef', SVC_IMAGE_METADATA: 'off' });
 });
 afterAll(() => sandbox?.cleanup());
 

@@ -59,7 +59,8 @@ const svcImage = (args: string[], options: Parameters<typeof runSvc>[2] = {}) =>
 
 beforeEach(() => {
   sandbox?.cleanup();
-  sandbox = makeSandbox({ SVC_BASE_URL: scripted.server.baseUrl, SVC_API_KEY: 'image-key-0123456789abcdef' });
+  // The saved files are compared with the bytes the service sent: no provenance written into them (its own tests: image-metadata, provenance).
+  sandbox = makeSandbox({ SVC_BASE_URL: scripted.server.baseUrl, SVC_API_KEY: 'image-key-0123456789abcdef', SVC_IMAGE_METADATA: 'off' });
   faults.refuseAccessTo = undefined;
   faults.diskFull = false;
   faults.noSpaceIn = undefined;

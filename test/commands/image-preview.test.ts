@@ -54,7 +54,8 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 beforeEach(() => {
   sandbox?.cleanup();
-  sandbox = makeSandbox({ SVC_BASE_URL: server.baseUrl, SVC_API_KEY: 'k' });
+  // The saved files are compared with the bytes the service sent: no provenance written into them (its own tests: image-metadata, provenance).
+  sandbox = makeSandbox({ SVC_BASE_URL: server.baseUrl, SVC_API_KEY: 'k', SVC_IMAGE_METADATA: 'off' });
   // Each test scripts exactly the answers it needs; one left unused, or a request nobody
   // expected, fails it (the strict scripted server).
   server.reset();

@@ -16,7 +16,8 @@ let dir: string;
 
 beforeAll(async () => {
   server = await startScriptedServer();
-  sandbox = makeSandbox({ SVC_API_KEY: 'sk-image-answers', SVC_MAX_RETRIES: '0' });
+  // The saved files are compared with the bytes the service sent: no provenance written into them (its own tests: image-metadata, provenance).
+  sandbox = makeSandbox({ SVC_API_KEY: 'sk-image-answers', SVC_MAX_RETRIES: '0', SVC_IMAGE_METADATA: 'off' });
   sandbox.env.SVC_BASE_URL = server.baseUrl;
 });
 afterAll(async () => {

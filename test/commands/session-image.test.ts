@@ -37,7 +37,8 @@ const bodies = () => server().requests.map((request) => ({ url: request.url, bod
 
 beforeEach(() => {
   sandbox?.cleanup();
-  sandbox = makeSandbox({ SVC_BASE_URL: server().baseUrl, SVC_API_KEY: 'session-key-0123456789', SVC_MAX_RETRIES: '0', SVC_PREVIEW: 'blocks' });
+  // The saved files are compared with the bytes the service sent: no provenance written into them (its own tests: image-metadata, provenance).
+  sandbox = makeSandbox({ SVC_BASE_URL: server().baseUrl, SVC_API_KEY: 'session-key-0123456789', SVC_MAX_RETRIES: '0', SVC_PREVIEW: 'blocks', SVC_IMAGE_METADATA: 'off' });
   work = join(sandbox.home, 'work');
   mkdirSync(work);
 });

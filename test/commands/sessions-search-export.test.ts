@@ -47,14 +47,35 @@ describe('svc sessions search', () => {
     save('other', [{ user: 'hello', assistant: 'hi', at: '2025-06-01T00:00:00.000Z' }]);
   });
 
-  it('lists the conversations that contain the text, any case, newest first, each matching line with who said it', async () => {
-    const result = await run(['sessions', 'search', 'rate', 'limit']);
+  it('on a terminal: the conversations that contain the text, any case, newest first, each matching line with who said it', async () => {
+    const result = await run(['sessions', 'search', 'rate', 'limit'], { stdoutIsTTY: true });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(
       'new\t2025-03-01 09:30\t2 matching lines\n  user: why the rate limit here\n  assistant: Because the Rate limit is 60 a minute.\n' +
         'old\t2025-01-01 10:00\t1 matching line\n  user: What is a RATE LIMIT?\n',
     );
+  });
+
+  it('in a pipe: every matching line whole, NAME:TURN:ROLE: first, as grep -n gives it', async () => {
+    save('sys', [{ user: 'rate limit?', assistant: 'no', at: '2025-04-01T00:00:00.000Z' }, { user: 'again', assistant: 'a rate limit', at: '2025-04-02T00:00:00.000Z' }], { system: 'Mind the rate limit.' });
+    const result = await run(['sessions', 'search', 'rate', 'limit']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(
+      'sys:0:system: Mind the rate limit.\nsys:1:user: rate limit?\nsys:2:assistant: a rate limit\n' +
+        'new:1:user: why the rate limit here\nnew:1:assistant: Because the Rate limit is 60 a minute.\n' +
+        'old:1:user: What is a RATE LIMIT?\n',
+    );
+  });
+
+  it('highlights each match on a terminal (bold red, as grep), only the match, and never with NO_COLOR', async () => {
+    const env = { ...sandbox.env };
+    delete env.NO_COLOR;
+    const colour = await runSvc(['sessions', 'search', 'rate'], { ...sandbox, env }, { stdoutIsTTY: true });
+    expect(colour.stdout).toContain('  user: What is a \u001b[1;31mRATE\u001b[22;39m LIMIT?\n');
+    expect(colour.stdout).toContain('  assistant: Because the \u001b[1;31mRate\u001b[22;39m limit is 60 a minute.\n');
+    const none = await run(['sessions', 'search', 'rate'], { stdoutIsTTY: true });
+    expect(none.stdout).not.toContain('\u001b');
   });
 
   it('--json gives every match with its turn, role, whole line and where the text starts', async () => {
@@ -85,14 +106,14 @@ describe('svc sessions search', () => {
     save('sys', [{ user: 'x', assistant: 'y', at: '2025-02-01T00:00:00.000Z' }], { system: 'Answer "in C:\\dos" style' });
     // "Rate" written as \u0052ate, as another JSON writer might.
     writeFileSync(join(conversationsDir(), 'escaped.jsonl'), '{"type":"start","v":1,"name":"escaped","created":"2025-01-05T00:00:00.000Z"}\n{"type":"turn","user":"\\u0052ate me","assistant":"ok","at":"2025-01-05T00:00:00.000Z"}\n');
-    expect((await run(['sessions', 'search', '"in c:\\dos"'])).stdout).toBe('sys\t2025-02-01 00:00\t1 matching line\n  system: Answer "in C:\\dos" style\n');
-    expect((await run(['sessions', 'search', 'rATE ME'])).stdout).toBe('escaped\t2025-01-05 00:00\t1 matching line\n  user: \\u0052ate me\n'.replace('\\u0052', 'R'));
+    expect((await run(['sessions', 'search', '"in c:\\dos"'])).stdout).toBe('sys:0:system: Answer "in C:\\dos" style\n');
+    expect((await run(['sessions', 'search', 'rATE ME'])).stdout).toBe('escaped:1:user: Rate me\n');
   });
 
   it('shows a long line around the match, and at most three lines per conversation', async () => {
     const long = `${'a'.repeat(300)} needle ${'b'.repeat(300)}`;
     save('long', [1, 2, 3, 4, 5].map((n) => ({ user: n === 1 ? long : `needle ${n}`, assistant: '', at: `2025-07-0${n}T00:00:00.000Z` })));
-    const lines = (await run(['sessions', 'search', 'needle'])).stdout.split('\n');
+    const lines = (await run(['sessions', 'search', 'needle'], { stdoutIsTTY: true })).stdout.split('\n');
     expect(lines[0]).toBe('long\t2025-07-05 00:00\t5 matching lines');
     expect(lines[1]).toMatch(/^ {2}user: …a+ needle b+…$/);
     expect(lines[1]!.length).toBeLessThan(200);
@@ -114,7 +135,7 @@ describe('svc sessions search', () => {
     const result = await run(['sessions', 'search', 'café']);
     expect(result.exitCode).toBe(1);
     const found = await run(['sessions', 'search', 'caf\uFFFD rate']);
-    expect(found.stdout).toBe('latin1\t2025-09-02 00:00\t1 matching line\n  user: caf\uFFFD rate limit\n');
+    expect(found.stdout).toBe('latin1:1:user: caf\uFFFD rate limit\n');
     expect(found.stderr).toBe(`svc: ${path}: line 2 has bytes that are not UTF-8, kept as �; the rest is kept\n`);
   });
 
@@ -122,7 +143,7 @@ describe('svc sessions search', () => {
     const path = save('damaged', [{ user: 'rate limit again', assistant: 'ok', at: '2025-09-01T00:00:00.000Z' }], { lines: ['{"type":"turn","user":"rate limit cut'] });
     const result = await run(['sessions', 'search', 'rate limit']);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout.split('\n').filter((line) => !line.startsWith(' ')).map((line) => line.split('\t')[0])).toEqual(['damaged', 'new', 'old', '']);
+    expect(result.stdout.split('\n').map((line) => line.split(':')[0])).toEqual(['damaged', 'new', 'new', 'old', '']);
     expect(result.stderr).toBe(`svc: ${path}: line 3 skipped (not complete JSON); the rest is kept\n`);
   });
 });

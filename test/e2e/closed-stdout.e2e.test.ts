@@ -114,7 +114,7 @@ describe('sessions list and search stop once the reader has gone', () => {
 
   it.each([
     ['sessions list', ['sessions', 'list'], 'talk-2999\t'],
-    ['sessions search', ['sessions', 'search', 'needle'], 'talk-2999\t'],
+    ['sessions search', ['sessions', 'search', 'needle'], 'talk-2999:1:user: needle question 2999'],
   ])('%s | head -1: the newest first, quiet, and the oldest file never read', async (_name, args, firstLine) => {
     manyConversations();
     const child = start(args);

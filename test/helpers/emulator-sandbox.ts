@@ -12,11 +12,11 @@ export interface EmulatorSandbox {
   sandbox: Sandbox;
 }
 
-export function useEmulatorSandbox(key: string, options: EmulatorOptions = {}): EmulatorSandbox {
+export function useEmulatorSandbox(key: string, options: EmulatorOptions = {}, env: Record<string, string> = {}): EmulatorSandbox {
   const context = {} as EmulatorSandbox;
   beforeAll(async () => {
     context.emulator = await startEmulator({ apiKeys: [key], ...options });
-    context.sandbox = makeSandbox({ SVC_BASE_URL: context.emulator.baseUrl, SVC_API_KEY: key });
+    context.sandbox = makeSandbox({ SVC_BASE_URL: context.emulator.baseUrl, SVC_API_KEY: key, ...env });
   });
   afterAll(async () => {
     await context.emulator?.close();

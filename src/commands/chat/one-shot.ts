@@ -44,8 +44,11 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
     throw new UsageError('no prompt: give it as words or pipe it in', { hint: 'svc chat "why is the sky blue?"   or   git diff | svc chat "write a commit message"' });
   }
   const { role } = inputs;
-  // A dry run changes nothing on disk: the conversation is read, never written.
-  const conversation = plan.dryRun ? { ...plan.conversation, save: false } : plan.conversation;
+  // A dry run changes nothing on disk: the conversation is read, never written. With the setting
+  // saveOneShots off, an answer to no named or continued conversation is kept nowhere either.
+  const oneShot = !plan.conversation.continueLatest && plan.conversation.sessionName === undefined;
+  const unsaved = plan.dryRun === true || (oneShot && settings.saveOneShots.value === 'off');
+  const conversation = unsaved ? { ...plan.conversation, save: false } : plan.conversation;
   const client = plan.dryRun ? undefined : await factory.apiClient(settings);
   const session = openConversation(await factory.conversationStore(), conversation);
   applySystemFlag(session, plan.system ?? role?.system);

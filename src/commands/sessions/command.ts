@@ -1,4 +1,4 @@
-/** `svc sessions list|show|search|export|delete`: the saved conversations. */
+/** `svc sessions list|show|search|fork|export|delete`: the saved conversations. */
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
@@ -6,38 +6,77 @@ import type { CommandContext } from '../context.js';
 /** Declared here, not imported from export.ts: that module loads only when the command runs. */
 const EXPORT_FORMATS = ['md', 'json'] as const;
 
+interface FilterOptions {
+  limit?: string;
+  since?: string;
+  model?: string;
+}
+
+/** -n, --since and --model, the same on list and search (checked when the command runs: exit 2 naming the value). */
+const limitOption = () => new Option('-n, --limit <count>', 'only the newest N (most recently changed); search stops reading once N have matched');
+const sinceOption = () => new Option('--since <when>', 'only those changed since then: 30m, 12h, 2d, 1w back, or a date (2026-11-01, UTC)');
+const modelOption = () => completes(new Option('--model <id>', 'only those with a reply from this model'), { kind: 'models' });
+
 export function sessionsCommand(context: CommandContext): Command {
   const load = () => import('./run.js');
   const sessions = new Command('sessions')
-    .summary('list, show, search, export or delete saved conversations')
+    .summary('list, show, search, fork, export or delete saved conversations')
     .description('Saved conversations, kept in $XDG_DATA_HOME/svc/conversations (default ~/.local/share/svc).')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ svc sessions list\n  $ svc sessions search "rate limit"\n  $ svc sessions show work --json > work.json\n' +
+      '\nExamples:\n  $ svc sessions list\n  $ svc sessions search "rate limit"\n  $ svc sessions show work --json > work.json\n  $ svc sessions fork work work-b --at 2\n' +
         '  $ svc sessions export work -o work.md\n  $ svc sessions delete work',
     );
+  const filterOf = async (options: FilterOptions) => (await import('../../conversations/filter.js')).filterFrom({ n: options.limit, since: options.since, model: options.model });
   sessions
     .command('list')
     .description('One line each, newest first: name, last change, turns, first line.')
+    .addOption(limitOption())
+    .addOption(sinceOption())
+    .addOption(modelOption())
     .option('--json', 'print a JSON array instead')
-    .action(async (options: { json?: boolean }) => (await import('../conversation-list.js')).runList(context.factory, options.json === true));
+    .addHelpText('after', '\nExamples:\n  $ svc sessions list -n 20\n  $ svc sessions list --since 2d --model svc-mini\n  $ svc sessions list --since 2026-11-01 --json | jq -r \'.[].name\'')
+    .action(async (options: FilterOptions & { json?: boolean }) => (await import('../conversation-list.js')).runList(context.factory, options.json === true, await filterOf(options)));
   sessions
     .command('show')
     .description('Print a conversation as a transcript, or its messages array with --json.')
     .addArgument(completes(new Argument('<name>', 'conversation name (see `svc sessions list`)'), { kind: 'sessions' }))
     .option('--json', 'the messages array, as the service expects it')
-    .action(async (name: string, options: { json?: boolean }) => (await load()).runShow(context.factory, name, options.json === true));
+    .option('--all', 'also the turns dropped by /undo, /retry and /rewind, marked "dropped", where they happened')
+    .addHelpText('after', '\nExamples:\n  $ svc sessions show work\n  $ svc sessions show work --all\n  $ svc sessions show work --json | jq length')
+    .action(async (name: string, options: { json?: boolean; all?: boolean }) => (await load()).runShow(context.factory, name, options));
+  sessions
+    .command('fork')
+    .description(
+      'Copy a conversation into a new one, whole or up to a turn, to go on from there differently; the original is ' +
+        'never changed. Prints the new name on stdout. Without NEW the name is NAME-fork (then NAME-fork-2, ...).',
+    )
+    .addArgument(completes(new Argument('<name>', 'the conversation to copy (see `svc sessions list`)'), { kind: 'sessions' }))
+    .argument('[new]', 'the name of the copy (it must not exist yet)')
+    .addOption(new Option('--at <turn>', 'copy turns 1 to TURN only (default: all of them)'))
+    .addHelpText('after', '\nExamples:\n  $ svc sessions fork work\n  $ svc sessions fork work work-b --at 3\n  $ svc chat --session "$(svc sessions fork work)" "now try it in Go"')
+    .action(async (name: string, newName: string | undefined, options: { at?: string }) => (await load()).runFork(context.factory, name, newName, options));
   sessions
     .command('search')
     .description(
-      'Find the conversations whose messages contain the text (case-insensitive), newest first: for each, a line\n' +
-        '"name<TAB>last change<TAB>N matching lines", then up to 3 matching lines, indented, with who said them.\n' +
-        'Exit 1 when nothing is found (as grep).',
+      'Find the conversations whose messages contain the text (case-insensitive), newest first. On a terminal: for ' +
+        'each, a line "name<TAB>last change<TAB>N matching lines", then up to 3 matching lines, indented, with who said ' +
+        'them and the match highlighted. In a pipe: every matching line whole, as NAME:TURN:ROLE: line (turn 0 is the ' +
+        'system message). Exit 1 when nothing is found (as grep).',
     )
     .argument('<text...>', 'what to look for (several words are one text, spaces included)')
+    .addOption(limitOption())
+    .addOption(sinceOption())
+    .addOption(modelOption())
     .option('--json', 'print a JSON array instead: [{name, updated, turns, matches: [{turn, role, line, index}]}]')
-    .addHelpText('after', '\nExamples:\n  $ svc sessions search "rate limit"\n  $ svc sessions search docker compose --json | jq -r \'.[].name\'')
-    .action(async (words: string[], options: { json?: boolean }) => (await import('./search.js')).runSearch(context.factory, words, options.json === true));
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ svc sessions search "rate limit"\n  $ svc sessions search docker compose --json | jq -r \'.[].name\'\n' +
+        '  $ svc sessions search -n 20 --since 1w retry\n  $ svc sessions search timeout | cut -d: -f1 | sort -u',
+    )
+    .action(async (words: string[], options: FilterOptions & { json?: boolean }) =>
+      (await import('./search.js')).runSearch(context.factory, words, { json: options.json === true, filter: await filterOf(options) }),
+    );
   sessions
     .command('export')
     .description('Write a conversation as Markdown (a heading per message: who, the model, the time) or as the messages array the service expects.')

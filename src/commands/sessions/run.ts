@@ -1,32 +1,77 @@
-import { imageOptionsText, timeline } from '../../conversations/timeline.js';
+import { imageOptionsText, logTimeline, timeline, type LogEntry } from '../../conversations/timeline.js';
 import { toMessages } from '../../conversations/model.js';
+import { forkName, forkRecords } from '../../conversations/fork.js';
+import { checkConversationName } from '../../conversations/store.js';
+import { UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
 import { forOutput } from '../../core/terminal-text.js';
 import { jsonForOutput } from '../../core/json.js';
+import { parseIntegerInRange } from '../../core/parse-values.js';
 
-export async function runShow(factory: Factory, name: string, json: boolean): Promise<void> {
+export interface ShowOptions {
+  json?: boolean;
+  /** The turns an undo dropped too, marked. */
+  all?: boolean;
+}
+
+export async function runShow(factory: Factory, name: string, options: ShowOptions = {}): Promise<void> {
   const { io } = factory;
+  if (options.json && options.all) {
+    throw new UsageError('--all and --json cannot be used together: --json gives the messages the service would be sent, and dropped turns are not sent', {
+      hint: `svc sessions show ${name} --all`,
+    });
+  }
   const store = await factory.conversationStore();
   const conversation = store.read(name);
-  if (json) {
+  if (options.json) {
     io.stdout.write(jsonForOutput(toMessages(conversation), io.stdoutIsTTY));
     return;
   }
   const clean = (text: string): string => forOutput(text, io.stdoutIsTTY);
   const parts: string[] = [];
   if (conversation.system) parts.push(`[system]\n${clean(conversation.system)}`);
-  for (const entry of timeline(conversation)) {
+  const entries: LogEntry[] = options.all ? logTimeline(store.records(name)) : timeline(conversation).map((entry) => (entry.kind === 'turn' ? { ...entry, dropped: false } : entry));
+  for (const entry of entries) {
     if (entry.kind === 'image') {
       const { image } = entry;
-      const options = imageOptionsText(image);
-      parts.push(`[image${options === '' ? '' : ` ${clean(options)}`}]\n${clean(image.prompt)}\nsaved ${clean(image.path)}${image.revisedPrompt ? `\nrevised: ${clean(image.revisedPrompt)}` : ''}`);
+      const imageOptions = imageOptionsText(image);
+      parts.push(`[image${imageOptions === '' ? '' : ` ${clean(imageOptions)}`}]\n${clean(image.prompt)}\nsaved ${clean(image.path)}${image.revisedPrompt ? `\nrevised: ${clean(image.revisedPrompt)}` : ''}`);
       continue;
     }
-    const { turn } = entry;
-    parts.push(`[user]\n${clean(turn.user)}`);
-    parts.push(`[assistant${turn.interrupted ? ', interrupted' : ''}]\n${clean(turn.assistant)}`);
+    const { turn, dropped } = entry;
+    const mark = dropped ? ', dropped' : '';
+    parts.push(`[user${mark}]\n${clean(turn.user)}`);
+    parts.push(`[assistant${turn.interrupted ? ', interrupted' : ''}${mark}]\n${clean(turn.assistant)}`);
   }
   io.stdout.write(parts.length > 0 ? `${parts.join('\n\n')}\n` : '');
+}
+
+export interface ForkOptions {
+  /** `--at TURN`: the last turn copied (1-based); all of them when absent. */
+  at?: string | undefined;
+}
+
+/**
+ * `svc sessions fork NAME [NEW] [--at TURN]`: a new conversation, a copy of NAME up to turn TURN.
+ * The new name goes to stdout (a script can go on with it), the rest to stderr.
+ */
+export async function runFork(factory: Factory, name: string, newName: string | undefined, options: ForkOptions): Promise<void> {
+  const { io } = factory;
+  checkConversationName(name);
+  if (newName !== undefined) checkConversationName(newName);
+  const store = await factory.conversationStore();
+  const source = store.read(name);
+  const count = source.turns.length;
+  let upTo = count;
+  if (options.at !== undefined) {
+    if (count === 0) throw new UsageError(`--at ${options.at}: "${name}" has no turns yet`, { hint: `leave --at out to copy it as it is` });
+    upTo = parseIntegerInRange(options.at, '--at', 1, count);
+  }
+  const target = newName ?? forkName(name, (candidate) => store.isFree(candidate));
+  if (target === name) throw new UsageError(`a fork needs a name of its own, not "${name}"`, { hint: `svc sessions fork ${name} <new name>` });
+  store.createWith(target, forkRecords(source, target, upTo));
+  io.stdout.write(`${target}\n`);
+  io.stderr.write(`svc: forked "${name}" (${upTo === count ? `all ${count}` : `${upTo} of ${count}`} turn${count === 1 ? '' : 's'}) as "${target}" · go on with: svc chat --session ${target}\n`);
 }
 
 export async function runDelete(factory: Factory, names: string[]): Promise<void> {

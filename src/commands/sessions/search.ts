@@ -1,48 +1,75 @@
 /** `svc sessions search <text>`: the saved conversations that mention something, with the lines. */
-import { lineInContext, searchConversations, searchEach, type SearchHit } from '../../conversations/search.js';
+import { describeFilter, type ConversationFilter } from '../../conversations/filter.js';
+import { lineInContext, searchConversations, searchEach, splitAtMatches, type SearchHit } from '../../conversations/search.js';
 import { LineOutput } from '../../terminal/streams.js';
+import { colorWanted } from '../../terminal/io.js';
 import { conversationStoreFor } from '../../conversations/store.js';
 import { SilentExit, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
 import { forOutput } from '../../core/terminal-text.js';
 import { jsonForOutput } from '../../core/json.js';
 
-/** Lines shown per conversation in the listing (--json has them all). */
+/** Lines shown per conversation on a terminal (a pipe and --json have them all). */
 const SHOWN_LINES = 3;
+/** How a match stands out: bold red, as grep --color shows it; then back to normal. */
+const HIGHLIGHT_ON = '\u001b[1;31m';
+const HIGHLIGHT_OFF = '\u001b[22;39m';
 
-function describeHit(hit: SearchHit, clean: (text: string) => string): string {
+/** `line` as shown: each piece neutralised for a terminal (when it is one), matches highlighted when colour is wanted. */
+type Show = (line: string) => string;
+
+/** On a terminal: a heading line per conversation, then up to 3 matching lines around the match. */
+function describeHit(hit: SearchHit, show: Show): string {
   const count = hit.matches.length;
   const lines = [`${hit.name}\t${hit.updated.slice(0, 16).replace('T', ' ')}\t${count} matching ${count === 1 ? 'line' : 'lines'}`];
-  for (const match of hit.matches.slice(0, SHOWN_LINES)) lines.push(`  ${match.role}: ${clean(lineInContext(match.line, match.index))}`);
+  for (const match of hit.matches.slice(0, SHOWN_LINES)) lines.push(`  ${match.role}: ${show(lineInContext(match.line, match.index))}`);
   if (count > SHOWN_LINES) lines.push(`  … ${count - SHOWN_LINES} more (svc sessions show ${hit.name})`);
   return lines.join('\n');
 }
 
-export async function runSearch(factory: Factory, words: string[], json: boolean): Promise<void> {
+/** In a pipe: every matching line whole, as grep -n gives it: `NAME:TURN:ROLE: line` (turn 0 is the system message). */
+function hitLines(hit: SearchHit, show: Show): string {
+  return hit.matches.map((match) => `${hit.name}:${match.turn}:${match.role}: ${show(match.line)}`).join('\n');
+}
+
+export interface SearchOptions {
+  json: boolean;
+  filter?: ConversationFilter;
+}
+
+export async function runSearch(factory: Factory, words: string[], options: SearchOptions): Promise<void> {
   const { io } = factory;
+  const filter = options.filter ?? {};
   const text = words.join(' ');
   if (text.trim() === '') throw new UsageError('nothing to search for', { hint: 'svc sessions search <text>' });
   if (text.includes('\n')) throw new UsageError('the search text is one line: lines are searched one by one');
   const store = conversationStoreFor(io);
-  const clean = (line: string): string => forOutput(line, io.stdoutIsTTY);
+  const highlight = colorWanted(io.env, io.stdoutIsTTY);
+  const show: Show = (line) =>
+    splitAtMatches(line, text)
+      .map((piece) => {
+        const clean = forOutput(piece.text, io.stdoutIsTTY);
+        return piece.match && highlight ? `${HIGHLIGHT_ON}${clean}${HIGHLIGHT_OFF}` : clean;
+      })
+      .join('');
   let found = 0;
-  if (json) {
-    const hits = searchConversations(store, text);
+  if (options.json) {
+    const hits = searchConversations(store, text, filter);
     found = hits.length;
     io.stdout.write(jsonForOutput(hits, io.stdoutIsTTY));
   } else {
     // Each conversation printed as it is found: a reader that has had enough (`| head`) stops
     // the search, instead of it reading every file for lines nobody will see.
     const out = new LineOutput(io.stdout);
-    for (const hit of searchEach(store, text)) {
+    for (const hit of searchEach(store, text, filter)) {
       found += 1;
-      if (!(await out.add(`${describeHit(hit, clean)}\n`))) break;
+      if (!(await out.add(`${io.stdoutIsTTY ? describeHit(hit, show) : hitLines(hit, show)}\n`))) break;
     }
     await out.close();
   }
   if (found === 0) {
     // As grep: exit 1 when nothing is found, so a script can test for it.
-    io.stderr.write(`no saved conversation contains "${forOutput(text, io.stderrIsTTY)}"\n`);
+    io.stderr.write(`no saved conversation${describeFilter(filter)} contains "${forOutput(text, io.stderrIsTTY)}"\n`);
     throw new SilentExit(1);
   }
 }

@@ -2,10 +2,13 @@
  * What each slash command does to the session. Parsing and help text live in slash-commands.ts.
  */
 import { firstLineOf } from '../../../conversations/model.js';
-import { UsageError } from '../../../core/errors.js';
+import { SvcError, UsageError } from '../../../core/errors.js';
+import { forkName, forkRecords } from '../../../conversations/fork.js';
+import { ConversationSession } from '../../../conversations/session.js';
+import { checkConversationName } from '../../../conversations/store.js';
 import { loadRole } from '../../../roles/store.js';
 import { fillRole } from '../../../roles/fill-role.js';
-import { parseModelId } from '../../../core/parse-values.js';
+import { parseIntegerInRange, parseModelId } from '../../../core/parse-values.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { formatUsage } from '../usage-line.js';
 import { costOfSpent } from '../../../settings/prices.js';
@@ -72,6 +75,8 @@ const handlers: Record<SlashCommandName, Handler> = {
     const last = state.session.undo();
     say(state, last ? `(dropped: "${neutraliseForTerminal(firstLineOf(last.user))}" and its reply)` : '(nothing to undo)');
   },
+  rewind,
+  fork,
   edit: async (state, arg) => {
     const giveBack = state.reader.lend();
     const result = editInEditor(state.io.env, arg, state.terminal.fd);
@@ -121,6 +126,56 @@ const handlers: Record<SlashCommandName, Handler> = {
     say(state, what === 'code' ? "(the last reply's code copied, if your terminal allows OSC 52)" : '(last reply copied, if your terminal allows OSC 52)');
   },
 };
+
+/**
+ * /rewind N: the last N turns go, as N undo records naming each turn (what /undo writes), so the
+ * saved file keeps them and `svc sessions show NAME --all` still shows them. What goes is shown
+ * first and, on a terminal, asked about (y to drop, anything else keeps them).
+ */
+async function rewind(state: SessionState, arg: string): Promise<void> {
+  const turns = state.session.turns;
+  if (turns.length === 0) return say(state, '(nothing to rewind)');
+  let count: number;
+  try {
+    count = arg.trim() === '' ? 1 : parseIntegerInRange(arg, '/rewind', 1, turns.length);
+  } catch (error) {
+    return say(state, `${neutraliseForTerminal((error as Error).message)} (the conversation has ${turns.length} turn${turns.length === 1 ? '' : 's'})`);
+  }
+  const first = turns.length - count;
+  say(state, `${count === 1 ? 'this turn goes' : `these ${count} turns go`}:`);
+  turns.slice(first).forEach((turn, index) => {
+    say(state, `  ${first + index + 1}. [you] ${neutraliseForTerminal(firstLineOf(turn.user))}`);
+    say(state, `     [${neutraliseForTerminal(turn.model ?? 'assistant')}] ${neutraliseForTerminal(firstLineOf(turn.assistant))}${turn.interrupted ? ' [interrupted]' : ''}`);
+  });
+  if (state.io.stderrIsTTY) {
+    const answer = await state.reader.read(`drop ${count === 1 ? 'it' : 'them'}? [y/N] `, { remember: false });
+    if (answer.kind !== 'line' || !/^\s*y(es)?\s*$/i.test(answer.text)) return say(state, '(nothing dropped)');
+  }
+  for (let n = 0; n < count; n++) state.session.undo();
+  const kept = state.session.saved ? `; \`svc sessions show ${state.session.name} --all\` still shows ${count === 1 ? 'it' : 'them'}` : '';
+  say(state, `(dropped ${count} turn${count === 1 ? '' : 's'}; ${state.session.turns.length} left${kept})`);
+}
+
+/**
+ * /fork [name]: a copy of the conversation as it is now, saved under `name` (or NAME-fork), and
+ * the session goes on there; the conversation it came from stays as it was.
+ */
+function fork(state: SessionState, arg: string): void {
+  const source = state.session;
+  if (!source.saved) return say(state, '(/fork copies the conversation into a new saved one, and this session saves nothing: --no-save, or a failed write)');
+  const wanted = arg.trim();
+  let name: string;
+  try {
+    name = wanted === '' ? forkName(source.name, (candidate) => state.store.isFree(candidate)) : checkConversationName(wanted);
+    state.store.createWith(name, forkRecords(source, name));
+    state.switchTo(ConversationSession.resume(state.store, name, true));
+  } catch (error) {
+    if (!(error instanceof SvcError)) throw error;
+    return say(state, neutraliseForTerminal(error.message));
+  }
+  const count = source.turns.length;
+  say(state, `(forked "${source.name}" as "${name}", ${count} turn${count === 1 ? '' : 's'}; going on in "${name}", "${source.name}" stays as it was)`);
+}
 
 export async function runSlashCommand(name: SlashCommandName, arg: string, state: SessionState): Promise<void> {
   await handlers[name](state, arg);

@@ -26,6 +26,8 @@ export class LineReader {
   readonly #queue: ReadResult[] = [];
   #waiting: ((result: ReadResult) => void) | undefined;
   #closed = false;
+  /** Whether the line being read goes into the input history. */
+  #remember = true;
 
   /** `completion`: the session's folder and environment, for Tab; without it Tab is just a tab. */
   constructor(terminal: TerminalInput, output: Writable, history: InputHistory, completion?: CompletionContext) {
@@ -48,7 +50,7 @@ export class LineReader {
     this.#rl.pause();
     this.#onlyWhilePrompting(output, resizeListeners);
     this.#rl.on('line', (text) => {
-      this.#history.add(text); // blank lines are not kept
+      if (this.#remember) this.#history.add(text); // blank lines are not kept
       this.#deliver({ kind: 'line', text });
     });
     this.#rl.on('SIGINT', () => {
@@ -66,8 +68,12 @@ export class LineReader {
     });
   }
 
-  /** Show `prompt` and wait for a line, Ctrl-C or Ctrl-D; lines typed ahead come first. */
-  read(prompt: string): Promise<ReadResult> {
+  /**
+   * Show `prompt` and wait for a line, Ctrl-C or Ctrl-D; lines typed ahead come first. With
+   * `remember: false` (the answer to a question, y or n) the line is not kept for Up next time.
+   */
+  read(prompt: string, options: { remember?: boolean } = {}): Promise<ReadResult> {
+    this.#remember = options.remember ?? true;
     const queued = this.#queue.shift();
     if (queued) return Promise.resolve(queued);
     if (this.#closed) return Promise.resolve({ kind: 'eof' });

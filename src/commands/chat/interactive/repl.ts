@@ -116,6 +116,11 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
       const system = plan.system ?? state.role?.system;
       if (system) state.session.setSystem(system);
     },
+    store: start.store,
+    switchTo: (next) => {
+      state.session = next;
+      noticeSaveFailure(io, next);
+    },
     useRole: (role) => applyRole(state, role, { modelFlag: plan.settings.model !== undefined }),
   };
   noticeSaveFailure(io, state.session);

@@ -10,6 +10,7 @@ import type { Prompt } from '../../../attachments/message.js';
 import type { AttachedFile } from '../../../attachments/read.js';
 import type { Role } from '../../../roles/role-file.js';
 import type { ConversationSession } from '../../../conversations/session.js';
+import type { ConversationStore } from '../../../conversations/store.js';
 import type { IO } from '../../../terminal/io.js';
 import type { CommandContext } from '../../context.js';
 import type { ChatPlan } from '../options.js';
@@ -59,6 +60,10 @@ export interface SessionState {
   /** Send `prompt` as the next turn (for /retry and /edit). */
   ask(prompt: Prompt): Promise<void>;
   startNewConversation(): void;
+  /** Where the session's conversations are saved (/fork writes its copy there). */
+  store: ConversationStore;
+  /** Go on in `session` from now on (/fork). */
+  switchTo(session: ConversationSession): void;
   /** Use `role` from now on (/role); returns what changed, to tell the user. */
   useRole(role: Role): string;
 }

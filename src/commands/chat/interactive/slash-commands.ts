@@ -13,6 +13,8 @@ export const SLASH_COMMANDS = {
   model: { usage: '/model [id]', summary: 'show or change the model' },
   retry: { usage: '/retry', summary: 'ask again for the last reply' },
   undo: { usage: '/undo', summary: 'drop the last exchange' },
+  rewind: { usage: '/rewind [N]', summary: 'drop the last N exchanges (default 1), after showing them' },
+  fork: { usage: '/fork [name]', summary: 'copy this conversation into a new one and go on there (this one stays)' },
   edit: { usage: '/edit [text]', summary: 'write the next message in $VISUAL / $EDITOR' },
   file: { usage: '/file [path...|clear]', summary: 'attach files to the next message (quoted globs too); alone, list them' },
   role: { usage: '/role [name]', summary: 'show the role, or use a saved one (svc roles list)' },
