@@ -3,18 +3,34 @@
  */
 import { describeFilter, eachPassing, type ConversationFilter } from '../conversations/filter.js';
 import { firstLine } from '../conversations/model.js';
-import { newestFirst } from '../conversations/store.js';
+import { newestFirst, type ConversationSummary } from '../conversations/store.js';
+import { costOfSpent, formatCost, type Price } from '../settings/prices.js';
 import type { Factory } from '../factory.js';
 import { forOutput } from '../core/terminal-text.js';
 import { jsonForOutput } from '../core/json.js';
 import { LineOutput } from '../terminal/streams.js';
 
-export async function runList(factory: Factory, json: boolean, filter: ConversationFilter = {}): Promise<void> {
+/**
+ * `--usage`: the tokens a conversation's replies used (undone and retried ones included), and
+ * their cost when every model it used has a price.
+ */
+function usageColumns(summary: ConversationSummary, prices: ReadonlyMap<string, Price>): { tokens: number; cost: number | undefined } {
+  return { tokens: summary.conversation.spent.total_tokens, cost: costOfSpent(summary.conversation.spentByModel, prices) };
+}
+
+export async function runList(factory: Factory, json: boolean, filter: ConversationFilter = {}, usage = false): Promise<void> {
   const { io } = factory;
   const store = await factory.conversationStore();
   const filtered = filter.since !== undefined || filter.model !== undefined;
+  const prices = usage ? await factory.prices() : new Map<string, Price>();
   if (json) {
-    const rows = [...eachPassing(store, filter)].sort(newestFirst).map((s) => ({ name: s.name, updated: s.updated, turns: s.turns, first: firstLine(s.conversation, 200) }));
+    const rows = [...eachPassing(store, filter)].sort(newestFirst).map((s) => ({
+      name: s.name,
+      updated: s.updated,
+      turns: s.turns,
+      ...(usage ? { usage: { ...s.conversation.spent }, cost_usd: costOfSpent(s.conversation.spentByModel, prices) ?? null } : {}),
+      first: firstLine(s.conversation, 200),
+    }));
     io.stdout.write(jsonForOutput(rows, io.stdoutIsTTY));
     if (rows.length === 0 && filtered) io.stderr.write(`no saved conversation${describeFilter(filter)}\n`);
     return;
@@ -26,7 +42,13 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
   let listed = 0;
   for (const s of eachPassing(store, filter)) {
     listed += 1;
-    if (!(await out.add(`${s.name}\t${s.updated.slice(0, 16).replace('T', ' ')}\t${s.turns}\t${clean(firstLine(s.conversation))}\n`))) break;
+    // --usage: a tokens column after the turns, and the cost where it is known ('-' where not).
+    let spent = '';
+    if (usage) {
+      const { tokens, cost } = usageColumns(s, prices);
+      spent = `\t${tokens}${prices.size > 0 ? `\t${cost === undefined ? '-' : formatCost(cost)}` : ''}`;
+    }
+    if (!(await out.add(`${s.name}\t${s.updated.slice(0, 16).replace('T', ' ')}\t${s.turns}${spent}\t${clean(firstLine(s.conversation))}\n`))) break;
   }
   await out.close();
   if (listed === 0) io.stderr.write(filtered ? `no saved conversation${describeFilter(filter)}\n` : 'no saved conversations yet\n');

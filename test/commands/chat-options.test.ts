@@ -8,7 +8,7 @@ import { declareChatCommand } from '../../src/commands/chat/flags.js';
 import { parseChatOptions, type ChatPlan } from '../../src/commands/chat/options.js';
 import { buildChatRequest } from '../../src/commands/chat/request.js';
 import { parseRequestFields, type FieldNaming } from '../../src/chat/request-fields.js';
-import { formatUsage } from '../../src/commands/chat/usage-line.js';
+import { formatUsage } from '../../src/commands/usage-line.js';
 import { UsageError } from '../../src/core/errors.js';
 
 function planOf(argv: string[]): ChatPlan {

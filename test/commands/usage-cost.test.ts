@@ -181,3 +181,33 @@ describe('streamUsage', () => {
     expect(scripted.server.requests).toHaveLength(1);
   });
 });
+
+describe('usage of saved conversations', () => {
+  async function twoTurns(): Promise<void> {
+    scripted.server.script(streamed('first', 100, 200), streamed('second', 300, 400));
+    expect((await runSvc(['chat', '--session', 'costly', 'one'], sandbox)).exitCode).toBe(0);
+    expect((await runSvc(['chat', '--session', 'costly', 'two'], sandbox)).exitCode).toBe(0);
+  }
+
+  it('sessions show --usage: each reply its tokens, then the total and its cost', async () => {
+    await twoTurns();
+    await runSvc(['config', 'set', 'prices.svc-pro', '3/15'], sandbox);
+    const shown = await runSvc(['sessions', 'show', 'costly', '--usage'], sandbox);
+    expect(shown.exitCode, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('[assistant · 100 prompt + 200 completion tokens]\nfirst');
+    expect(shown.stdout).toContain('[assistant · 300 prompt + 400 completion tokens]\nsecond');
+    expect(shown.stdout.trimEnd().split('\n').at(-1)).toBe('tokens: 400 prompt + 600 completion = 1000 total, $0.0102, over 2 turns (undone and retried replies included)');
+    expect((await runSvc(['sessions', 'show', 'costly', '--usage', '--json'], sandbox)).exitCode).toBe(2);
+  });
+
+  it('sessions list --usage: a tokens column, and a cost column once prices are set', async () => {
+    await twoTurns();
+    const plain = await runSvc(['sessions', 'list', '--usage'], sandbox);
+    expect(plain.stdout.split('\n')[0]).toMatch(/^costly\t\S+ \S+\t2\t1000\tone$/);
+    await runSvc(['config', 'set', 'prices.svc-pro', '3/15'], sandbox);
+    const priced = await runSvc(['sessions', 'list', '--usage'], sandbox);
+    expect(priced.stdout.split('\n')[0]).toMatch(/^costly\t\S+ \S+\t2\t1000\t\$0\.0102\tone$/);
+    const json = JSON.parse((await runSvc(['sessions', 'list', '--usage', '--json'], sandbox)).stdout) as Array<Record<string, unknown>>;
+    expect(json[0]).toMatchObject({ name: 'costly', usage: { prompt_tokens: 400, completion_tokens: 600, total_tokens: 1000 }, cost_usd: 0.0102 });
+  });
+});

@@ -19,7 +19,7 @@ import { buildChatRequest, fieldsWithRole } from './request.js';
 import type { ChatInputs } from './prepare.js';
 import { printDryRun } from '../dry-run.js';
 import { rendersReplies } from './reply-renderer.js';
-import { formatUsage } from './usage-line.js';
+import { formatUsage } from '../usage-line.js';
 import { costOf, priceFor } from '../../settings/prices.js';
 import { StreamUsageAsk } from '../../chat/stream-usage.js';
 import { jsonForOutput } from '../../core/json.js';

@@ -35,16 +35,18 @@ export function sessionsCommand(context: CommandContext): Command {
     .addOption(sinceOption())
     .addOption(modelOption())
     .option('--json', 'print a JSON array instead')
-    .addHelpText('after', '\nExamples:\n  $ svc sessions list -n 20\n  $ svc sessions list --since 2d --model svc-mini\n  $ svc sessions list --since 2026-11-01 --json | jq -r \'.[].name\'')
-    .action(async (options: FilterOptions & { json?: boolean }) => (await import('../conversation-list.js')).runList(context.factory, options.json === true, await filterOf(options)));
+    .option('--usage', 'add a tokens column (and the cost, with prices set: svc config set prices.MODEL IN/OUT)')
+    .addHelpText('after', '\nExamples:\n  $ svc sessions list -n 20\n  $ svc sessions list --usage\n  $ svc sessions list --since 2d --model svc-mini\n  $ svc sessions list --since 2026-11-01 --json | jq -r \'.[].name\'')
+    .action(async (options: FilterOptions & { json?: boolean; usage?: boolean }) => (await import('../conversation-list.js')).runList(context.factory, options.json === true, await filterOf(options), options.usage === true));
   sessions
     .command('show')
     .description('Print a conversation as a transcript, or its messages array with --json.')
     .addArgument(completes(new Argument('<name>', 'conversation name (see `svc sessions list`)'), { kind: 'sessions' }))
     .option('--json', 'the messages array, as the service expects it')
     .option('--all', 'also the turns dropped by /undo, /retry and /rewind, marked "dropped", where they happened')
+    .option('--usage', "each reply's tokens, and the conversation's total (with its cost, when prices are set)")
     .addHelpText('after', '\nExamples:\n  $ svc sessions show work\n  $ svc sessions show work --all\n  $ svc sessions show work --json | jq length')
-    .action(async (name: string, options: { json?: boolean; all?: boolean }) => (await load()).runShow(context.factory, name, options));
+    .action(async (name: string, options: { json?: boolean; all?: boolean; usage?: boolean }) => (await load()).runShow(context.factory, name, options));
   sessions
     .command('fork')
     .description(

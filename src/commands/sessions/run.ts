@@ -3,12 +3,16 @@ import { toMessages } from '../../conversations/model.js';
 import { forkName, forkRecords } from '../../conversations/fork.js';
 import { checkConversationName } from '../../conversations/store.js';
 import { UsageError } from '../../core/errors.js';
+import { costOfSpent } from '../../settings/prices.js';
+import { formatUsage } from '../usage-line.js';
 import type { Factory } from '../../factory.js';
 import { forOutput } from '../../core/terminal-text.js';
 import { jsonForOutput } from '../../core/json.js';
 import { parseIntegerInRange } from '../../core/parse-values.js';
 
 export interface ShowOptions {
+  /** Each reply's tokens and the conversation's total (and cost). */
+  usage?: boolean;
   json?: boolean;
   /** The turns an undo dropped too, marked. */
   all?: boolean;
@@ -23,6 +27,7 @@ export async function runShow(factory: Factory, name: string, options: ShowOptio
   }
   const store = await factory.conversationStore();
   const conversation = store.read(name);
+  if (options.json && options.usage) throw new UsageError('--usage and --json cannot be used together: --json gives the messages the service would be sent');
   if (options.json) {
     io.stdout.write(jsonForOutput(toMessages(conversation), io.stdoutIsTTY));
     return;
@@ -41,7 +46,13 @@ export async function runShow(factory: Factory, name: string, options: ShowOptio
     const { turn, dropped } = entry;
     const mark = dropped ? ', dropped' : '';
     parts.push(`[user${mark}]\n${clean(turn.user)}`);
-    parts.push(`[assistant${turn.interrupted ? ', interrupted' : ''}${mark}]\n${clean(turn.assistant)}`);
+    const tokens = options.usage && turn.usage ? ` · ${turn.usage.prompt_tokens} prompt + ${turn.usage.completion_tokens} completion tokens` : '';
+    parts.push(`[assistant${turn.interrupted ? ', interrupted' : ''}${mark}${tokens}]\n${clean(turn.assistant)}`);
+  }
+  if (options.usage) {
+    // Every reply the conversation had, undone and retried ones included: their tokens were used.
+    const cost = costOfSpent(conversation.spentByModel, await factory.prices());
+    parts.push(`${formatUsage(conversation.spent, cost)}, over ${conversation.turns.length} turn${conversation.turns.length === 1 ? '' : 's'} (undone and retried replies included)`);
   }
   io.stdout.write(parts.length > 0 ? `${parts.join('\n\n')}\n` : '');
 }

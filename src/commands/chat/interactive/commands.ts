@@ -10,7 +10,7 @@ import { loadRole } from '../../../roles/store.js';
 import { fillRole } from '../../../roles/fill-role.js';
 import { parseIntegerInRange, parseModelId } from '../../../core/parse-values.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
-import { formatUsage } from '../usage-line.js';
+import { formatUsage } from '../../usage-line.js';
 import { costOfSpent } from '../../../settings/prices.js';
 import { takeAttachments, fileCommand } from './attach.js';
 import { editInEditor } from '../../../terminal/editor.js';

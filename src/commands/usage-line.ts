@@ -1,6 +1,6 @@
 /** Token counts in words, for `--usage`, the session's /usage and batch; the cost when a price is set. */
-import type { Usage } from '../../api/chat-types.js';
-import { formatCost } from '../../settings/prices.js';
+import type { Usage } from '../api/chat-types.js';
+import { formatCost } from '../settings/prices.js';
 
 /** One line: "tokens: 12 prompt + 30 completion = 42 total" (", $0.0004" with a cost). */
 export function formatUsage(usage: Usage | undefined, cost?: number): string {
