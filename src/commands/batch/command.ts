@@ -9,6 +9,8 @@ Examples:
   $ svc batch requests.jsonl -o results.jsonl --retry-failed
   $ svc batch --prompts questions.txt -t 0 -o answers.jsonl --concurrency 8
   $ svc batch requests.jsonl --dry-run | head -n 20    # the requests as curl commands, none sent
+  $ svc batch --prompts words.txt --role translate --var lang=German -o out.jsonl   # each line is {{input}}
+  $ svc batch requests.jsonl -o out.jsonl -x --json | jq .usage   # code in an extract field; the summary as JSON
   $ jq -c '{custom_id: .id, method: "POST", url: "/v1/chat/completions",
       body: {messages: [{role: "user", content: .text}]}}' items.json | svc batch - > out.jsonl
 

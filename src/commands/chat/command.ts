@@ -17,6 +17,10 @@ Examples:
   $ git diff --staged | svc chat --role commit
   $ svc chat --dry-run -t 0 "hello"   # the request as a curl command; nothing sent
   $ svc chat --raw "a bash loop over files"   # on a terminal: the Markdown as sent
+  $ svc chat -x "a bash script that counts lines" > count.sh    # only the code blocks on stdout
+  $ svc chat --param seed=7 --param response_format.type=json_object "three colours as JSON"
+  $ echo "good morning" | svc chat --role translate --var lang=French   # fill the role's {{lang}}
+  $ svc chat --usage "short answer"   # token counts (and cost: svc config set prices.MODEL IN/OUT)
 
 The prompt is the words, then each -f file as a fenced block labelled with its path, then
 piped stdin, separated by blank lines. A file must be UTF-8 text of at most 1 MiB (4 MiB for
