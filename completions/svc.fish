@@ -13,7 +13,7 @@ function __svc_path
             set skip 0
             continue
         end
-        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '-n' '--limit' '--since' '--at' '--prompt' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
+        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '-n' '--count' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--limit' '--since' '--at' '--prompt' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
             set skip 1
             continue
         end
@@ -85,6 +85,7 @@ complete -c svc -n '__svc_at image' -s o -l output -r -F -d 'file to write (.png
 complete -c svc -n '__svc_at image' -l aspect -x -a '1:1 16:9 9:16 4:3 3:4 21:9' -d 'aspect ratio: 1:1, 16:9, 9:16, 4:3, 3:4, 21:9 (service default 1:1)'
 complete -c svc -n '__svc_at image' -l format -x -a 'png jpeg webp' -d 'image format: png, jpeg, webp (default: from -o, else png)'
 complete -c svc -n '__svc_at image' -l seed -x -d 'seed for a reproducible image (whole number 0 to 4294967295)'
+complete -c svc -n '__svc_at image' -s n -l count -x -d 'make N variants (1 to 8), one request each, seeds S, S+1… with --seed; saved as name-1, name-2…; one contact sheet on a terminal'
 complete -c svc -n '__svc_at image' -l negative -x -d 'what must not appear in the image'
 complete -c svc -n '__svc_at image' -s m -l model -x -a '(svc models --cached 2>/dev/null)' -d 'image model (env SVC_IMAGE_MODEL; default svc-vision)'
 complete -c svc -n '__svc_at image' -l preview -x -a 'auto kitty iterm sixel blocks none' -d 'preview on a terminal: auto, kitty, iterm, sixel, blocks, none (env SVC_PREVIEW; default auto)'

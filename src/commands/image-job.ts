@@ -24,6 +24,7 @@ import { commitAll } from '../images/save.js';
 import type { ImageTarget } from './image-target.js';
 import { TempImageFile } from '../images/temp-image-file.js';
 import { stampImages } from '../images/stamp.js';
+import { generateVariants, variantSeeds, type Variants } from './image-variants.js';
 import { jsonForOutput } from '../core/json.js';
 
 /** `path` relative to `cwd` when it is inside it, else as it is. */
@@ -40,12 +41,14 @@ export function buildRequest(plan: ImagePlan, model: string): ImageRequest {
   return withParams(request, plan.params);
 }
 
-async function withSpinner<T>(io: IO, work: () => Promise<T>): Promise<T> {
-  const spinner = await startSpinner(io, 'generating image…');
+async function withSpinner<T>(io: IO, work: (note: (line: string) => void) => Promise<T>, what = 'image'): Promise<T> {
+  const spinner = await startSpinner(io, `generating ${what}…`);
   const started = Date.now();
-  const timer = setInterval(() => spinner.setText(`generating image… ${Math.round((Date.now() - started) / 1000)}s`), 1000);
+  const timer = setInterval(() => spinner.setText(`generating ${what}… ${Math.round((Date.now() - started) / 1000)}s`), 1000);
+  // A line of its own: above the spinner on a terminal, as it is elsewhere.
+  const note = (line: string): void => (spinner.note ? spinner.note(line) : void io.stderr.write(`${line}\n`));
   try {
-    return await work();
+    return await work(note);
   } finally {
     clearInterval(timer);
     spinner.stop();
@@ -96,10 +99,18 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
     answered = preloadPreview(preview, plan.format, io.env, job.probe !== false);
   }
   let result: ImageGeneration;
+  // -n N: one request a variant, each with its seed (image-variants.ts).
+  const count = plan.count ?? 1;
+  let variants: Variants | undefined;
   try {
     // Room for the provenance is made while the bytes stream (never for -o -: the bytes as sent).
     const metadata = plan.metadata === true && plan.output.kind !== 'stdout' ? { prompt: plan.prompt } : undefined;
-    result = await withSpinner(io, () => generateImages(job.client, request, { signal, openSink: () => new TempImageFile(target.dir, { metadata }) }));
+    const openSink = (): TempImageFile => new TempImageFile(target.dir, { metadata });
+    if (count > 1) {
+      const seeds = variantSeeds(count, plan.seed);
+      variants = await withSpinner(io, (note) => generateVariants(generateImages, job.client, request, seeds, { signal, openSink, onDone: (done, variant, seed) => note(`svc: variant ${variant} of ${count} came (seed ${seed}), ${done} of ${count} done`) }), `${count} images`);
+      result = variants.result;
+    } else result = await withSpinner(io, () => generateImages(job.client, request, { signal, openSink }));
   } catch (error) {
     throw signal.aborted ? new InterruptedError() : error;
   } finally {
@@ -116,15 +127,22 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
     }
     if (plan.metadata === true) {
       const base = { prompt: plan.prompt, negativePrompt: plan.negative, model: job.model, seed: plan.seed, aspectRatio: plan.aspect, format: plan.format };
-      stampImages(result, base, (note) => io.stderr.write(`svc: warning: ${forOutput(note, io.stderrIsTTY)}\n`));
+      stampImages(result, base, (note) => io.stderr.write(`svc: warning: ${forOutput(note, io.stderrIsTTY)}\n`), variants?.made.map((made) => made.seed));
     }
-    const paths = target.paths(result.images.length);
-    const saved = result.images.map((image, index) => ({ path: paths[index]!, image, tempPath: image.file.path }));
+    // Variants keep their numbers (name-1 … name-N) even when one of them failed.
+    const paths = target.paths(variants ? count : result.images.length);
+    const saved = result.images.map((image, index) => ({ path: paths[variants ? variants.made[index]!.variant - 1 : index]!, image, tempPath: image.file.path, seed: variants?.made[index]!.seed }));
     commitAll(saved, plan.force);
     if (plan.json) {
       // An image the service gave as a URL keeps it: where it came from, for scripts that need it.
-      const images = saved.map(({ path, image }) => ({ path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes, ...(image.url === undefined ? {} : { url: image.url }) }));
+      const images = saved.map(({ path, image, seed }) => ({ path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes, ...(seed === undefined ? {} : { seed }), ...(image.url === undefined ? {} : { url: image.url }) }));
       io.stdout.write(jsonForOutput({ created: result.created, images, usage: result.usage ?? null }, io.stdoutIsTTY));
+    } else if (variants && preview !== 'none') {
+      // One contact sheet for the variants, each labelled with its number and seed.
+      const { showContactSheet } = await import('../preview/contact-sheet.js');
+      const tiles = saved.map(({ path }, index) => ({ path, label: `${variants!.made[index]!.variant} · seed ${variants!.made[index]!.seed}` }));
+      await showContactSheet(io, tiles, { choice: preview, label: 'the variants', ...(job.probe === false ? { probe: false } : {}) });
+      for (const { image } of saved) io.stdout.write(`${forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY)}\n`);
     } else {
       for (const { path, image } of saved) {
         if (preview !== 'none') {
@@ -134,15 +152,17 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
         io.stdout.write(`${forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY)}\n`);
       }
     }
-    for (const { path, image } of saved) {
+    for (const { path, image, seed } of saved) {
       const size = readDimensions(image.file.head);
       const dims = size ? `${size.width}×${size.height}, ` : '';
-      io.stderr.write(`saved ${forOutput(shownPath(io.cwd, path), io.stderrIsTTY)} (${dims}${formatBytes(image.file.bytes)})\n`);
+      io.stderr.write(`saved ${forOutput(shownPath(io.cwd, path), io.stderrIsTTY)} (${seed === undefined ? '' : `seed ${seed}, `}${dims}${formatBytes(image.file.bytes)})\n`);
     }
     if (plan.open) {
       const { openInViewer } = await import('./image/open-viewer.js');
       for (const { path } of saved) await openInViewer(io, path, shownPath(io.cwd, path));
     }
+    // A variant that failed: the others are saved above; its failure is the command's.
+    if (variants?.failure !== undefined) throw signal.aborted ? new InterruptedError() : variants.failure;
     return saved.map(({ path, image }) => ({ path, revisedPrompt: image.revisedPrompt }));
   } finally {
     for (const image of result.images) image.file.discard();

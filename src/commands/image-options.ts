@@ -27,9 +27,14 @@ export interface ImagePlan {
   force: boolean;
   json: boolean;
   open: boolean;
+  /** `-n N`: how many variants, one request each (image-variants.ts); 1 when not given. */
+  count?: number;
   /** Write the provenance into each saved file (images/provenance.ts); --no-metadata and the setting turn it off. */
   metadata?: boolean;
 }
+
+/** Variants of one prompt at most (-n): a contact sheet of more is too small to judge them by. */
+const MAX_VARIANTS = 8;
 
 /** Seeds are sent as JSON integers; 2^32 - 1 is the largest most image services take. */
 const MAX_SEED = 4_294_967_295;
@@ -53,6 +58,9 @@ export function parseImageOptions(raw: RawImageOptions, isFolder: (path: string)
   const asked = raw.format === undefined ? undefined : oneOf(raw.format === 'jpg' ? 'jpeg' : raw.format, IMAGE_FORMATS, '--format');
   const seed = raw.seed === undefined ? undefined : parseIntegerInRange(raw.seed, '--seed', 0, MAX_SEED);
   if (raw.negative !== undefined && raw.negative.trim() === '') throw new UsageError('--negative must not be empty');
+
+  const count = raw.count === undefined ? 1 : parseIntegerInRange(raw.count, '-n', 1, MAX_VARIANTS);
+  if (count > 1 && raw.output === '-') throw new UsageError('-o - writes one image: -n makes several', { hint: 'use -o name.png: they are saved as name-1.png, name-2.png…' });
 
   let output: OutputTarget = { kind: 'auto' };
   let format: ImageFormat = asked ?? 'png';
@@ -87,6 +95,7 @@ export function parseImageOptions(raw: RawImageOptions, isFolder: (path: string)
     force: raw.force === true,
     json: raw.json === true,
     open: raw.open === true,
+    count,
     params: parseParams(raw.param ?? [], IMAGE_OWNED),
   };
 }

@@ -106,15 +106,22 @@ async function render(pixels: PixelRows, decision: Extract<Decision, { kind: 'dr
  * whatever happens to its preview.
  */
 export async function showPreview(io: IO, source: PreviewSource, options: PreviewOptions): Promise<PreviewResult> {
+  const label = options.label ?? ('path' in source ? source.path : 'the image');
+  return showDecoded(io, options, label, async () => decodeRows('path' in source ? await readFile(source.path) : source.bytes));
+}
+
+/**
+ * Show the pixels `decode` gives (called only once a preview is decided on): the work of
+ * {@link showPreview}, shared with the contact sheet of several variants (contact-sheet.ts).
+ */
+export async function showDecoded(io: IO, options: PreviewOptions, label: string, decode: () => Promise<PixelRows>): Promise<PreviewResult> {
   if (!io.stdoutIsTTY) return { shown: false, reason: 'stdout is not a terminal' };
   const { decision, told } = await decideWithProbe(io, options);
   if (decision.kind !== 'draw') return { shown: false, reason: decision.kind === 'none' ? decision.reason : 'undecided' };
-  const label = options.label ?? ('path' in source ? source.path : 'the image');
   const debug = debugLogger(io);
   try {
-    const bytes = 'path' in source ? await readFile(source.path) : source.bytes;
     const started = performance.now();
-    const pixels = await decodeRows(bytes);
+    const pixels = await decode();
     const decoded = performance.now();
     const terminal = terminalSize(io, options.terminal);
     const sixel = sixelGeometry(terminal, told);

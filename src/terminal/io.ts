@@ -13,6 +13,8 @@ export interface Spinner {
   setText(text: string): void;
   /** Stop and clear the spinner line; safe to call more than once. */
   stop(): void;
+  /** Print a line of its own on stderr, above the spinner (which goes on). */
+  note?(line: string): void;
 }
 
 export interface IO {
@@ -90,6 +92,11 @@ export async function startSpinner(io: IO, text: string): Promise<Spinner> {
     },
     stop() {
       if (spinner.isSpinning) spinner.stop();
+    },
+    note(line) {
+      if (spinner.isSpinning) spinner.clear();
+      io.stderr.write(`${line}\n`);
+      if (spinner.isSpinning) spinner.render();
     },
   };
 }

@@ -18,10 +18,12 @@ export const IMAGE_COMMAND_FLAGS = {
   '--negative': 'negative',
   '--output': 'output',
   '-o': 'output',
+  '-n': 'count',
+  '--count': 'count',
 } as const;
 
 type FlagName = keyof typeof IMAGE_COMMAND_FLAGS;
-export type ImageCommandOptions = Pick<RawImageOptions, 'words' | 'aspect' | 'format' | 'seed' | 'negative' | 'output'>;
+export type ImageCommandOptions = Pick<RawImageOptions, 'words' | 'aspect' | 'format' | 'seed' | 'negative' | 'output' | 'count'>;
 
 /** Split `text` into words, honouring quotes as described above. */
 export function splitWords(text: string): string[] {
