@@ -83,7 +83,7 @@ describe('/help', () => {
     const lines = helpText().split('\n');
     const row = lines.findIndex((line) => line.startsWith('  /image [prompt]'));
     expect(lines[row]).toContain('no prompt: draw the last reply');
-    expect(lines[row + 1]!.trim()).toBe('options: --aspect R  --format F  --seed N  --negative TEXT  -o PATH');
+    expect(lines[row + 1]!.trim()).toBe('options: --aspect R  --format F  --seed N  -n N  --negative T  -o PATH');
     expect(lines[row + 2]!.trim()).toBe('R: 1:1 16:9 9:16 4:3 3:4 21:9   F: png jpeg webp');
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(100);
   });

@@ -48,7 +48,7 @@ export function parseInput(text: string): ParsedInput {
 }
 
 /** /image's options, as `svc image` spells them (image-args.ts parses them). */
-const IMAGE_OPTIONS_HELP = ['options: --aspect R  --format F  --seed N  -n COUNT  --negative TEXT  -o PATH', `R: ${ASPECT_RATIOS.join(' ')}   F: ${IMAGE_FORMATS.join(' ')}`];
+const IMAGE_OPTIONS_HELP = ['options: --aspect R  --format F  --seed N  -n N  --negative T  -o PATH', `R: ${ASPECT_RATIOS.join(' ')}   F: ${IMAGE_FORMATS.join(' ')}`];
 
 /** The text of /help. */
 export function helpText(): string {
