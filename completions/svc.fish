@@ -13,7 +13,7 @@ function __svc_path
             set skip 0
             continue
         end
-        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '-n' '--count' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--limit' '--since' '--at' '--prompt' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
+        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '-n' '--count' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--limit' '--since' '--at' '--with-images' '--prompt' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
             set skip 1
             continue
         end
@@ -136,7 +136,7 @@ complete -c svc -n '__svc_at sessions' -f -a 'list' -d 'One line each, newest fi
 complete -c svc -n '__svc_at sessions' -f -a 'show' -d 'Print a conversation as a transcript, or its messages array with --json.'
 complete -c svc -n '__svc_at sessions' -f -a 'fork' -d 'Copy a conversation into a new one, whole or up to a turn, to go on from there differently; the original is never changed. Prints the new name on stdout. Without NEW the name is NAME-fork (then NAME-fork-2, ...).'
 complete -c svc -n '__svc_at sessions' -f -a 'search' -d 'Find the conversations whose messages contain the text (case-insensitive), newest first. On a terminal: for each, a line "name<TAB>last change<TAB>N matching lines", then up to 3 matching lines, indented, with who said them and the match highlighted. In a pipe: every matching line whole, as NAME:TURN:ROLE: line (turn 0 is the system message). Exit 1 when nothing is found (as grep).'
-complete -c svc -n '__svc_at sessions' -f -a 'export' -d 'Write a conversation as Markdown (a heading per message: who, the model, the time) or as the messages array the service expects.'
+complete -c svc -n '__svc_at sessions' -f -a 'export' -d 'Write a conversation as Markdown (a heading per message: who, the model, the time; /image images linked), as one self-contained HTML page (images embedded), or as the messages array the service expects.'
 complete -c svc -n '__svc_at sessions' -f -a 'delete' -d 'Delete a saved conversation.'
 complete -c svc -n '__svc_at sessions' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at sessions' -s h -l help -d 'show help'
@@ -164,9 +164,10 @@ complete -c svc -n '__svc_at sessions search' -l json -d 'print a JSON array ins
 complete -c svc -n '__svc_at sessions search' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at sessions search' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at sessions export' -f -a '(svc sessions list 2>/dev/null | cut -f1)'
-complete -c svc -n '__svc_at sessions export' -l format -x -a 'md json' -d 'md or json (default: from the -o extension, else md)'
+complete -c svc -n '__svc_at sessions export' -l format -x -a 'md html json' -d 'md, html or json (default: from the -o extension, else md)'
 complete -c svc -n '__svc_at sessions export' -s o -l output -r -F -d 'write to this file (whole or not at all; - for stdout, the default)'
 complete -c svc -n '__svc_at sessions export' -l force -d 'replace the file if it exists'
+complete -c svc -n '__svc_at sessions export' -l with-images -r -F -d 'Markdown: copy the images into this folder and link them there (relative to the export)'
 complete -c svc -n '__svc_at sessions export' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at sessions export' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at sessions delete' -f -a '(svc sessions list 2>/dev/null | cut -f1)'

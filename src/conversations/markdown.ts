@@ -3,7 +3,8 @@
  * message that says who spoke, and for a reply the model and the time (UTC). The messages
  * themselves are Markdown already (that is how models write) and go in as they are.
  */
-import type { Conversation } from './model.js';
+import type { Conversation, ImageNote } from './model.js';
+import { imageOptionsText, timeline } from './timeline.js';
 
 /** "2025-01-02T10:11:12.345Z" → "2025-01-02 10:11 UTC"; anything else as it is. */
 function when(iso: string): string {
@@ -15,14 +16,35 @@ function body(text: string): string {
   return text.trim() === '' ? '*(nothing)*\n' : `${text.replace(/\s+$/, '')}\n`;
 }
 
-export function toMarkdown(conversation: Conversation): string {
+/** A path as a Markdown link target: spaces and brackets escaped so the link stays one link. */
+function linkTarget(path: string): string {
+  return encodeURI(path.split('\\').join('/')).replace(/\(/g, '%28').replace(/\)/g, '%29');
+}
+
+/**
+ * The Markdown of `conversation`, images made with /image in their place. `imageLink` gives the
+ * path an image is linked by (relative to where the export goes), or undefined when its file is gone.
+ */
+export function toMarkdown(conversation: Conversation, imageLink: (image: ImageNote) => string | undefined = (image) => image.path): string {
   const count = conversation.turns.length;
   const parts = [`# ${conversation.name}\n`, `${count} ${count === 1 ? 'turn' : 'turns'}, started ${when(conversation.created)}, last changed ${when(conversation.updated || conversation.created)}.\n`];
   if (conversation.system) parts.push(`## System\n`, body(conversation.system));
-  conversation.turns.forEach((turn, index) => {
-    parts.push(`## User (turn ${index + 1})\n`, body(turn.user));
+  let turnNumber = 0;
+  for (const entry of timeline(conversation)) {
+    if (entry.kind === 'image') {
+      const { image } = entry;
+      const link = imageLink(image);
+      const options = imageOptionsText(image);
+      const alt = image.prompt.replace(/[[\]\n]/g, ' ').slice(0, 100);
+      parts.push(`## Image (${when(image.at)}${options === '' ? '' : `, ${options}`})\n`, link === undefined ? `*(the image file is gone: ${image.path})*\n` : `![${alt}](${linkTarget(link)})\n`);
+      parts.push(`Prompt: ${image.prompt}\n${image.revisedPrompt ? `\nRevised prompt: ${image.revisedPrompt}\n` : ''}`);
+      continue;
+    }
+    const { turn } = entry;
+    turnNumber += 1;
+    parts.push(`## User (turn ${turnNumber})\n`, body(turn.user));
     const about = [turn.model, when(turn.at), turn.interrupted ? 'interrupted' : undefined].filter(Boolean).join(', ');
     parts.push(`## Assistant (${about})\n`, body(turn.assistant));
-  });
+  }
   return parts.join('\n');
 }

@@ -135,3 +135,14 @@ export function createHighlighter(): Highlighter {
     return segmentsFromHtml(hljs.highlight(code, { language, ignoreIllegals: true }).value);
   };
 }
+
+/**
+ * highlight.js's own HTML for `code` (`<span class="hljs-…">`, the text escaped by it), for the
+ * HTML export; undefined for a language not bundled (then the caller escapes the code itself).
+ */
+export function highlightHtml(code: string, name: string): string | undefined {
+  const language = languageFor(name);
+  if (language === undefined) return undefined;
+  if (!hljs.getLanguage(language)) hljs.registerLanguage(language, languages[language]);
+  return hljs.highlight(code, { language, ignoreIllegals: true }).value;
+}

@@ -4,7 +4,7 @@ import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 
 /** Declared here, not imported from export.ts: that module loads only when the command runs. */
-const EXPORT_FORMATS = ['md', 'json'] as const;
+const EXPORT_FORMATS = ['md', 'html', 'json'] as const;
 
 interface FilterOptions {
   limit?: string;
@@ -81,13 +81,14 @@ export function sessionsCommand(context: CommandContext): Command {
     );
   sessions
     .command('export')
-    .description('Write a conversation as Markdown (a heading per message: who, the model, the time) or as the messages array the service expects.')
+    .description('Write a conversation as Markdown (a heading per message: who, the model, the time; /image images linked), as one self-contained HTML page (images embedded), or as the messages array the service expects.')
     .addArgument(completes(new Argument('<name>', 'conversation name (see `svc sessions list`)'), { kind: 'sessions' }))
-    .addOption(completes(new Option('--format <format>', 'md or json (default: from the -o extension, else md)').choices(EXPORT_FORMATS), EXPORT_FORMATS))
+    .addOption(completes(new Option('--format <format>', 'md, html or json (default: from the -o extension, else md)').choices(EXPORT_FORMATS), EXPORT_FORMATS))
     .addOption(completes(new Option('-o, --output <file>', 'write to this file (whole or not at all; - for stdout, the default)'), { kind: 'files' }))
     .option('--force', 'replace the file if it exists')
-    .addHelpText('after', '\nExamples:\n  $ svc sessions export work -o work.md\n  $ svc sessions export work --format json | jq length')
-    .action(async (name: string, options: { format?: string; output?: string; force?: boolean }) => (await import('./export.js')).runExport(context.factory, name, options));
+    .addOption(completes(new Option('--with-images <dir>', 'Markdown: copy the images into this folder and link them there (relative to the export)'), { kind: 'files' }))
+    .addHelpText('after', '\nExamples:\n  $ svc sessions export work -o work.md\n  $ svc sessions export work -o share/work.md --with-images share/images\n  $ svc sessions export work -o work.html        # one file: images embedded, readable offline\n  $ svc sessions export work --format json | jq length')
+    .action(async (name: string, options: { format?: string; output?: string; force?: boolean; withImages?: string }) => (await import('./export.js')).runExport(context.factory, name, options));
   sessions
     .command('delete')
     .description('Delete a saved conversation.')

@@ -1,0 +1,128 @@
+/**
+ * A conversation as one self-contained HTML file (`svc sessions export --format html`): every
+ * message's Markdown rendered (marked; code highlighted by highlight.js into plain `<span>`s with
+ * an inline stylesheet), every `/image` embedded as a `data:` URL with its prompt and revised
+ * prompt, in the order they happened. Readable offline and without script.
+ *
+ * Safe against any text in the conversation: the model's (and the user's) text can make
+ * Markdown, never markup. Raw HTML in a message is shown as text; links keep only http(s),
+ * mailto and in-page targets; a Markdown image is shown as a link, never loaded; and a Content
+ * Security Policy allows no script and no resource but the embedded images, should anything
+ * slip through.
+ */
+import { Marked, type Tokens } from 'marked';
+import type { Conversation, ImageNote, Turn } from '../conversations/model.js';
+import { timeline } from '../conversations/timeline.js';
+import { highlightHtml } from './highlight.js';
+
+/** An image's bytes, read by the caller; undefined when the file is gone. */
+export interface EmbeddedImage {
+  mime: string;
+  base64: string;
+  width?: number | undefined;
+  height?: number | undefined;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+const SAFE_LINK = /^(https?:|mailto:|#)/i;
+
+function markdownRenderer(): Marked {
+  const marked = new Marked({ gfm: true, breaks: false, async: false });
+  marked.use({
+    renderer: {
+      html(token: Tokens.HTML | Tokens.Tag): string {
+        return escapeHtml(token.text);
+      },
+      link(token: Tokens.Link): string {
+        const text = this.parser.parseInline(token.tokens);
+        if (!SAFE_LINK.test(token.href.trim())) return text;
+        return `<a href="${escapeHtml(token.href.trim())}" rel="noopener noreferrer">${text}</a>`;
+      },
+      image(token: Tokens.Image): string {
+        // Never loaded: a conversation file must not call out when it is opened.
+        const label = escapeHtml(token.text || token.href);
+        return SAFE_LINK.test(token.href.trim()) ? `<a href="${escapeHtml(token.href.trim())}" rel="noopener noreferrer">[image: ${label}]</a>` : `[image: ${label}]`;
+      },
+      code(token: Tokens.Code): string {
+        const language = (token.lang ?? '').trim().split(/\s+/)[0] ?? '';
+        const highlighted = language === '' ? undefined : highlightHtml(token.text, language);
+        const label = language === '' ? '' : ` data-lang="${escapeHtml(language)}"`;
+        return `<pre${label}><code class="hljs">${highlighted ?? escapeHtml(token.text)}</code></pre>\n`;
+      },
+    },
+  });
+  return marked;
+}
+
+function when(iso: string): string {
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : iso;
+}
+
+const STYLE = `
+:root { color-scheme: light dark; --fg: #1f2328; --bg: #ffffff; --muted: #59636e; --line: #d1d9e0; --code: #f6f8fa; --user: #eef6ff; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9198a1; --line: #3d444d; --code: #151b23; --user: #10243e; } }
+body { margin: 0; background: var(--bg); color: var(--fg); font: 16px/1.55 system-ui, -apple-system, "Segoe UI", sans-serif; }
+main { max-width: 52rem; margin: 0 auto; padding: 2rem 1.25rem 4rem; }
+header p, .meta, figcaption { color: var(--muted); font-size: 0.9rem; }
+section { border-top: 1px solid var(--line); padding: 0.5rem 0 0.75rem; }
+section.user .body { background: var(--user); border-radius: 8px; padding: 0.25rem 1rem; }
+h2.who { font-size: 0.95rem; text-transform: uppercase; letter-spacing: 0.04em; color: var(--muted); }
+pre { background: var(--code); border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem 1rem; overflow-x: auto; }
+code { font: 0.9em/1.45 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
+table { border-collapse: collapse; } th, td { border: 1px solid var(--line); padding: 0.3rem 0.6rem; }
+figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; border-radius: 6px; border: 1px solid var(--line); }
+.hljs-keyword, .hljs-selector-tag, .hljs-built_in { color: #cf222e; } .hljs-string, .hljs-attr { color: #0a3069; }
+.hljs-comment { color: #6e7781; font-style: italic; } .hljs-number, .hljs-literal { color: #0550ae; } .hljs-title, .hljs-title.function_ { color: #8250df; }
+@media (prefers-color-scheme: dark) { .hljs-keyword, .hljs-selector-tag, .hljs-built_in { color: #ff7b72; } .hljs-string, .hljs-attr { color: #a5d6ff; } .hljs-comment { color: #8b949e; } .hljs-number, .hljs-literal { color: #79c0ff; } .hljs-title, .hljs-title.function_ { color: #d2a8ff; } }
+`;
+
+/** The whole document; `imageOf` gives an image's bytes to embed (undefined: the file is gone). */
+export function toHtml(conversation: Conversation, imageOf: (image: ImageNote) => EmbeddedImage | undefined): string {
+  const marked = markdownRenderer();
+  const md = (text: string): string => (text.trim() === '' ? '<p><em>(nothing)</em></p>' : (marked.parse(text) as string));
+  const parts: string[] = [];
+  const count = conversation.turns.length;
+  parts.push(`<header><h1>${escapeHtml(conversation.name)}</h1><p>${count} ${count === 1 ? 'turn' : 'turns'}, started ${escapeHtml(when(conversation.created))}, last changed ${escapeHtml(when(conversation.updated || conversation.created))}.</p></header>`);
+  if (conversation.system) parts.push(`<section class="system"><h2 class="who">System</h2><div class="body">${md(conversation.system)}</div></section>`);
+  let turnNumber = 0;
+  for (const entry of timeline(conversation)) {
+    if (entry.kind === 'image') parts.push(figure(entry.image, imageOf(entry.image)));
+    else parts.push(turnHtml(entry.turn, (turnNumber += 1), md));
+  }
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="svc">
+<title>${escapeHtml(conversation.name)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${parts.join('\n')}
+</main>
+</body>
+</html>
+`;
+}
+
+function turnHtml(turn: Turn, number: number, md: (text: string) => string): string {
+  const about = [turn.model, when(turn.at), turn.interrupted ? 'interrupted' : undefined].filter(Boolean).join(', ');
+  return [
+    `<section class="user"><h2 class="who">User (turn ${number})</h2><div class="body">${md(turn.user)}</div></section>`,
+    `<section class="assistant"><h2 class="who">Assistant <span class="meta">(${escapeHtml(about)})</span></h2><div class="body">${md(turn.assistant)}</div></section>`,
+  ].join('\n');
+}
+
+function figure(image: ImageNote, data: EmbeddedImage | undefined): string {
+  const revised = image.revisedPrompt ? `<br>Revised prompt: ${escapeHtml(image.revisedPrompt)}` : '';
+  const caption = `<figcaption>Image: ${escapeHtml(image.prompt)}${revised}</figcaption>`;
+  if (!data) return `<figure class="image missing"><p class="meta">(the image file is gone: ${escapeHtml(image.path)})</p>${caption}</figure>`;
+  const size = data.width && data.height ? ` width="${data.width}" height="${data.height}"` : '';
+  return `<figure class="image"><img src="data:${data.mime};base64,${data.base64}"${size} alt="${escapeHtml(image.prompt)}">${caption}</figure>`;
+}
