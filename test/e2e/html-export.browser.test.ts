@@ -109,14 +109,14 @@ describe.skipIf(!CHROMIUM)('svc sessions export --format html, in a real browser
       // The code block, highlighted by highlight.js's spans (no script involved).
       expect(await page.locator('pre[data-lang="python"] code .hljs-keyword').first().innerText()).toBe('def');
 
-      const sizes = await page.locator('figure img').evaluateAll((images) => images.map((image) => { const img = image as HTMLImageElement; return [img.complete, img.naturalWidth, img.naturalHeight]; }));
+      const sizes = await page.locator('figure img').evaluateAll((images) => images.map((image) => { const img = image as unknown as { complete: boolean; naturalWidth: number; naturalHeight: number }; return [img.complete, img.naturalWidth, img.naturalHeight]; }));
       expect(sizes).toEqual([[true, 40, 30], [true, 24, 36]]);
       const captions = await page.locator('figcaption').allInnerTexts();
       expect(captions[0]).toContain('Revised prompt: A red fox at dawn <b>bold?</b>');
       expect(await page.locator('figure.missing').innerText()).toContain('the image file is gone');
 
       // The hostile text is shown as text: nothing ran, no element was made from it, nothing loaded.
-      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await page.locator('script').count()).toBe(0);
       expect(await page.locator('section img').count()).toBe(0);
       expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
