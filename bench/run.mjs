@@ -14,7 +14,7 @@ import { batchInput, imageAnswer, startChatServer, startFirstTokenServer, startI
 const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, runs: { type: 'string' }, out: { type: 'string' }, only: { type: 'string' } } });
 const quick = args.quick;
 // `--only preview` (or any name in SECTIONS): one case, to iterate on it.
-const SECTIONS = ['startup', 'chat', 'stream', 'image', 'reader', 'first-token', 'render', 'search', 'batch', 'emulator-draw', 'preview'];
+const SECTIONS = ['startup', 'chat', 'stream', 'image', 'metadata', 'reader', 'first-token', 'render', 'search', 'batch', 'emulator-draw', 'preview'];
 if (args.only !== undefined && !SECTIONS.includes(args.only)) throw new Error(`--only takes one of ${SECTIONS.join(', ')}`);
 const want = (section) => args.only === undefined || args.only === section;
 const runs = Number(args.runs ?? (quick ? 1 : 7));
@@ -207,6 +207,8 @@ for (const sizeMiB of imageSizes) {
   let n = 0;
   const samples = await compare({
     'svc image': () => run(node, [svcBin, 'image', 'bench', '--force', '-o', join(work, `svc-${n++}.png`)], { env, rss: true }),
+    // The same without writing the provenance into the file (issue 25: at most a few ms).
+    'svc image --no-metadata': () => run(node, [svcBin, 'image', 'bench', '--force', '--no-metadata', '-o', join(work, `svc-${n++}.png`)], { env, rss: true }),
     'openai package + Buffer.from': () => run(node, [here('./clients/openai-image.mjs'), join(work, `openai-${n++}.png`)], { env, rss: true }),
   });
   server.close();
@@ -219,6 +221,29 @@ for (const sizeMiB of imageSizes) {
     budget(`image ${sizeMiB} MiB memory: svc / openai`, ratio(samples, 'svc image', 'openai package + Buffer.from', 'rssMiB'), 0.5);
     budget(`image ${sizeMiB} MiB time: svc / openai`, ratio(samples, 'svc image', 'openai package + Buffer.from'), 1.0);
   }
+}
+
+// 4a. Writing an image's provenance into it (issue 25: chunk insertion only, a few ms for 24 MiB):
+// the bytes streamed into a temporary file with room made, then the record written, in-process.
+if (want('metadata')) {
+  const { TempImageFile } = await import(here('../dist/images/temp-image-file.js'));
+  const { image } = imageAnswer(quick ? 3 : 24);
+  const formats = { png: image };
+  const record = { prompt: 'bench', revisedPrompt: 'A bench, revised. '.repeat(20), model: 'svc-vision', seed: 7, format: 'png', createdAt: new Date().toISOString(), svcVersion: '0' };
+  const samples = await compare(Object.fromEntries(Object.entries(formats).map(([format, bytes]) => [`write the record into a ${fmt(bytes.length / 1048576)} MiB ${format}`, async () => {
+    const file = new TempImageFile(work, { metadata: { prompt: 'bench' } });
+    for (let at = 0; at < bytes.length; at += 65536) file.write(bytes.subarray(at, at + 65536));
+    file.end();
+    const started = performance.now();
+    file.addProvenance(record);
+    const ms = performance.now() - started;
+    file.discard();
+    return { ms };
+  }])));
+  say('## Writing the provenance into a saved image (in-process, after the bytes are on disk)');
+  say();
+  table('time', samples, 'ms', 'ms', Object.keys(samples)[0]);
+  budget(`metadata: write the record into a ${quick ? 3 : 24} MiB PNG (ms)`, stat(Object.values(samples)[0], 'ms').median, 5);
 }
 
 // 4b. Why svc reads image answers with its own scanner: the same answer read from a file by
