@@ -29,7 +29,7 @@ describe('bench/run.mjs --quick --only preview', () => {
       expect(statSync(results).mtimeMs).toBe(before);
       const refused = await execa(process.execPath, ['bench/run.mjs', '--only', 'nothing'], { cwd: root, reject: false });
       expect(refused.exitCode).not.toBe(0);
-      expect(refused.stderr).toContain('--only takes one of startup, chat, stream, image, reader, first-token, render, search, batch, emulator-draw, preview');
+      expect(refused.stderr).toContain('--only takes one of startup, chat, stream, image, metadata, reader, first-token, render, search, batch, emulator-draw, preview');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -45,8 +45,9 @@ describe('bench/run.mjs --quick', () => {
       expect(contenders(section(text, 'One-shot chat, not streamed'), 'wall time', 'ms')).toEqual(['svc chat --no-stream', 'openai package', 'curl']);
       expect(contenders(section(text, 'Stream of 2000 chunks'), 'wall time', 'ms')).toEqual(['svc chat', 'openai package', 'curl -sN', 'node:http copy']);
       const image = section(text, 'Image of 3 MiB');
-      expect(contenders(image, 'wall time', 'ms')).toEqual(['svc image', 'openai package + Buffer.from']);
-      expect(contenders(image, 'peak memory (max RSS)', 'MiB')).toEqual(['svc image', 'openai package + Buffer.from']);
+      expect(contenders(image, 'wall time', 'ms')).toEqual(['svc image', 'svc image --no-metadata', 'openai package + Buffer.from']);
+      expect(contenders(image, 'peak memory (max RSS)', 'MiB')).toEqual(['svc image', 'svc image --no-metadata', 'openai package + Buffer.from']);
+      expect(contenders(section(text, 'Writing the provenance into a saved image'), 'time', 'ms')).toEqual(['write the record into a 3.0 MiB png']);
       const reading = section(text, 'Reading a 3 MiB image answer');
       expect(contenders(reading, 'wall time', 'ms')).toEqual(["svc's scanner", 'stream-json', 'JSON.parse + Buffer.from']);
       expect(contenders(reading, 'peak memory (max RSS)', 'MiB')).toEqual(["svc's scanner", 'stream-json', 'JSON.parse + Buffer.from']);
@@ -81,6 +82,7 @@ describe('bench/run.mjs --quick', () => {
         'stream 2000: svc / openai package',
         'image 3 MiB memory: svc / openai',
         'image 3 MiB time: svc / openai',
+        'metadata: write the record into a 3 MiB PNG (ms)',
         'first token: svc added latency (ms)',
         'render: first token on a terminal, svc chat over svc chat --raw (ms)',
         'render: 2000 chunks onto a terminal, svc chat / svc chat --raw',
