@@ -191,7 +191,7 @@ describe('svc sessions export', () => {
       { role: 'assistant', content: 'It was cut' },
     ]);
     expect(result.stdout).toBe((await run(['sessions', 'show', 'work', '--json'])).stdout);
-    expect((await run(['sessions', 'export', 'work', '--format', 'html'])).exitCode).toBe(2);
+    expect((await run(['sessions', 'export', 'work', '--format', 'pdf'])).exitCode).toBe(2);
   });
 
   it('-o writes the file (the format from its extension), keeps an existing one without --force, replaces it with --force', async () => {
