@@ -65,6 +65,8 @@ export function buildProgram(context: CommandContext): CommandUnknownOpts {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // commander's own messages ("error: unknown option '--x'") get svc's prefix like every other.
+      outputError: (text, write) => write(text.startsWith('error:') ? `svc: ${text}` : text),
     })
     .exitOverride();
   // Before any command runs: a malformed --profile is a usage error whatever the command.

@@ -1,5 +1,5 @@
 /**
- * How an error looks on stderr: `error: what failed (HTTP status, request id)` and an indented
+ * How an error looks on stderr: `svc: error: what failed (HTTP status, request id)` and an indented
  * hint; service text neutralised and the key redacted. Used by main and by the session, which
  * reports an error and carries on.
  */
@@ -27,7 +27,8 @@ export async function reportError(io: IO, error: unknown, key: string | undefine
     const red = await paintError(io);
     // Service messages are untrusted text: no escape sequences reach the terminal, ever.
     const [first, ...rest] = lines.map((line) => neutraliseForTerminal(redact(line, key)));
-    io.stderr.write(`${red('error:')} ${first}\n${rest.map((line) => `  ${line}\n`).join('')}`);
+    // `svc:` first, as on every line svc writes to stderr, so a script's log says which tool spoke.
+    io.stderr.write(`svc: ${red('error:')} ${first}\n${rest.map((line) => `  ${line}\n`).join('')}`);
   }
   if (debugEnabled(io) && error instanceof Error && error.stack) {
     const causeStack = error.cause instanceof Error && error.cause.stack ? `\ncaused by: ${error.cause.stack}` : '';

@@ -86,7 +86,7 @@ describe('files in the message', () => {
 describe('files refused: exit 2, naming the file, nothing sent', () => {
   // No answer is scripted: any request would fail the test (scripted-server.ts).
   it.each([
-    ['a missing file', ['-f', 'gone.txt'], /^error: -f gone\.txt: no such file; nothing was sent\n$/],
+    ['a missing file', ['-f', 'gone.txt'], /^svc: error: -f gone\.txt: no such file; nothing was sent\n$/],
     ['a glob matching nothing', ['-f', 'src/*.rs'], /-f 'src\/\*\.rs' matched no file; nothing was sent/],
     ['a folder, with a hint to use a glob', ['-f', 'dir'], /-f dir is a folder; attach its files with a glob .*-f 'dir\/\*'/],
     ['a binary file (a NUL byte)', ['-f', 'image.bin'], /-f image\.bin is not a text file \(binary, or not UTF-8\); nothing was sent/],
@@ -114,6 +114,6 @@ describe('files refused: exit 2, naming the file, nothing sent', () => {
     chmodSync(join(sandbox.home, 'secret.txt'), 0o000);
     const result = await runSvc(['chat', '-f', 'secret.txt', 'q'], sandbox);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('error: -f secret.txt: cannot read it: permission denied (EACCES); nothing was sent\n');
+    expect(result.stderr).toBe('svc: error: -f secret.txt: cannot read it: permission denied (EACCES); nothing was sent\n');
   });
 });

@@ -94,7 +94,7 @@ describe('svc sessions with a damaged conversation among good ones', () => {
     writeFileSync(store().dir, 'x');
     const result = await runSvc(['sessions', 'list'], sandbox);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/^error: cannot read the saved conversations in .*conversations: a part of the path is not a folder \(ENOTDIR\)\n$/);
+    expect(result.stderr).toMatch(/^svc: error: cannot read the saved conversations in .*conversations: a part of the path is not a folder \(ENOTDIR\)\n$/);
   });
 });
 
@@ -104,7 +104,7 @@ describe('a data folder that cannot be written', () => {
     writeFileSync(store().dir, 'not a folder');
     const result = await runSvc(['chat', 'hello'], sandbox);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toBe(`error: cannot save conversations in ${store().dir}: it is a file, not a folder\n  move that file away, or add --no-save to keep nothing\n`);
+    expect(result.stderr).toBe(`svc: error: cannot save conversations in ${store().dir}: it is a file, not a folder\n  move that file away, or add --no-save to keep nothing\n`);
     expect(server().requests).toHaveLength(0);
     server().script(answer('ok'));
     expect((await runSvc(['chat', '--no-save', 'hello'], sandbox)).exitCode).toBe(0);

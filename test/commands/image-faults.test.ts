@@ -131,7 +131,7 @@ describe('svc image refuses bad answers and leaves nothing behind', () => {
     scripted.server.script(reply.json(400, { error: { message: 'Request contains disallowed content', type: 'invalid_request_error', code: 'content_policy_violation' } }));
     const result = await runSvc(['image', 'something bad'], sandbox);
     expect(result.exitCode).toBe(4);
-    expect(result.stderr).toMatch(/^error: Request contains disallowed content \(HTTP 400/);
+    expect(result.stderr).toMatch(/^svc: error: Request contains disallowed content \(HTTP 400/);
     expect(files()).toEqual([]);
   });
 

@@ -99,7 +99,7 @@ describe('svc models', () => {
       server.script(reply.json(404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }));
       const result = await runSvc(['models', '--base-url', server.baseUrl, '--max-retries', '0'], sandbox);
       expect(result.exitCode).toBe(4);
-      expect(result.stderr).toBe(`error: the service at ${server.baseUrl} offers no model list (GET /v1/models) (HTTP 404)\n`);
+      expect(result.stderr).toBe(`svc: error: the service at ${server.baseUrl} offers no model list (GET /v1/models) (HTTP 404)\n`);
       expect(server.requests[0]).toMatchObject({ method: 'GET', url: '/v1/models' });
     });
   });

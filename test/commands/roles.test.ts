@@ -128,7 +128,7 @@ describe('svc chat --role', () => {
     await runSvc(['roles', 'set', 'mine', '--system', 'x'], sandbox);
     const result = await runSvc(['chat', '--role', 'nope', 'hi'], sandbox, { stdin: 'not read either' });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('error: no role named "nope"; roles: commit, explain, mine, shell\n  create it with `svc roles set nope --system "..."`\n');
+    expect(result.stderr).toBe('svc: error: no role named "nope"; roles: commit, explain, mine, shell\n  create it with `svc roles set nope --system "..."`\n');
     expect(context.server.requests).toEqual([]);
   });
 

@@ -135,7 +135,7 @@ describe('a failed /image', () => {
   it('reports the service refusing the prompt as svc image does, and the session goes on', async () => {
     server().script(reply.json(400, { error: { message: 'Request contains disallowed content', type: 'invalid_request_error', code: 'content_policy_violation' } }), answer('still here'));
     const { stdout, stderr, store } = await session(['/image something bad', 'hello']);
-    expect(stderr).toMatch(/^error: Request contains disallowed content \(HTTP 400/m);
+    expect(stderr).toMatch(/^svc: error: Request contains disallowed content \(HTTP 400/m);
     expect(stdout).toContain('still here');
     expect(readdirSync(work)).toEqual([]);
     expect(store.read('talk').images).toEqual([]);
