@@ -3,6 +3,7 @@
  * flags here; their work is imported when they run (cli.md: startup must not load the HTTP
  * stack, prompts, spinners or the emulator).
  */
+import { environmentHelp } from './core/environment.js';
 import { Command, CommanderError, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { authCommand } from './commands/auth/command.js';
 import { completes, global } from './commands/completion-hints.js';
@@ -35,10 +36,7 @@ Settings: flag > environment > stored in the profile in use > default. The profi
   --profile, else SVC_PROFILE, else \`svc profiles use\`, else "default".
 
 Environment:
-  SVC_BASE_URL, SVC_API_KEY, SVC_MODEL, SVC_IMAGE_MODEL, SVC_TIMEOUT, SVC_MAX_RETRIES, SVC_PROFILE
-  HTTPS_PROXY, HTTP_PROXY, NO_PROXY   proxies;  NODE_EXTRA_CA_CERTS  extra CA certificates
-  NO_COLOR, FORCE_COLOR   colour on stderr;  SVC_DEBUG=1   request log and stack traces
-  XDG_CONFIG_HOME   where settings and the key are kept (default ~/.config/svc)
+${environmentHelp()}
 
 Exit codes:
   0 success                 4 rejected by the service (4xx, disallowed content, unknown model)

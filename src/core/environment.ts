@@ -1,0 +1,50 @@
+/**
+ * Every environment variable svc reads, in one list: `svc --help` prints it (program.ts), the
+ * README's table lists the same names, and a test checks both against the variables the source
+ * reads, so none is read without being documented.
+ */
+export interface EnvironmentGroup {
+  names: readonly string[];
+  what: string;
+}
+
+export const ENVIRONMENT: readonly EnvironmentGroup[] = [
+  { names: ['SVC_BASE_URL', 'SVC_API_KEY', 'SVC_PROFILE'], what: 'the service, its key, the profile in use' },
+  { names: ['SVC_MODEL', 'SVC_IMAGE_MODEL', 'SVC_TIMEOUT', 'SVC_MAX_RETRIES'], what: 'models, seconds of silence allowed, retries' },
+  { names: ['SVC_RENDER', 'SVC_PREVIEW'], what: 'replies rendered or raw; how images are previewed' },
+  { names: ['SVC_PARAMS', 'SVC_STREAM_USAGE', 'SVC_IMAGE_METADATA', 'SVC_SAVE_ONE_SHOTS'], what: 'extra request fields; usage in streams; provenance in images; saving one-shots' },
+  { names: ['SVC_DEBUG'], what: '1: a request log and stack traces (the key redacted)' },
+  { names: ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'], what: 'proxies (lower case too)' },
+  { names: ['NODE_EXTRA_CA_CERTS'], what: 'extra certificate authorities (a PEM file)' },
+  { names: ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'HOME'], what: 'where settings, conversations, history and caches are kept' },
+  { names: ['NO_COLOR', 'FORCE_COLOR', 'FORCE_HYPERLINK'], what: 'colour and links on the terminal' },
+  { names: ['VISUAL', 'EDITOR'], what: 'the editor of /edit and `svc roles edit`' },
+  { names: ['CI'], what: 'true: no spinner or live progress line' },
+  {
+    names: ['TERM', 'COLORTERM', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'LC_TERMINAL', 'KITTY_WINDOW_ID', 'GHOSTTY_RESOURCES_DIR', 'KONSOLE_VERSION', 'VTE_VERSION', 'WT_SESSION', 'XTERM_VERSION', 'MLTERM', 'TMUX', 'STY'],
+    what: 'what the terminal can show (colours, image protocols); TERM=dumb: plain text',
+  },
+];
+
+/** The environment section of `svc --help`: each group on a line, wrapped to fit 100 columns. */
+export function environmentHelp(): string {
+  const lines: string[] = [];
+  for (const group of ENVIRONMENT) {
+    const names = group.names.join(', ');
+    if (names.length + group.what.length + 5 <= 98) {
+      lines.push(`  ${names}   ${group.what}`);
+      continue;
+    }
+    // Names on as many lines as they need, then what they are for, indented under them.
+    let line = ' ';
+    for (const name of group.names) {
+      if (line.length + name.length + 2 > 98) {
+        lines.push(line.replace(/,$/, ','));
+        line = ' ';
+      }
+      line += ` ${name},`;
+    }
+    lines.push(line.slice(0, -1), `      ${group.what}`);
+  }
+  return lines.join('\n');
+}

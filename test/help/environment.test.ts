@@ -1,0 +1,58 @@
+/**
+ * Help and README agree on the environment (issue 26, item 5): `svc --help` lists every variable
+ * svc reads, the README's "Environment variables" table lists the same ones, and every variable
+ * the source reads is in that one list (src/core/environment.ts), so none is read undocumented.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ENVIRONMENT } from '../../src/core/environment.js';
+import { settingDefinitions } from '../../src/settings/definitions.js';
+import { runSvc } from '../helpers/in-process.js';
+import { makeSandbox } from '../helpers/run-svc.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const listed = ENVIRONMENT.flatMap((group) => group.names).sort();
+
+/** The variables the source reads: env.NAME, env['NAME'], a setting's env, xdg(env, 'NAME'), and SVC_ names in quotes. */
+function readBySource(): string[] {
+  const found = new Set<string>();
+  const files = (readdirSync(join(root, 'src'), { recursive: true }) as string[]).filter((path) => path.endsWith('.ts'));
+  for (const file of files) {
+    const text = readFileSync(join(root, 'src', file), 'utf8');
+    for (const match of text.matchAll(/\benv(?:\.([A-Z][A-Z0-9_]+)|\[['"]([A-Z][A-Z0-9_]+)['"]\])/g)) found.add(match[1] ?? match[2]!);
+    for (const match of text.matchAll(/xdg\(env, '([A-Z_]+)'/g)) found.add(match[1]!);
+    for (const match of text.matchAll(/['"](SVC_[A-Z0-9_]+)['"]/g)) found.add(match[1]!);
+  }
+  for (const definition of Object.values(settingDefinitions)) found.add(definition.env);
+  return [...found].sort();
+}
+
+describe('the environment variables', () => {
+  it('every one the source reads is in the documented list', () => {
+    const missing = readBySource().filter((name) => !listed.includes(name));
+    expect(missing, `read by src/ but not in src/core/environment.ts: ${missing.join(', ')}`).toEqual([]);
+  });
+
+  it('svc --help lists each of them', async () => {
+    const sandbox = makeSandbox();
+    try {
+      const help = (await runSvc(['--help'], sandbox)).stdout;
+      const section = help.slice(help.indexOf('Environment:'), help.indexOf('Exit codes:'));
+      const inHelp = [...section.matchAll(/\b[A-Z][A-Z0-9_]{1,}\b/g)].map((match) => match[0]).filter((word) => listed.includes(word));
+      expect([...new Set(inHelp)].sort()).toEqual(listed);
+      expect(Math.max(...help.split('\n').map((line) => line.length))).toBeLessThanOrEqual(100);
+    } finally {
+      sandbox.cleanup();
+    }
+  });
+
+  it("the README's table lists the same ones", () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const start = readme.indexOf('### Environment variables');
+    const table = readme.slice(start, readme.indexOf('\n### ', start + 1));
+    const inReadme = [...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!);
+    expect([...new Set(inReadme)].sort()).toEqual(listed);
+  });
+});
