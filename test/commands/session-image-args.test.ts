@@ -3,6 +3,7 @@
  * (reply-prompt.ts): quotes group, apostrophes stay letters, unknown flags are named.
  */
 import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors.js';
 import { parseImageCommand, splitWords } from '../../src/commands/chat/interactive/image-args.js';
 import { helpText } from '../../src/commands/chat/interactive/slash-commands.js';
 import { cutAtSentence, plainText, promptFromReply } from '../../src/commands/chat/interactive/reply-prompt.js';
@@ -13,13 +14,23 @@ describe('splitWords', () => {
     ['--negative "blurry text" a fox', ['--negative', 'blurry text', 'a', 'fox']],
     ["-o 'my pictures/' a boat", ['-o', 'my pictures/', 'a', 'boat']],
     ["a cat's hat", ['a', "cat's", 'hat']],
-    ["'tis the season", ["'tis", 'the', 'season']],
-    ['"unclosed quote here', ['"unclosed', 'quote', 'here']],
+    ['"\'tis the season"', ["'tis the season"]],
     ['say "it\'s fine" now', ['say', "it's fine", 'now']],
     ['""', ['']],
     ['   ', []],
   ])('%j → %j', (text, words) => {
     expect(splitWords(text)).toEqual(words);
+  });
+});
+
+describe('an unbalanced quote (issue 26, item 4)', () => {
+  it.each([
+    ['"unterminated prompt here', 'the " before "unterminated prompt here" is never closed'],
+    ["a fox --negative 'blurry", `the ' before "blurry" is never closed`],
+    ["'tis the season", `the ' before "tis the season" is never closed`],
+  ])('%j is a usage error naming it: nothing is sent', (text, message) => {
+    expect(() => splitWords(text)).toThrow(message);
+    expect(() => parseImageCommand(text)).toThrow(UsageError);
   });
 });
 

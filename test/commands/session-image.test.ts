@@ -142,8 +142,9 @@ describe('a failed /image', () => {
   });
 
   it('reports a bad option as a usage error and sends nothing', async () => {
-    const { stderr } = await session(['/image a fox --aspect 7:3', '/image a fox --json', '/image a fox -o -']);
+    const { stderr } = await session(['/image a fox --aspect 7:3', '/image a fox --json', '/image a fox -o -', '/image "unterminated fox']);
     expect(stderr).toContain('error: --aspect must be one of');
+    expect(stderr).toContain('error: the " before "unterminated fox" is never closed');
     expect(stderr).toContain('error: /image does not take --json');
     expect(stderr).toContain('error: /image saves a file; -o - (image bytes on stdout) is for svc image');
     expect(server().requests).toEqual([]);

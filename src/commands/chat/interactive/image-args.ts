@@ -43,6 +43,11 @@ export function splitWords(text: string): string[] {
         index = match.index + 1;
         continue;
       }
+      // A quote opened and never closed: the words after it would be guessed at. Nothing is sent.
+      const after = text.slice(index + 1).trim();
+      throw new UsageError(`the ${quote} before "${after.length > 30 ? `${after.slice(0, 30)}…` : after}" is never closed`, {
+        hint: `close it (${quote}a red fox${quote}), or leave the quotes out: the words are the prompt`,
+      });
     }
     const start = index;
     while (index < text.length && !/\s/.test(text[index]!)) index += 1;
@@ -75,7 +80,7 @@ export function parseImageCommand(text: string): ImageCommandOptions {
     const equals = word.indexOf('=');
     const name = equals > 0 ? word.slice(0, equals) : word;
     if (!isFlagName(name)) {
-      throw new UsageError(`/image does not take ${name}`, { hint: 'it takes --aspect, --format, --seed, --negative and -o; put -- before prompt words that start with -' });
+      throw new UsageError(`/image does not take ${name}`, { hint: 'it takes --aspect, --format, --seed, -n, --negative and -o; put -- before prompt words that start with -' });
     }
     let value: string | undefined;
     if (equals > 0) value = word.slice(equals + 1);
