@@ -138,7 +138,16 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
     // With SVC_API_KEY set, the credentials file is not even read; the profile must still exist
     // (a typo in --profile is said, whatever the environment gives).
     const credentials = await credentialsStore();
-    const resolved = envApiKey(io.env) ? resolveApiKey(io.env, undefined) : (await storedKeyModule()).readStoredKey(io, credentials);
+    let resolved: ResolvedKey | undefined;
+    if (envApiKey(io.env)) resolved = resolveApiKey(io.env, undefined);
+    else {
+      // A keyCommand beats the stored key: the user asked for the key to live elsewhere.
+      const command = (await settings({})).keyCommand.value;
+      if (command !== undefined) {
+        const { keyFromCommand } = await import('./settings/key-command.js');
+        resolved = { key: await keyFromCommand(command, io.env), source: 'command', command };
+      } else resolved = (await storedKeyModule()).readStoredKey(io, credentials);
+    }
     loadedKey = resolved?.key;
     return resolved;
   });

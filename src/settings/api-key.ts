@@ -10,7 +10,9 @@ const STORED_KEY = 'apiKey';
 
 export interface ResolvedKey {
   key: string;
-  source: 'env' | 'stored';
+  source: 'env' | 'command' | 'stored';
+  /** The keyCommand it came from, when it came from one. */
+  command?: string;
 }
 
 /**

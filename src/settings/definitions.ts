@@ -4,6 +4,7 @@
  */
 import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange, parseOnOff } from '../core/parse-values.js';
 import { CHAT_OWNED, parseParamsObject } from '../chat/request-params.js';
+import { splitCommandLine } from './key-command.js';
 import { PREVIEW_CHOICES, type PreviewChoice } from './preview-choices.js';
 
 export interface SettingDefinition<T> {
@@ -100,6 +101,17 @@ export const settingDefinitions = {
     parse: (text: string, source: string): OnOff => parseChoice(text, source, ON_OFF),
     stores: 'string',
   } satisfies SettingDefinition<OnOff>,
+  keyCommand: {
+    env: 'SVC_KEY_COMMAND',
+    defaultValue: undefined,
+    description: 'a command whose first line of output is the API key (run without a shell; beats the stored key)',
+    // Split now so a typo (a quote left open) is found when it is set, not at the first request.
+    parse: (text: string, source: string) => {
+      splitCommandLine(text, source);
+      return text.trim();
+    },
+    stores: 'string',
+  } satisfies SettingDefinition<string>,
   params: {
     env: 'SVC_PARAMS',
     defaultValue: undefined,

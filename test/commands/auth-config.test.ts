@@ -92,6 +92,7 @@ describe('svc config', () => {
       'render\tauto\tdefault',
       'imageMetadata\ton\tdefault',
       'streamUsage\ton\tdefault',
+      'keyCommand\t\tdefault',
       'params\t\tdefault',
       'saveOneShots\ton\tdefault',
       '',

@@ -1,6 +1,7 @@
 import type { Factory } from '../../factory.js';
 import { API_KEY_ENV, envApiKey, maskKey, missingKeyError, removeApiKey } from '../../settings/api-key.js';
 import { profileOrigin } from '../../settings/profiles.js';
+import { forOutput } from '../../core/terminal-text.js';
 
 export async function runLogout(factory: Factory): Promise<void> {
   const { io } = factory;
@@ -19,7 +20,7 @@ export async function runLogout(factory: Factory): Promise<void> {
   if (envApiKey(io.env)) io.stderr.write(`svc: note: ${API_KEY_ENV} is still set in this environment\n`);
 }
 
-const SOURCE_NAMES = { env: `environment (${API_KEY_ENV})`, stored: 'stored (svc auth login)' } as const;
+const SOURCE_NAMES = { env: `environment (${API_KEY_ENV})`, command: 'command (keyCommand)', stored: 'stored (svc auth login)' } as const;
 const SETTING_SOURCES = { flag: 'flag', env: 'environment (SVC_BASE_URL)', stored: 'stored setting', default: 'default' } as const;
 
 export async function runStatus(factory: Factory): Promise<void> {
@@ -29,7 +30,8 @@ export async function runStatus(factory: Factory): Promise<void> {
   const settings = await factory.settings({});
   const base = settings.baseUrl;
   io.stdout.write(`profile: ${profile.name}${profile.source === 'default' ? '' : ` from ${profileOrigin(profile.source)}`}\n`);
-  io.stdout.write(`key: ${key ? `${maskKey(key.key)} from ${SOURCE_NAMES[key.source]}` : 'none'}\n`);
+  const command = key?.command === undefined ? '' : `: ${forOutput(key.command, io.stdoutIsTTY)}`;
+  io.stdout.write(`key: ${key ? `${maskKey(key.key)} from ${SOURCE_NAMES[key.source]}${command}` : 'none'}\n`);
   io.stdout.write(`base URL: ${base.value ? `${base.value} from ${SETTING_SOURCES[base.source]}` : 'none'}\n`);
   if (!key) throw missingKeyError();
 }
