@@ -171,13 +171,21 @@ describe('xterm256', () => {
     expect(xterm256(r, g, b)).toBe(index);
   });
 
-  it('is never farther than the nearest of all 240 palette colours', () => {
+  it('keeps a hue (issue 26, item 3): a muted or dark colour gets a cube entry, never the grey ramp', () => {
+    for (const [r, g, b] of [[90, 60, 40], [60, 40, 30], [40, 70, 45], [70, 80, 110], [150, 120, 100]] as const) {
+      const index = xterm256(r, g, b);
+      expect(index, `${r},${g},${b}`).toBeLessThan(232);
+    }
+  });
+
+  it('a coloured pixel gets the nearest of the 216 cube colours; a near-grey one the nearest of all 240', () => {
     for (let r = 0; r < 256; r += 17) {
       for (let g = 0; g < 256; g += 23) {
         for (let b = 0; b < 256; b += 29) {
           const distance = (index: number) => paletteColour(index).reduce((sum, c, k) => sum + (c - [r, g, b][k]!) ** 2, 0);
+          const neutral = Math.max(r, g, b) - Math.min(r, g, b) < 16;
           let best = Infinity;
-          for (let index = 16; index < 256; index += 1) best = Math.min(best, distance(index));
+          for (let index = 16; index < (neutral ? 256 : 232); index += 1) best = Math.min(best, distance(index));
           expect(distance(xterm256(r, g, b))).toBe(best);
         }
       }

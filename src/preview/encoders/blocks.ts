@@ -17,12 +17,21 @@ function nearestLevel(value: number): number {
   return value < 48 ? 0 : value < 115 ? 1 : Math.min(5, Math.floor((value - 35) / 40));
 }
 
-/** The 256-colour palette index nearest to a colour: the cube's or the grey ramp's (232–255). */
+/**
+ * How far a colour may be from grey (its largest channel minus its smallest) and still be drawn
+ * with the grey ramp: a colour with any visible hue keeps a hue. Distance alone would pick the
+ * ramp for most dark and muted colours, because the cube's dark levels are far apart (0, 95):
+ * a dusky sky, a brown fox, a green slope in shadow would all turn grey.
+ */
+const NEUTRAL_CHROMA = 16;
+
+/** The 256-colour palette index for a colour: the nearest cube entry, the grey ramp (232–255) only for a near-grey. */
 export function xterm256(r: number, g: number, b: number): number {
   const ri = nearestLevel(r);
   const gi = nearestLevel(g);
   const bi = nearestLevel(b);
   const cube = 16 + 36 * ri + 6 * gi + bi;
+  if (Math.max(r, g, b) - Math.min(r, g, b) >= NEUTRAL_CHROMA) return cube;
   const cubeDistance = (CUBE[ri]! - r) ** 2 + (CUBE[gi]! - g) ** 2 + (CUBE[bi]! - b) ** 2;
   // The grey ramp runs 8, 18, ..., 238.
   const mean = (r + g + b) / 3;
