@@ -92,6 +92,7 @@ class Renderer implements StreamingRenderer {
       this.#carry = '';
     }
     if (this.#mode.kind !== 'start' || this.#line !== '') this.#feed('', true);
+    this.#tables.close();
     if (this.#tables.heldHeader !== undefined) this.#tables.releaseHeader(this.#proseOptions());
     this.#painter.settle();
     this.#flush();
@@ -178,6 +179,7 @@ class Renderer implements StreamingRenderer {
         if (complete) this.#finishRow(false);
         return;
       }
+      tables.close();
       tables.layout = undefined;
     }
     const start = classifyLine(line, complete);

@@ -1,15 +1,20 @@
 /**
  * Tables as they stream: a line that looks like a header row is held (drawn as a preview) until
- * the next line shows whether it is a delimiter row; then the table is laid out once from its
- * header (table.ts) and each body row is drawn as it completes. A held line that was not a
- * header after all is given back as a line of text.
+ * the next line shows whether it is a delimiter row; then its rows are held (the row being
+ * written still shown as a preview) until the table ends, and it is laid out once from all of
+ * them (table.ts), as wide as its content. Past {@link HELD_ROWS} rows the layout is fixed from
+ * those and the rest is drawn as each row completes. A held line that was not a header after
+ * all is given back as a line of text.
  */
 import { indentOf } from './block-start.js';
 import { cellsOf } from './cells.js';
 import { plainFlow, type ProseOptions } from './prose-flow.js';
 import type { RowPainter } from './row-painter.js';
 import { PLAIN } from './style.js';
-import { layoutTable, type parseDelimiter, splitRow, type TableLayout, tableRowCells, tableRuleCells } from './table.js';
+import { layoutFromCells, type parseDelimiter, splitRow, type TableLayout, tableRowCells, tableRuleCells } from './table.js';
+
+/** Rows held to lay a table out from its content; a longer table streams on under their widths. */
+export const HELD_ROWS = 40;
 
 export class TableBlock {
   /** The table being drawn, once its delimiter row came. */
@@ -18,6 +23,8 @@ export class TableBlock {
   heldHeader: string | undefined;
   readonly #painter: RowPainter;
   readonly #style: { color: boolean; hyperlinks: boolean };
+  /** The table whose rows are held until it ends (or HELD_ROWS), to lay it out from its content. */
+  #held: { header: string[]; rows: string[][]; aligns: NonNullable<ReturnType<typeof parseDelimiter>>; width: number; indent: number } | undefined;
 
   constructor(painter: RowPainter, style: { color: boolean; hyperlinks: boolean }) {
     this.#painter = painter;
@@ -30,17 +37,36 @@ export class TableBlock {
       this.heldHeader = line;
       return;
     }
+    if (this.#held) {
+      this.#held.rows.push(splitRow(line));
+      if (this.#held.rows.length >= HELD_ROWS) this.close();
+      return;
+    }
     for (const row of tableRowCells(splitRow(line), this.layout as TableLayout, false, this.#style)) this.#painter.commit(row);
   }
 
-  /** The delimiter row came: lay the table out from the held header and draw it. */
+  /** The delimiter row came: hold the table's rows from here, to lay it out from all of them. */
   start(header: string[], aligns: ReturnType<typeof parseDelimiter> & object, width: number): void {
     const indent = indentOf(this.heldHeader ?? '', 0).columns;
-    const table = layoutTable(header, aligns, width, indent);
     this.heldHeader = undefined;
+    this.#held = { header, rows: [], aligns, width, indent };
+    // Provisional (the rows still to come decide the widths); it marks the table as open.
+    this.layout = layoutFromCells([header], aligns, width, indent);
+  }
+
+  /**
+   * The table ended, or enough of it is held: lay it out from its cells and draw what is held.
+   * Rows after it (past HELD_ROWS) are drawn under the same layout as they come.
+   */
+  close(): void {
+    const held = this.#held;
+    if (!held) return;
+    this.#held = undefined;
+    const table = layoutFromCells([held.header, ...held.rows], held.aligns, held.width, held.indent);
     this.layout = table;
-    for (const row of tableRowCells(header, table, true, this.#style)) this.#painter.commit(row);
+    for (const row of tableRowCells(held.header, table, true, this.#style)) this.#painter.commit(row);
     this.#painter.commit(tableRuleCells(table));
+    for (const cells of held.rows) for (const row of tableRowCells(cells, table, false, this.#style)) this.#painter.commit(row);
   }
 
   /** The held line was not a table header after all: it is a line of text. */

@@ -1,10 +1,10 @@
 /**
  * GFM tables, laid out row by row as they stream.
  *
- * A table's natural column widths are known only once it has ended, and waiting for the end
- * would hold text back. So the widths are fixed when the header and its delimiter line have
- * arrived: each column gets at least its header's width, and the rest of the terminal width
- * (at most 120 columns for the whole table) is shared equally. A cell
+ * A table's natural column widths are known only once it has ended. Its rows are held until it
+ * ends (table-block.ts), up to a bound, and it is laid out from all of them: each column as wide
+ * as its content, never stretched to the terminal. A longer table is laid out from the rows held
+ * when the bound is reached, the rest streaming under those widths. A cell
  * longer than its column wraps inside it, so every row can be drawn, aligned, as soon as its
  * source line is complete. While a row's line is still arriving its raw text is shown dimmed on
  * the current row (only its end, if it is longer than the row), then replaced by the laid-out
@@ -67,21 +67,18 @@ export function parseDelimiter(line: string): Align[] | undefined {
   });
 }
 
-/** Column widths for the terminal width, from the header cells (the only ones known yet). */
-export function layoutTable(header: string[], aligns: Align[], columns: number, indent: number): TableLayout {
-  const count = header.length;
+/**
+ * Column widths from the cells themselves (the header and the rows held so far): each column as
+ * wide as its widest cell when the table fits, so a small table stays small; else shrunk in
+ * proportion, a cell longer than its column wrapping inside it.
+ */
+export function layoutFromCells(rows: readonly string[][], aligns: Align[], columns: number, indent: number): TableLayout {
+  const count = rows[0]!.length;
   const room = Math.max(count, Math.min(columns, MAX_TABLE_WIDTH) - indent - SEPARATOR.length * (count - 1));
-  const natural = header.map((text) => Math.max(3, textWidth(text)));
+  const natural = Array.from({ length: count }, (_, i) => Math.max(3, ...rows.map((row) => textWidth(row[i] ?? ''))));
   const total = natural.reduce((sum, width) => sum + width, 0);
-  let widths: number[];
-  if (total >= room) {
-    widths = natural.map((width) => Math.max(1, Math.floor((width * room) / total)));
-  } else {
-    // Which column will need the room is unknown yet: each gets an equal share of it.
-    const extra = room - total;
-    widths = natural.map((width, i) => width + Math.floor(extra / count) + (i < extra % count ? 1 : 0));
-  }
-  return { indent, widths, aligns: header.map((_, i) => aligns[i] ?? 'left') };
+  const widths = total <= room ? natural : natural.map((width) => Math.max(3, Math.floor((width * room) / total)));
+  return { indent, widths, aligns: rows[0]!.map((_, i) => aligns[i] ?? 'left') };
 }
 
 interface Options {

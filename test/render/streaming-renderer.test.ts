@@ -38,8 +38,8 @@ describe('what is shown', () => {
     ['a fence without a language leaves no row', 'before\n```\ncode\n```\nafter', 40, 'before\ncode\nafter'],
     ['tabs in code go to the next tab stop', '```\na\tb\n```', 40, 'a       b'],
     ['a code line wider than the screen runs past the edge unchanged', '```\n0123456789abcdef\n```', 10, '0123456789\nabcdef'],
-    ['a table is aligned to the width', '| a | b |\n|---|--:|\n| 1 | 22 |', 20, 'a         │        b\n──────────┼─────────\n1         │       22'],
-    ['a table cell longer than its column wraps inside it', '| k | v |\n|---|---|\n| x | one two three |', 16, 'k       │ v\n────────┼───────\nx       │ one\n        │ two\n        │ three'],
+    ['a table is as wide as its content, aligned, not stretched to the terminal', '| a | b |\n|---|--:|\n| 1 | 22 |', 20, 'a   │   b\n────┼────\n1   │  22'],
+    ['a table wider than the terminal shrinks its columns in proportion; a long cell wraps inside', '| k | v |\n|---|---|\n| x | one two three |', 16, 'k   │ v\n────┼───────────\nx   │ one two\n    │ three'],
     ['a | line not followed by a delimiter row is text', '| not a table\nnext', 40, '| not a table\nnext'],
   ])('%s', (_name, markdown, width, expected) => {
     expect(render(markdown, { width }).text()).toBe(expected);
@@ -121,11 +121,21 @@ describe('streaming', () => {
     expect(renderPieces(['*', '*bo', 'ld*', '*'], { width: 20 }).screen.styled()).toBe(renderWhole('**bold**', { width: 20 }).styled());
   });
 
-  it('a table row shows its raw text dimmed while it arrives, then the aligned row', () => {
+  it('a table row shows its raw text dimmed while it arrives; the table is drawn aligned once it ends', () => {
     const seen: string[] = [];
-    renderPieces(['| a | b |\n|---|---|\n| 1 | 2', ' |\n'], { width: 20, afterPiece: (screen) => seen.push(screen.styled()) });
+    const { screen } = renderPieces(['| a | b |\n|---|---|\n| 1 | 2', ' |\n'], { width: 20, afterPiece: (shown) => seen.push(shown.styled()) });
     expect(seen[0]?.split('\n').at(-1)).toBe('{2|}| 1 | 2');
-    expect(seen[1]?.split('\n').at(-1)).toBe('{|}1        {2|} │ {|}2');
+    // Held until the table ends (its widths come from all its rows): still the preview.
+    expect(seen[1]?.split('\n').at(-1)).toBe('{2|}| 1 | 2');
+    expect(screen.styled()).toBe('{1|}a{|}  {2|} │ {1|}b\n{2|}────┼────\n{|}1  {2|} │ {|}2');
+  });
+
+  it('a table longer than the rows held is laid out from those and the rest streams under them', () => {
+    const rows = Array.from({ length: 45 }, (_, i) => `| r${i} | ${i === 44 ? 'a much longer cell at the end' : 'x'} |`).join('\n');
+    const text = renderWhole(`| k | v |\n|---|---|\n${rows}\n`, { width: 60 }).text().split('\n');
+    // The widths were fixed before the long cell came: it wraps in the column the first rows made.
+    expect(text[1]).toBe('────┼────');
+    expect(text.at(-1)?.startsWith('    ')).toBe(true);
   });
 
   it('one write per piece (and one at the end), nothing written again for text that only extends the row', () => {
