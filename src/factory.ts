@@ -170,7 +170,7 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
   async function apiClient(resolved: ResolvedSettings, options: { connections?: number } = {}): Promise<ApiClient> {
     const baseUrl = requireBaseUrl(resolved);
     const key = await apiKey();
-    if (!key) throw missingKeyError();
+    if (!key) throw missingKeyError((await profile()).name);
     if (sendsKeyInClear(baseUrl)) {
       io.stderr.write(`svc: warning: ${baseUrl} is plain http:// to another machine: the API key travels unencrypted (use https://)\n`);
     }

@@ -61,9 +61,11 @@ export async function removeApiKey(credentials: JsonStore): Promise<boolean> {
   return had;
 }
 
-/** No key from anywhere: exit 3, with where one would come from. */
-export function missingKeyError(): MissingKeyError {
-  return new MissingKeyError('no API key is set', { hint: `run \`svc auth login\`, or set ${API_KEY_ENV}` });
+/** No key from anywhere: exit 3, with where one would come from (for the profile in use). */
+export function missingKeyError(profile = 'default'): MissingKeyError {
+  const login = profile === 'default' ? 'svc auth login' : `svc auth login --profile ${profile}`;
+  const where = profile === 'default' ? '' : ` for the profile "${profile}"`;
+  return new MissingKeyError(`no API key is set${where}`, { hint: `run \`${login}\`, or set ${API_KEY_ENV}` });
 }
 
 /**

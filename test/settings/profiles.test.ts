@@ -63,7 +63,9 @@ describe('profiles are isolated from each other', () => {
     await run(['config', 'set', '--profile', 'bare', 'baseUrl', office.baseUrl]);
     const result = await chat('--profile', 'bare');
     expect(result.exitCode).toBe(3);
-    expect(result.stderr).toContain('no API key is set');
+    // The hint names the profile in use (issue 26, item 5).
+    expect(result.stderr).toContain('no API key is set for the profile "bare"');
+    expect(result.stderr).toContain('run `svc auth login --profile bare`, or set SVC_API_KEY');
     expect(office.requests).toEqual([]);
     expect(home.requests).toEqual([]);
   });

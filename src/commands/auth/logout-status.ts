@@ -33,5 +33,5 @@ export async function runStatus(factory: Factory): Promise<void> {
   const command = key?.command === undefined ? '' : `: ${forOutput(key.command, io.stdoutIsTTY)}`;
   io.stdout.write(`key: ${key ? `${maskKey(key.key)} from ${SOURCE_NAMES[key.source]}${command}` : 'none'}\n`);
   io.stdout.write(`base URL: ${base.value ? `${base.value} from ${SETTING_SOURCES[base.source]}` : 'none'}\n`);
-  if (!key) throw missingKeyError();
+  if (!key) throw missingKeyError(profile.name);
 }
