@@ -30,6 +30,17 @@ describe('svc emulator --host', () => {
     expect(stderr.indexOf('warning')).toBeLessThan(stderr.indexOf('SVC_API_KEY=emu-key-0123456789'));
   });
 
+  it.each([['0.0.0.0', /SVC_BASE_URL=http:\/\/127\.0\.0\.1:\d+\n/], ['::', /SVC_BASE_URL=http:\/\/\[::1\]:\d+\n/]])(
+    '%s: the SVC_BASE_URL given is loopback, which svc uses without a warning; other machines\' addresses are marked as such',
+    async (host, loopback) => {
+      const { stderr } = await emulatorBanner(['--host', host, '--api-key', 'emu-key-0123456789']);
+      expect(stderr).toMatch(loopback);
+      expect(stderr).not.toMatch(/SVC_BASE_URL=http:\/\/(0\.0\.0\.0|\[::\])/);
+      const lan = /from other machines \(plain http over the network: the key travels unencrypted\): (.+)\n/.exec(stderr);
+      if (lan) expect(lan[1]!.split(', ').every((url) => /^http:\/\/(\d+\.\d+\.\d+\.\d+|\[[0-9a-f:%\w.]+\]):\d+$/i.test(url))).toBe(true);
+    },
+  );
+
   it('127.0.0.1 (the default): no warning', async () => {
     const { exitCode, stderr } = await emulatorBanner([]);
     expect(exitCode).toBe(0);

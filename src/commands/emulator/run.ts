@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { SvcError, UsageError } from '../../core/errors.js';
@@ -57,6 +58,33 @@ function parseFailure(text: string, statuses: readonly number[]): [number, numbe
   return [number, status];
 }
 
+/** 0.0.0.0 and :: mean every address: this machine reaches them on loopback, which svc trusts. */
+function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
+/**
+ * The base URL to give svc on this machine: loopback for a wildcard address (http://0.0.0.0 is
+ * not an address to connect to, and svc would warn that the key travels unencrypted).
+ */
+function usableBaseUrl(host: string, baseUrl: string): string {
+  if (!isWildcard(host)) return baseUrl;
+  const port = new URL(baseUrl).port;
+  return host === '0.0.0.0' ? `http://127.0.0.1:${port}` : `http://[::1]:${port}`;
+}
+
+/** For a wildcard address: the addresses other machines use, said to be plain http on the network. */
+function lanLines(host: string, baseUrl: string): string {
+  if (!isWildcard(host)) return '';
+  const port = new URL(baseUrl).port;
+  const addresses = Object.values(networkInterfaces())
+    .flat()
+    .filter((entry): entry is NonNullable<typeof entry> => entry !== undefined && !entry.internal && (host === '0.0.0.0' ? entry.family === 'IPv4' : true))
+    .map((entry) => (entry.family === 'IPv6' ? `http://[${entry.address}]:${port}` : `http://${entry.address}:${port}`));
+  if (addresses.length === 0) return '';
+  return `  from other machines (plain http over the network: the key travels unencrypted): ${addresses.join(', ')}\n`;
+}
+
 export async function runEmulator(io: IO, signal: AbortSignal, options: EmulatorCommandOptions): Promise<void> {
   const port = parseIntegerInRange(options.port, '--port', 0, 65_535);
   const delayMs = parseIntegerInRange(options.delay, '--delay', 0, 60_000);
@@ -98,9 +126,10 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
       io.stderr,
       exposed +
         `svc emulator listening on ${emulator.baseUrl}\n` +
+        lanLines(options.host, emulator.baseUrl) +
         (cassette.record ? `  recording: every request goes on to ${cassette.record.upstream} with your own key, and is kept in ${cassette.record.dir}\n` : '') +
         (cassette.replay ? `  replaying: answers come only from ${cassette.replay.dir}\n` : '') +
-        `  SVC_BASE_URL=${emulator.baseUrl}\n` +
+        `  SVC_BASE_URL=${usableBaseUrl(options.host, emulator.baseUrl)}\n` +
         // Recording, the client's own key goes on to the real server: the emulator has none to offer.
         (cassette.record ? '' : emulator.apiKeys.map((key) => `  SVC_API_KEY=${key}\n`).join('')) +
         'Press Ctrl-C to stop.\n',
