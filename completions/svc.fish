@@ -26,6 +26,19 @@ function __svc_path
     string join ' ' $path
 end
 
+# svc config set: the setting names, then the values the name before takes.
+function __svc_setting_choices
+    set -l prev (commandline -opc)[-1]
+    set -l values
+    test "$prev" != set; and set values (svc config choices $prev 2>/dev/null)
+    if test (count $values) -gt 0
+        printf '%s
+' $values
+    else
+        svc config choices 2>/dev/null
+    end
+end
+
 # True when the command path typed so far is exactly the words given.
 function __svc_at
     set -l path (__svc_path)
@@ -237,7 +250,7 @@ complete -c svc -n '__svc_at config' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at config get' -f -a 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage keyCommand params saveOneShots'
 complete -c svc -n '__svc_at config get' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config get' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at config set' -f -a 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage keyCommand params saveOneShots'
+complete -c svc -n '__svc_at config set' -f -a '(__svc_setting_choices)'
 complete -c svc -n '__svc_at config set' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at config set' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at config unset' -f -a 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage keyCommand params saveOneShots'

@@ -11,7 +11,9 @@ export type ValueSource =
   | { kind: 'roles' }
   /** The model ids `svc models` last kept (`svc models --cached`: no request is made on Tab). */
   | { kind: 'models' }
-  | { kind: 'files' };
+  | { kind: 'files' }
+  /** `svc config set KEY VALUE`: the setting names, then the values the KEY before takes (`svc config choices`). */
+  | { kind: 'settings' };
 
 const hints = new WeakMap<Option | Argument, ValueSource>();
 

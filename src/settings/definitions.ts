@@ -132,6 +132,15 @@ export const settingDefinitions = {
 };
 
 export type SettingName = keyof typeof settingDefinitions;
+
+/** The values a setting takes from a fixed set, for completion of `svc config set KEY <Tab>`. */
+export const SETTING_CHOICES: Partial<Record<SettingName, readonly string[]>> = {
+  preview: PREVIEW_CHOICES,
+  render: RENDER_MODES,
+  imageMetadata: ON_OFF,
+  streamUsage: ON_OFF,
+  saveOneShots: ON_OFF,
+};
 export type SettingValue<N extends SettingName> = ReturnType<(typeof settingDefinitions)[N]['parse']>;
 /** What a setting resolves to: never undefined when it has a default (only baseUrl has none). */
 export type ResolvedValue<N extends SettingName> = undefined extends (typeof settingDefinitions)[N]['defaultValue'] ? SettingValue<N> | undefined : SettingValue<N>;

@@ -20,6 +20,9 @@ function candidates(source: ValueSource | undefined): string {
       return `COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur"))`;
     case 'files':
       return `COMPREPLY=($(compgen -f -- "$cur"))`;
+    case 'settings':
+      // After a setting's name, the values it takes; else the names.
+      return `local values; values="$(svc config choices "$prev" 2>/dev/null)"; if [[ -n "$values" && "$prev" != set ]]; then COMPREPLY=($(compgen -W "$values" -- "$cur")); else COMPREPLY=($(compgen -W "$(svc config choices 2>/dev/null)" -- "$cur")); fi`;
   }
 }
 

@@ -19,6 +19,8 @@ function values(source: ValueSource | undefined): string {
       return ` -a '(svc models --cached 2>/dev/null)'`;
     case 'files':
       return ' -F';
+    case 'settings':
+      return ` -a '(__svc_setting_choices)'`;
   }
 }
 
@@ -62,6 +64,18 @@ function __svc_path
         end
     end
     string join ' ' $path
+end
+
+# svc config set: the setting names, then the values the name before takes.
+function __svc_setting_choices
+    set -l prev (commandline -opc)[-1]
+    set -l values
+    test "$prev" != set; and set values (svc config choices $prev 2>/dev/null)
+    if test (count $values) -gt 0
+        printf '%s\n' $values
+    else
+        svc config choices 2>/dev/null
+    end
 end
 
 # True when the command path typed so far is exactly the words given.

@@ -24,6 +24,11 @@ export interface CompletionCommand {
   argument: ValueSource | undefined;
 }
 
+/** The subcommands a person is offered: not the hidden ones (`svc config choices`, for completion itself). */
+function visible(command: Command): Command[] {
+  return command.commands.filter((sub) => (sub as unknown as { _hidden?: boolean })._hidden !== true);
+}
+
 function describe(command: Command): string {
   return command.summary() || command.description().split('\n')[0] || '';
 }
@@ -47,10 +52,10 @@ export function completionModel(program: Command): CompletionCommand[] {
       path,
       description: describe(command),
       flags,
-      subcommands: command.commands.map((sub) => ({ name: sub.name(), description: describe(sub) })),
+      subcommands: visible(command).map((sub) => ({ name: sub.name(), description: describe(sub) })),
       argument: argument ? completionOf(argument) : undefined,
     });
-    for (const sub of command.commands) visit(sub, [...path, sub.name()]);
+    for (const sub of visible(command)) visit(sub, [...path, sub.name()]);
   };
   visit(program, []);
   return commands;

@@ -27,6 +27,8 @@ function action(source: ValueSource | undefined): string {
       return '_svc_model_ids';
     case 'files':
       return '_files';
+    case 'settings':
+      return '_svc_setting_choices';
   }
 }
 
@@ -85,6 +87,18 @@ _svc_profile_names() {
   local -a names
   names=(\${(f)"$(svc profiles list 2>/dev/null | cut -f1)"})
   _describe -t profiles 'profile' names
+}
+
+# svc config set: the setting names, then the values the name before takes.
+_svc_setting_choices() {
+  local -a values
+  [[ $words[CURRENT-1] != set ]] && values=(\${(f)"$(svc config choices $words[CURRENT-1] 2>/dev/null)"})
+  if (( $#values )); then
+    _describe -t values 'value' values
+  else
+    values=(\${(f)"$(svc config choices 2>/dev/null)"})
+    _describe -t settings 'setting' values
+  fi
 }
 
 _svc_role_names() {

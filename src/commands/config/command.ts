@@ -23,7 +23,7 @@ export function configCommand(context: CommandContext): Command {
   config
     .command('set')
     .description('Check and store a value.')
-    .addArgument(completes(new Argument('<key>', 'setting name'), settingNames))
+    .addArgument(completes(new Argument('<key>', 'setting name'), { kind: 'settings' }))
     .argument('<value>', 'new value')
     .action(async (key: string, value: string) => (await load()).runSet(context.factory, key, value));
   config
@@ -35,6 +35,11 @@ export function configCommand(context: CommandContext): Command {
     .command('list')
     .description('Print every setting as key<TAB>value<TAB>source, where source is flag, env, stored or default.')
     .action(async () => (await load()).runList(context.factory));
+  // What shell completion of `svc config set KEY <Tab>` asks (completion/*.ts); not for people.
+  config
+    .command('choices', { hidden: true })
+    .argument('[key]')
+    .action(async (key: string | undefined) => (await load()).runChoices(context.factory, key));
   config
     .command('path')
     .description('Print the path of the settings file.')

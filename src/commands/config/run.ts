@@ -2,6 +2,8 @@ import { SilentExit, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
 import { isSettingName, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
 import { parseStored } from '../../settings/resolve.js';
+import { cachedModelIds } from '../../storage/models-cache.js';
+import { SETTING_CHOICES } from '../../settings/definitions.js';
 import { formatPrice, parsePrice, priceKeyModel, PRICES_KEY, readPrices } from '../../settings/prices.js';
 
 function settingName(key: string): SettingName {
@@ -64,6 +66,26 @@ export async function runList(factory: Factory): Promise<void> {
   const lines = settingNames.map((name) => `${name}\t${settings[name].value ?? ''}\t${settings[name].source}`);
   for (const [model, price] of await factory.prices()) lines.push(`${PRICES_KEY}.${model}\t${formatPrice(price)}\tstored`);
   factory.io.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * `svc config choices [KEY]` (hidden; what shell completion calls): the setting names, or the
+ * values KEY takes: its choices, the models `svc models` last listed for model keys, nothing for
+ * free text. One a line; never an error, so a Tab never prints one.
+ */
+export async function runChoices(factory: Factory, key: string | undefined): Promise<void> {
+  const { io } = factory;
+  let values: readonly string[] = [];
+  if (key === undefined) values = settingNames;
+  else if (isSettingName(key)) {
+    const known = SETTING_CHOICES[key];
+    if (known) values = known;
+    else if (key === 'model' || key === 'imageModel') {
+      const settings = await factory.settings({}).catch(() => undefined);
+      values = cachedModelIds(io.env, settings?.baseUrl.value);
+    }
+  }
+  if (values.length > 0) io.stdout.write(`${values.join('\n')}\n`);
 }
 
 export async function runPath(factory: Factory): Promise<void> {

@@ -2,8 +2,6 @@
  * `svc models`: GET /v1/models, printed as a table (terminal), ids (pipe) or JSON, and kept in the
  * cache folder so that shell completion of -m can offer the ids without asking the service.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { readUpTo } from '../../api/answer-body.js';
 import { MAX_CHAT_ANSWER_BYTES } from '../../api/limits.js';
 import { parseServiceJson } from '../../api/service-message.js';
@@ -11,8 +9,7 @@ import { ApiError, MalformedResponseError, RejectedError } from '../../core/erro
 import { isObject, jsonForOutput } from '../../core/json.js';
 import { forOutput } from '../../core/terminal-text.js';
 import { requireBaseUrl, type Factory } from '../../factory.js';
-import { cacheDir } from '../../settings/paths.js';
-import type { Reporter } from '../../core/reporter.js';
+import { cachedModelIds as cachedIds, keepModelIds as keepIds } from '../../storage/models-cache.js';
 import { settingFlagsFrom } from '../setting-flags.js';
 
 export interface ModelsFlags {
@@ -27,32 +24,6 @@ interface ModelRow {
   id: string;
   ownedBy: string | undefined;
   created: number | undefined;
-}
-
-const cacheFile = (env: Reporter['env']): string => join(cacheDir(env), 'models.json');
-
-/** The ids kept by the last `svc models` for this base URL (none when there are none, or for another service). */
-function cachedIds(env: Reporter['env'], baseUrl: string | undefined): string[] {
-  try {
-    const kept = JSON.parse(readFileSync(cacheFile(env), 'utf8')) as { baseUrl?: unknown; ids?: unknown };
-    if (baseUrl !== undefined && kept.baseUrl !== baseUrl) return [];
-    return Array.isArray(kept.ids) ? kept.ids.filter((id): id is string => typeof id === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Keep the ids for completion; a cache that cannot be written costs nothing but completion. */
-function keepIds(env: Reporter['env'], baseUrl: string, ids: string[]): void {
-  try {
-    const path = cacheFile(env);
-    mkdirSync(cacheDir(env), { recursive: true, mode: 0o700 });
-    const temp = `${path}.${process.pid}.part`;
-    writeFileSync(temp, `${JSON.stringify({ baseUrl, ids, at: new Date().toISOString() })}\n`, { mode: 0o600 });
-    renameSync(temp, path);
-  } catch {
-    // A read-only cache folder: the list was printed; completion just offers less.
-  }
 }
 
 function rowsOf(answer: unknown): ModelRow[] {

@@ -1,0 +1,38 @@
+/**
+ * The model ids the last `svc models` got, kept for shell completion of `-m` and of
+ * `svc config set model`: `$XDG_CACHE_HOME/svc/models.json`, with the base URL they came from,
+ * so another service's models are never offered. A cache that cannot be read or written costs
+ * nothing but completion.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheDir } from '../settings/paths.js';
+
+type Env = Record<string, string | undefined>;
+
+const cacheFile = (env: Env): string => join(cacheDir(env), 'models.json');
+
+/** The ids kept by the last `svc models` for this base URL (none when there are none, or for another service). */
+export function cachedModelIds(env: Env, baseUrl: string | undefined): string[] {
+  try {
+    const kept = JSON.parse(readFileSync(cacheFile(env), 'utf8')) as { baseUrl?: unknown; ids?: unknown };
+    if (baseUrl !== undefined && kept.baseUrl !== baseUrl) return [];
+    return Array.isArray(kept.ids) ? kept.ids.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Keep the ids for completion; a cache that cannot be written costs nothing but completion. */
+export function keepModelIds(env: Env, baseUrl: string, ids: string[]): void {
+  try {
+    const path = cacheFile(env);
+    mkdirSync(cacheDir(env), { recursive: true, mode: 0o700 });
+    const temp = `${path}.${process.pid}.part`;
+    writeFileSync(temp, `${JSON.stringify({ baseUrl, ids, at: new Date().toISOString() })}\n`, { mode: 0o600 });
+    renameSync(temp, path);
+  } catch {
+    // A read-only cache folder: the list was printed; completion just offers less.
+  }
+}
+
