@@ -6,16 +6,14 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheDir } from '../settings/paths.js';
 
-type Env = Record<string, string | undefined>;
-
-const cacheFile = (env: Env): string => join(cacheDir(env), 'models.json');
+/** `dir`: svc's cache folder (settings/paths.ts cacheDir), given by the caller: storage knows no settings. */
+const cacheFile = (dir: string): string => join(dir, 'models.json');
 
 /** The ids kept by the last `svc models` for this base URL (none when there are none, or for another service). */
-export function cachedModelIds(env: Env, baseUrl: string | undefined): string[] {
+export function cachedModelIds(dir: string, baseUrl: string | undefined): string[] {
   try {
-    const kept = JSON.parse(readFileSync(cacheFile(env), 'utf8')) as { baseUrl?: unknown; ids?: unknown };
+    const kept = JSON.parse(readFileSync(cacheFile(dir), 'utf8')) as { baseUrl?: unknown; ids?: unknown };
     if (baseUrl !== undefined && kept.baseUrl !== baseUrl) return [];
     return Array.isArray(kept.ids) ? kept.ids.filter((id): id is string => typeof id === 'string') : [];
   } catch {
@@ -24,10 +22,10 @@ export function cachedModelIds(env: Env, baseUrl: string | undefined): string[] 
 }
 
 /** Keep the ids for completion; a cache that cannot be written costs nothing but completion. */
-export function keepModelIds(env: Env, baseUrl: string, ids: string[]): void {
+export function keepModelIds(dir: string, baseUrl: string, ids: string[]): void {
   try {
-    const path = cacheFile(env);
-    mkdirSync(cacheDir(env), { recursive: true, mode: 0o700 });
+    const path = cacheFile(dir);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const temp = `${path}.${process.pid}.part`;
     writeFileSync(temp, `${JSON.stringify({ baseUrl, ids, at: new Date().toISOString() })}\n`, { mode: 0o600 });
     renameSync(temp, path);

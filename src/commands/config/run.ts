@@ -3,6 +3,7 @@ import type { Factory } from '../../factory.js';
 import { isSettingName, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
 import { parseStored } from '../../settings/resolve.js';
 import { cachedModelIds } from '../../storage/models-cache.js';
+import { cacheDir } from '../../settings/paths.js';
 import { SETTING_CHOICES } from '../../settings/definitions.js';
 import { formatPrice, parsePrice, priceKeyModel, PRICES_KEY, readPrices } from '../../settings/prices.js';
 
@@ -82,7 +83,7 @@ export async function runChoices(factory: Factory, key: string | undefined): Pro
     if (known) values = known;
     else if (key === 'model' || key === 'imageModel') {
       const settings = await factory.settings({}).catch(() => undefined);
-      values = cachedModelIds(io.env, settings?.baseUrl.value);
+      values = cachedModelIds(cacheDir(io.env), settings?.baseUrl.value);
     }
   }
   if (values.length > 0) io.stdout.write(`${values.join('\n')}\n`);

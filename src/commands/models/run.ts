@@ -9,6 +9,7 @@ import { ApiError, MalformedResponseError, RejectedError } from '../../core/erro
 import { isObject, jsonForOutput } from '../../core/json.js';
 import { forOutput } from '../../core/terminal-text.js';
 import { requireBaseUrl, type Factory } from '../../factory.js';
+import { cacheDir } from '../../settings/paths.js';
 import { cachedModelIds as cachedIds, keepModelIds as keepIds } from '../../storage/models-cache.js';
 import { settingFlagsFrom } from '../setting-flags.js';
 
@@ -49,7 +50,7 @@ export async function runModels(factory: Factory, flags: ModelsFlags, signal: Ab
   const { io } = factory;
   const settings = await factory.settings(settingFlagsFrom(flags, 'model'));
   if (flags.cached === true) {
-    const ids = cachedIds(io.env, settings.baseUrl.value);
+    const ids = cachedIds(cacheDir(io.env), settings.baseUrl.value);
     if (ids.length > 0) io.stdout.write(`${ids.join('\n')}\n`);
     return;
   }
@@ -72,7 +73,7 @@ export async function runModels(factory: Factory, flags: ModelsFlags, signal: Ab
   }
   const answer = parseServiceJson(text, 'a model list');
   const rows = rowsOf(answer);
-  keepIds(io.env, baseUrl, rows.map((row) => row.id));
+  keepIds(cacheDir(io.env), baseUrl, rows.map((row) => row.id));
   if (flags.json === true) io.stdout.write(jsonForOutput(answer, io.stdoutIsTTY));
   else if (io.stdoutIsTTY) io.stdout.write(table(rows, (value) => forOutput(value, true)));
   else if (rows.length > 0) io.stdout.write(`${rows.map((row) => row.id).join('\n')}\n`);
