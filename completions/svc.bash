@@ -238,10 +238,7 @@ _svc_complete_path() {
       :
       ;;
     'render')
-      case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
-      esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
       :
       ;;
     'auth')
@@ -349,23 +346,16 @@ _svc_complete_path() {
         --record) return ;;
         --cassette) return ;;
         --replay) return ;;
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --api-key --block --delay --model --fail --cut-after --latency --record --cassette --replay --replay-timing --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --api-key --block --delay --model --fail --cut-after --latency --record --cassette --replay --replay-timing -h --help' -- "$cur")); return; fi
       :
       ;;
     'completion')
-      case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
-      esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur"))
       ;;
     'help')
-      case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
-      esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -W 'chat image batch sessions roles models render auth config profiles emulator completion' -- "$cur"))
       ;;
   esac

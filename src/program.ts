@@ -6,7 +6,8 @@
 import { environmentHelp } from './core/environment.js';
 import { Command, CommanderError, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { authCommand } from './commands/auth/command.js';
-import { completes, global } from './commands/completion-hints.js';
+import { completes, global, WITHOUT_GLOBALS } from './commands/completion-hints.js';
+import { UsageError } from './core/errors.js';
 import { batchCommand } from './commands/batch/command.js';
 import { chatCommand } from './commands/chat/command.js';
 import { completionCommand } from './commands/completion/command.js';
@@ -68,7 +69,15 @@ export function buildProgram(context: CommandContext): CommandUnknownOpts {
     })
     .exitOverride();
   // Before any command runs: a malformed --profile is a usage error whatever the command.
-  program.hook('preAction', () => context.factory.selectProfile(program.opts().profile));
+  program.hook('preAction', (_root, action) => {
+    const profile = program.opts().profile;
+    let top: CommandUnknownOpts = action;
+    while (top.parent && top.parent !== program) top = top.parent as CommandUnknownOpts;
+    if (profile !== undefined && WITHOUT_GLOBALS.has(top.name())) {
+      throw new UsageError(`--profile does nothing for svc ${top.name()}: it reads no settings and no key`);
+    }
+    return context.factory.selectProfile(profile);
+  });
   program.on('option:V', () => {
     io.stdout.write(`${version}\n`);
     throw new CommanderError(0, 'commander.version', version);
@@ -86,5 +95,7 @@ export function buildProgram(context: CommandContext): CommandUnknownOpts {
     }
   };
   inherit(program);
+  // Their help lists no --profile: it would do nothing there.
+  for (const command of program.commands) if (WITHOUT_GLOBALS.has(command.name())) command.configureHelp({ ...command.configureHelp(), showGlobalOptions: false });
   return program;
 }

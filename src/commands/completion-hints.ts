@@ -41,3 +41,9 @@ export function global<T extends Option>(option: T): T {
 export function isGlobal(option: Option): boolean {
   return globals.has(option);
 }
+
+/**
+ * The commands a global option (--profile) does nothing for: they read no setting and no key.
+ * Their help and completions leave it out, and giving it there is a usage error.
+ */
+export const WITHOUT_GLOBALS: ReadonlySet<string> = new Set(['render', 'emulator', 'completion', 'help']);

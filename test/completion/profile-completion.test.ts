@@ -25,10 +25,12 @@ afterAll(() => sandbox.cleanup());
 const complete = (line: string): Promise<string[]> => bashComplete(line, sandbox.env, fileURLToPath(new URL('../..', import.meta.url)));
 
 describe('profile completions', () => {
-  it('every command offers --profile (it is accepted after any command)', () => {
+  it('every command that reads settings or the key offers --profile; render, emulator, completion and help do not', () => {
     const program = buildProgram({ factory: createFactory({ env: {} } as IO), signal: new AbortController().signal, interrupts: new InterruptRouter(() => {}) });
     for (const command of completionModel(program)) {
-      expect(command.flags.flatMap((flag) => flag.names), command.path.join(' ')).toContain('--profile');
+      const names = command.flags.flatMap((flag) => flag.names);
+      if (['render', 'emulator', 'completion', 'help'].includes(command.path[0] ?? '')) expect(names, command.path.join(' ')).not.toContain('--profile');
+      else expect(names, command.path.join(' ')).toContain('--profile');
     }
   });
 

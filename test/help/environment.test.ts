@@ -56,3 +56,38 @@ describe('the environment variables', () => {
     expect([...new Set(inReadme)].sort()).toEqual(listed);
   });
 });
+
+describe('help refers only to what is shipped', () => {
+  it('names no Markdown file of the repository that the package leaves out (only README.md is shipped)', async () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
+    expect(pkg.files).toContain('README.md');
+    const pages = JSON.parse(readFileSync(join(root, 'dist', 'bundle', 'help.json'), 'utf8')) as Record<string, string>;
+    const repositoryDocs = ['service-api.md', 'cli.md', 'docs/', 'bench/README.md', 'RESULTS.md', 'real-servers.md'];
+    for (const [command, page] of Object.entries(pages)) {
+      for (const doc of repositoryDocs) expect(page.includes(doc), `svc ${command} --help names ${doc}`).toBe(false);
+    }
+  });
+});
+
+describe('--profile only where it does something (issue 26, item 5)', () => {
+  it.each(['render', 'emulator', 'completion'])('svc %s: not in its help, and given there it is exit 2 saying why', async (command) => {
+    const sandbox = makeSandbox();
+    try {
+      expect((await runSvc([command, '--help'], sandbox)).stdout).not.toContain('--profile');
+      const result = await runSvc([command, '--profile', 'work', ...(command === 'completion' ? ['bash'] : [])], sandbox, { stdin: '# x\n' });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(`--profile does nothing for svc ${command}`);
+    } finally {
+      sandbox.cleanup();
+    }
+  });
+
+  it('svc chat and svc config list it', async () => {
+    const sandbox = makeSandbox();
+    try {
+      for (const command of ['chat', 'config']) expect((await runSvc([command, '--help'], sandbox)).stdout).toContain('--profile');
+    } finally {
+      sandbox.cleanup();
+    }
+  });
+});

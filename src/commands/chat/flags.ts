@@ -20,7 +20,7 @@ export function declareChatCommand() {
     .addOption(completes(new Option('--role <name>', 'use a saved role: its system message and defaults (flags given beat it; see `svc roles list`)'), { kind: 'roles' }));
   const withFields = addRequestFieldOptions(command)
     .option('--no-stream', 'wait for the whole reply instead of streaming it')
-    .option('--json', 'print the whole completion as JSON (service-api.md 2.2) instead of text')
+    .option('--json', "print the whole completion as JSON (the service's chat.completion object) instead of text")
     .option('-x, --extract', "print only the answer's fenced code blocks to stdout, joined by a blank line (the answer itself goes to stderr on a terminal)")
     .option('--extract-last', 'as --extract, the last code block only')
     .option('--raw', 'on a terminal, print the reply as sent instead of rendering its Markdown (env SVC_RENDER=raw)')

@@ -4,7 +4,7 @@
  * command is in the completions the moment it is declared.
  */
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
-import { completionOf, isGlobal, type ValueSource } from '../completion-hints.js';
+import { completionOf, isGlobal, WITHOUT_GLOBALS, type ValueSource } from '../completion-hints.js';
 
 export interface CompletionFlag {
   /** The flag's spellings: ['-m', '--model'], or just ['--json']. */
@@ -39,7 +39,7 @@ export function completionModel(program: Command): CompletionCommand[] {
   const globals = program.options.filter(isGlobal);
   const visit = (command: Command, path: string[]): void => {
     // Hidden spellings (-V beside -v) work but are not offered.
-    const options = [...command.options, ...(path.length > 0 ? globals : [])];
+    const options = [...command.options, ...(path.length > 0 && !WITHOUT_GLOBALS.has(path[0]!) ? globals : [])];
     const flags: CompletionFlag[] = options.filter((option) => !option.hidden).map((option) => ({
       names: [option.short, option.long].filter((name): name is string => Boolean(name)),
       description: option.description,
