@@ -56,6 +56,7 @@ export function buildProgram(context: CommandContext): CommandUnknownOpts {
     .helpCommand(false)
     // --profile, given after a command too (`svc chat --profile work`): commander reads root
     // options anywhere on the line, and each command's help lists it under "Global Options".
+    .addOption(global(new Option('--plain', 'no spinner, colour, cursor movement or preview; replies as text, a line at a time (env SVC_PLAIN=1, TERM=dumb)')))
     .addOption(global(completes(new Option('--profile <name>', 'use the base URL, key and settings of this profile (env SVC_PROFILE)'), { kind: 'profiles' })))
     .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
@@ -70,6 +71,11 @@ export function buildProgram(context: CommandContext): CommandUnknownOpts {
     .exitOverride();
   // Before any command runs: a malformed --profile is a usage error whatever the command.
   program.hook('preAction', (_root, action) => {
+    // --plain as SVC_PLAIN=1, so every part asks one question (terminal/plain.ts).
+    if (program.opts().plain === true) {
+      io.env.SVC_PLAIN = '1';
+      io.colorEnabled = false;
+    }
     const profile = program.opts().profile;
     let top: CommandUnknownOpts = action;
     while (top.parent && top.parent !== program) top = top.parent as CommandUnknownOpts;

@@ -23,6 +23,7 @@ import { checkImageFormats } from '../images/check-formats.js';
 import { commitAll } from '../images/save.js';
 import type { ImageTarget } from './image-target.js';
 import { TempImageFile } from '../images/temp-image-file.js';
+import { plainWanted } from '../terminal/plain.js';
 import { stampImages } from '../images/stamp.js';
 import { generateVariants, variantSeeds, type Variants } from './image-variants.js';
 import { jsonForOutput } from '../core/json.js';
@@ -61,7 +62,8 @@ async function withSpinner<T>(io: IO, work: (note: (line: string) => void) => Pr
  * a run that would show a preview. Read before the request, so either costs no request.
  */
 export function previewChoice(io: IO, plan: ImagePlan, settings: ResolvedSettings, flag: string | undefined): PreviewChoice {
-  const shows = io.stdoutIsTTY && !plan.json && plan.output.kind !== 'stdout';
+  // Plain mode draws no picture: a screen reader and a log have no use for one.
+  const shows = io.stdoutIsTTY && !plan.json && plan.output.kind !== 'stdout' && !plainWanted(io.env);
   if (!shows && flag === undefined) return 'none';
   const choice = settings.preview.value;
   return shows ? choice : 'none';

@@ -11,7 +11,7 @@ export interface EnvironmentGroup {
 export const ENVIRONMENT: readonly EnvironmentGroup[] = [
   { names: ['SVC_BASE_URL', 'SVC_API_KEY', 'SVC_KEY_COMMAND', 'SVC_PROFILE'], what: 'the service, its key (or the command printing it), the profile' },
   { names: ['SVC_MODEL', 'SVC_IMAGE_MODEL', 'SVC_TIMEOUT', 'SVC_MAX_RETRIES'], what: 'models, seconds of silence allowed, retries' },
-  { names: ['SVC_RENDER', 'SVC_PREVIEW'], what: 'replies rendered or raw; how images are previewed' },
+  { names: ['SVC_RENDER', 'SVC_PREVIEW', 'SVC_PLAIN'], what: 'replies rendered or raw; image previews; 1: plain mode (as --plain)' },
   { names: ['SVC_PARAMS', 'SVC_STREAM_USAGE', 'SVC_IMAGE_METADATA', 'SVC_SAVE_ONE_SHOTS'], what: 'extra request fields; usage in streams; provenance in images; saving one-shots' },
   { names: ['SVC_DEBUG'], what: '1: a request log and stack traces (the key redacted)' },
   { names: ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'], what: 'proxies (lower case too)' },

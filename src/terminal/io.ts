@@ -2,6 +2,7 @@
  * The IO object: every command reads and writes through it, never through `process` directly,
  * so tests can hand a command buffers and chosen TTY flags (gh's iostreams, adapted).
  */
+import { plainWanted } from './plain.js';
 import { fstatSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
@@ -54,6 +55,7 @@ export function detectStdinKind(fd = 0, isTTY = Boolean(process.stdin.isTTY)): S
 /** https://no-color.org and the FORCE_COLOR convention of chalk/supports-color. */
 export function colorWanted(env: IO['env'], isTTY: boolean): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (plainWanted(env)) return false;
   if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
   return isTTY && env.TERM !== 'dumb';
 }
@@ -82,7 +84,7 @@ export async function startSpinner(io: IO, text: string): Promise<Spinner> {
   // ora divides by the terminal width when it clears its line: a 0-column terminal (some
   // pseudo-terminals report that) would make it loop for ever, so no spinner there.
   const columns = (io.stderr as { columns?: number }).columns ?? 0;
-  if (!io.stderrIsTTY || io.env.CI === 'true' || columns <= 0) return { setText() {}, stop() {} };
+  if (!io.stderrIsTTY || io.env.CI === 'true' || plainWanted(io.env) || columns <= 0) return { setText() {}, stop() {} };
   const { default: ora } = await import('ora');
   // discardStdin would put the TTY in raw mode and swallow Ctrl-C; we handle signals ourselves.
   const spinner = ora({ text, stream: io.stderr, discardStdin: false, color: 'cyan' }).start();

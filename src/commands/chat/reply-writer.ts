@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { colorWanted, type IO } from '../../terminal/io.js';
 import type { StreamingRenderer } from '../../render/streaming-renderer.js';
 import { classifyStdoutError } from '../../terminal/stdout-check.js';
+import { plainWanted } from '../../terminal/plain.js';
 import { forOutput } from '../../core/terminal-text.js';
 
 /** Makes the renderer that draws a reply, given where its bytes go (reply-renderer.ts). */
@@ -39,6 +40,9 @@ export class ReplyWriter {
   #reasoningOpen = false;
   #reasoningEndsWithNewline = false;
   readonly #dim: boolean;
+  /** Plain mode on a terminal: a line is printed once it is whole, never in pieces (terminal/plain.ts). */
+  readonly #wholeLines: boolean;
+  #partial = '';
 
   /**
    * `onClosed` is called once when stdout can take no more (EPIPE or another write error).
@@ -49,6 +53,7 @@ export class ReplyWriter {
     this.#io = io;
     this.#reasoningShown = reasoning;
     this.#dim = reasoning === 'terminal' ? colorWanted(io.env, io.stdoutIsTTY) : reasoning === 'stderr' && io.colorEnabled;
+    this.#wholeLines = io.stdoutIsTTY && plainWanted(io.env);
     this.#onClosed = onClosed;
     this.#loading = renderer;
     // Awaited by the first write; a reply that fails before any text never asks for it.
@@ -115,7 +120,13 @@ export class ReplyWriter {
       this.#renderer?.push(text);
     } else {
       this.#endsWithNewline = text.endsWith('\n');
-      this.#send(forOutput(text, this.#io.stdoutIsTTY));
+      if (this.#wholeLines) {
+        // A screen reader reads each line once: the text up to the last newline goes, the rest waits.
+        const text2 = this.#partial + text;
+        const cut = text2.lastIndexOf('\n') + 1;
+        this.#partial = text2.slice(cut);
+        if (cut > 0) this.#send(forOutput(text2.slice(0, cut), true));
+      } else this.#send(forOutput(text, this.#io.stdoutIsTTY));
     }
     await this.#drained();
   }
@@ -131,6 +142,10 @@ export class ReplyWriter {
       await this.#drained();
     } else if (this.#wroteAny && !this.#endsWithNewline) {
       await this.write('\n');
+    }
+    if (this.#partial !== '') {
+      this.#send(`${forOutput(this.#partial, true)}\n`);
+      this.#partial = '';
     }
   }
 

@@ -2,6 +2,8 @@
  * The interactive session: read a message, stream the reply, keep the whole conversation and
  * send it each turn, until the user leaves. Every turn is saved as it happens.
  */
+import { plainWanted } from '../../../terminal/plain.js';
+import { PlainLineReader } from './plain-reader.js';
 import { StreamUsageAsk } from '../../../chat/stream-usage.js';
 import type { Price } from '../../../settings/prices.js';
 import type { ApiClient } from '../../../api/client.js';
@@ -53,7 +55,8 @@ export async function runInteractive(plan: ChatPlan, role: Role | undefined, con
   const store = await factory.conversationStore();
   const session = openConversation(store, plan.conversation);
   const history = await factory.inputHistory(plan.conversation.save);
-  const reader = new LineReader(terminal, io.stderr, history, { cwd: io.cwd, env: io.env });
+  // Plain mode: lines as the terminal edits them, nothing redrawn (plain-reader.ts).
+  const reader = plainWanted(io.env) ? new PlainLineReader(terminal.stream, io.stderr, context.interrupts) : new LineReader(terminal, io.stderr, history, { cwd: io.cwd, env: io.env });
   await runSession({ plan, role, context, client, store, session, model: chatModel(settings, session, role), reader, terminal, render, storedParams: settings.params.value, prices: await factory.prices(), streamUsage: new StreamUsageAsk(settings.streamUsage.value === 'on') }, firstMessage);
 }
 

@@ -1,0 +1,79 @@
+/**
+ * The session's lines in plain mode (terminal/plain.ts): the terminal stays in its own line mode,
+ * so it echoes and edits what is typed itself and svc never moves the cursor or redraws a line;
+ * the prompt is written once, as text. Ctrl-C reaches svc as SIGINT, through the session's
+ * interrupt router: at the prompt it is reported as an interrupt (the session says how to leave),
+ * while a reply streams it stops the reply. No history recall and no Tab: those need the keys.
+ */
+import { createInterface, type Interface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { InterruptRouter } from '../../../terminal/interrupts.js';
+import type { ReadResult } from './line-reader.js';
+import type { SessionReader } from './session-state.js';
+
+export class PlainLineReader implements SessionReader {
+  readonly #rl: Interface;
+  readonly #output: Writable;
+  readonly #interrupts: InterruptRouter;
+  readonly #queue: ReadResult[] = [];
+  #waiting: ((result: ReadResult) => void) | undefined;
+  #closed = false;
+
+  constructor(input: Readable, output: Writable, interrupts: InterruptRouter) {
+    this.#output = output;
+    this.#interrupts = interrupts;
+    this.#rl = createInterface({ input, terminal: false });
+    this.#rl.on('line', (text) => this.#deliver({ kind: 'line', text }));
+    this.#rl.on('close', () => {
+      this.#closed = true;
+      this.#deliver({ kind: 'eof' });
+    });
+  }
+
+  #deliver(result: ReadResult): void {
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    if (waiting) waiting(result);
+    else this.#queue.push(result);
+  }
+
+  read(prompt: string): Promise<ReadResult> {
+    const queued = this.#queue.shift();
+    if (queued) return Promise.resolve(queued);
+    if (this.#closed) return Promise.resolve({ kind: 'eof' });
+    // The prompt as plain text: no colour, no redraw (the prompt may carry styles: dropped).
+    // eslint-disable-next-line no-control-regex
+    this.#output.write(prompt.replace(/\u001b\[[0-9;]*m/g, ''));
+    return new Promise((resolve) => {
+      const release = this.#interrupts.push(() => {
+        this.#output.write('\n');
+        this.#deliver({ kind: 'interrupt', hadText: false });
+      });
+      this.#waiting = (result) => {
+        release();
+        resolve(result);
+      };
+    });
+  }
+
+  whileBusy(onInterrupt: () => void): () => void {
+    return this.#interrupts.push(onInterrupt);
+  }
+
+  lend(): () => void {
+    // The terminal is in its own line mode already: the editor can have it as it is.
+    this.#rl.pause();
+    return () => this.#rl.resume();
+  }
+
+  cancel(): void {
+    this.#rl.close();
+  }
+
+  close(): void {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#rl.close();
+    }
+  }
+}
