@@ -42,7 +42,6 @@ export class PlainLineReader implements SessionReader {
     if (queued) return Promise.resolve(queued);
     if (this.#closed) return Promise.resolve({ kind: 'eof' });
     // The prompt as plain text: no colour, no redraw (the prompt may carry styles: dropped).
-    // eslint-disable-next-line no-control-regex
     this.#output.write(prompt.replace(/\u001b\[[0-9;]*m/g, ''));
     return new Promise((resolve) => {
       const release = this.#interrupts.push(() => {
