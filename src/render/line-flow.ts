@@ -25,7 +25,7 @@ import { RowWrapper } from './row-wrapper.js';
 
 export interface FlowOptions {
   /** Row width in columns, prefix included. */
-  width: number;
+  width: number | (() => number);
   /** Cells before the text on the first row (list bullet, quote bars, indentation). */
   firstPrefix: readonly Cell[];
   /** Cells before the text on each following row (the hanging indent). */

@@ -11,7 +11,8 @@ import { palette, PLAIN, type Style } from './style.js';
 export type ProseStart = Exclude<LineStart, { kind: 'wait' | 'blank' | 'rule' | 'fence' | 'table' }>;
 
 export interface ProseOptions {
-  width: number;
+  /** A function: read again at each row (a resize while the paragraph streams). */
+  width: number | (() => number);
   color: boolean;
   hyperlinks: boolean;
   onRow(cells: Cell[]): void;

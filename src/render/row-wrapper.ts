@@ -11,8 +11,11 @@
 import { type Cell, widthOf } from './cells.js';
 
 export interface WrapOptions<S> {
-  /** Row width in columns, prefix included. */
-  width: number;
+  /**
+   * Row width in columns, prefix included; a function is asked again at each new row, so a
+   * terminal resized while a paragraph streams gets the rest of it at its new width.
+   */
+  width: number | (() => number);
   /** Cells before the text on the first row, and on each row after it (the hanging indent). */
   firstPrefix: readonly Cell[];
   restPrefix: readonly Cell[];
@@ -40,9 +43,12 @@ export class RowWrapper<S> {
   /** Spaces after the last word, placed only when another word follows on the same row. */
   #gap: Cell[] = [];
   #word: WordStart<S> | undefined;
+  /** The width of the row being filled: fixed for it, read again for the next. */
+  #width: number;
 
   constructor(options: WrapOptions<S>, start: S) {
     this.#o = options;
+    this.#width = this.#widthNow();
     this.#row = [...options.firstPrefix];
     this.#rowWidth = widthOf(options.firstPrefix);
     this.#contentStart = this.#row.length;
@@ -80,7 +86,7 @@ export class RowWrapper<S> {
    * every character).
    */
   text(cell: Cell, wordStart: S | undefined, tokenStart: () => S): void {
-    const width = this.#o.width;
+    const width = this.#width;
     if (wordStart !== undefined) {
       const state = wordStart;
       const gapWidth = widthOf(this.#gap);
@@ -122,7 +128,13 @@ export class RowWrapper<S> {
     }
   }
 
+  #widthNow(): number {
+    const { width } = this.#o;
+    return typeof width === 'function' ? width() : width;
+  }
+
   #newRow(start: S): void {
+    this.#width = this.#widthNow();
     this.#row = [...this.#o.restPrefix];
     this.#rowWidth = widthOf(this.#row);
     this.#contentStart = this.#row.length;

@@ -226,7 +226,9 @@ class Renderer implements StreamingRenderer {
   }
 
   #proseOptions(): ProseOptions {
-    return { width: this.#width, color: this.#o.color, hyperlinks: this.#o.hyperlinks, onRow: (cells) => this.#painter.commit(cells) };
+    // The width is read again at each row of the paragraph: a resize while it streams takes
+    // effect from the next row, words never split (row-wrapper.ts).
+    return { width: () => (this.#width = this.#readColumns()), color: this.#o.color, hyperlinks: this.#o.hyperlinks, onRow: (cells) => this.#painter.commit(cells) };
   }
 
   // ---- fenced code --------------------------------------------------------------------------

@@ -155,6 +155,22 @@ describe('streaming', () => {
     expect(screen.text()).toBe('alpha beta gamma delta\nalpha beta\ngamma delta');
   });
 
+  it('a resize while a paragraph streams (issue 26, item 2): the rest of it wraps at the new width, no word split', () => {
+    let columns = 30;
+    const screen = new TerminalScreen(30);
+    const renderer = createStreamingRenderer({ columns: () => columns, color: true, hyperlinks: false, write: (bytes) => screen.write(bytes) });
+    renderer.push('alpha beta gamma delta epsilon zeta ');
+    columns = 12;
+    renderer.push('eta theta iota kappa lambda mu and more words to wrap\n');
+    renderer.end();
+    const rows = screen.text().split('\n');
+    // The rows begun before the resize keep 30 columns; every row begun after it fits in 12.
+    expect(rows.slice(0, 2)).toEqual(['alpha beta gamma delta epsilon', 'zeta eta theta iota kappa']);
+    expect(rows.slice(2)).toEqual(['lambda mu', 'and more', 'words to', 'wrap']);
+    expect(rows.slice(2).every((row) => row.length <= 12)).toBe(true);
+    expect(rows.join(' ').split(/\s+/)).toEqual('alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu and more words to wrap'.split(' '));
+  });
+
   it('end() finishes a last line without a newline and leaves the terminal unstyled', () => {
     const { bytes } = renderPieces(['**one two three four'], { width: 10 });
     expect(bytes).toMatch(/four\u001b\[0m\n$/);
