@@ -12,7 +12,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { KEEP, type InputHistory } from '../../../conversations/input-history.js';
 import { completeSessionLine, isCommandLine, type Completion, type CompletionContext } from './complete-line.js';
-import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, PasteFilter } from './paste-filter.js';
+import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, PASTED_NEWLINE, PASTED_TAB, PasteFilter } from './paste-filter.js';
 import type { TerminalInput } from './terminal-input.js';
 
 export type ReadResult = { kind: 'line'; text: string } | { kind: 'eof' } | { kind: 'interrupt'; hadText: boolean };
@@ -50,7 +50,8 @@ export class LineReader {
     this.#rl.pause();
     this.#onlyWhilePrompting(output, resizeListeners);
     this.#rl.on('line', (text) => {
-      if (this.#remember) this.#history.add(text); // blank lines are not kept
+      // Kept for Up by remember(), once the session knows the whole message this line is part of.
+      if (!this.#remember) this.#forget([text]);
       this.#deliver({ kind: 'line', text });
     });
     this.#rl.on('SIGINT', () => {
@@ -82,6 +83,29 @@ export class LineReader {
       this.#rl.setPrompt(prompt);
       this.#rl.prompt();
     });
+  }
+
+  /**
+   * Keep `message` for Up, as one entry, in place of the `lines` it was typed as (a `\` line, a
+   * `"""` block): Up then brings the whole message back, to edit and send again.
+   */
+  remember(message: string, lines: readonly string[]): void {
+    this.#forget(lines);
+    if (message.trim() === '') return;
+    // As a paste is kept: its line breaks shown as ␤ on the one input line, turned back into
+    // line breaks when it is sent again (composer.ts).
+    const entry = message.split('\n').join(PASTED_NEWLINE).split('\t').join(PASTED_TAB);
+    const history = (this.#rl as unknown as { history: string[] }).history;
+    const at = history.indexOf(entry);
+    if (at !== -1) history.splice(at, 1);
+    history.unshift(entry);
+    this.#history.add(entry);
+  }
+
+  /** Take `lines` back out of readline's own list (it keeps each line as it is entered). */
+  #forget(lines: readonly string[]): void {
+    const history = (this.#rl as unknown as { history: string[] }).history;
+    for (const line of [...lines].reverse()) if (history[0] === line) history.shift();
   }
 
   /** While a reply streams: Ctrl-C calls `onInterrupt`. Call the returned function when done. */

@@ -88,6 +88,8 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
   const { signal } = context;
   const { io } = context.factory;
   const composer = new MessageComposer();
+  /** The lines of the message being composed, as typed: taken back out of history for the whole. */
+  const typed: string[] = [];
   const deps: SessionDeps = { context, client, plan, storedParams: start.storedParams, prices: start.prices, streamUsage: start.streamUsage };
 
   const state: SessionState = {
@@ -154,6 +156,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
       if (result.kind === 'interrupt') {
         if (result.hadText || composer.pending) {
           composer.reset();
+          typed.length = 0;
           lastWasEmptyInterrupt = false;
           continue;
         }
@@ -163,9 +166,12 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
         continue;
       }
       lastWasEmptyInterrupt = false;
+      typed.push(result.text);
       const composed = composer.feed(result.text);
       if (!composed.done) continue;
       const text = composed.text;
+      // One history entry for the whole message, however many lines it was typed as.
+      reader.remember?.(text, typed.splice(0));
       if (text.trim() === '') continue;
       const input = parseInput(text.trim().startsWith('/') ? text.trim() : text);
       if (input.kind === 'unknown') note(io, unknownCommandHint(input.name));

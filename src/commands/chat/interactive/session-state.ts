@@ -18,7 +18,7 @@ import type { LineReader } from './line-reader.js';
 import type { TerminalInput } from './terminal-input.js';
 
 /** What the session needs of the line reader (a test drives the session with its own). */
-export type SessionReader = Pick<LineReader, 'read' | 'whileBusy' | 'lend' | 'cancel' | 'close'>;
+export type SessionReader = Pick<LineReader, 'read' | 'whileBusy' | 'lend' | 'cancel' | 'close'> & Partial<Pick<LineReader, 'remember'>>;
 
 /** What a turn or a command needs to reach the service: fixed for the whole session. */
 export interface SessionDeps {
