@@ -45,7 +45,8 @@ export interface StreamingRenderer {
 
 type Mode =
   | { kind: 'start' }
-  | { kind: 'flow'; flow: LineFlow }
+  /** `plain`: a paragraph line at the margin, its `source` kept for a setext underline. */
+  | { kind: 'flow'; flow: LineFlow; plain?: boolean; source?: string | undefined }
   | { kind: 'code'; line: CodeLine }
   | { kind: 'row'; header: boolean };
 
@@ -65,6 +66,16 @@ class Renderer implements StreamingRenderer {
   #fresh = true;
   #code: CodeBlock | undefined;
   readonly #tables: TableBlock;
+  /**
+   * A paragraph's first line that fit on one row, still the current row (not finished): the next
+   * line decides. An underline of `=` or `-` makes it a setext heading, drawn in its place; any
+   * other line finishes it as it is. A longer line is drawn row by row as always (each row is
+   * drawn once and never again), so its underline is a rule.
+   */
+  #setext: { text: string } | undefined;
+  /** Rows finished for the current line, and whether the line before was paragraph text. */
+  #rowsThisLine = 0;
+  #afterParagraph = false;
 
   constructor(options: RendererOptions) {
     this.#o = options;
@@ -92,6 +103,10 @@ class Renderer implements StreamingRenderer {
       this.#carry = '';
     }
     if (this.#mode.kind !== 'start' || this.#line !== '') this.#feed('', true);
+    if (this.#setext) {
+      this.#setext = undefined;
+      this.#painter.finish();
+    }
     this.#tables.close();
     if (this.#tables.heldHeader !== undefined) this.#tables.releaseHeader(this.#proseOptions());
     this.#painter.settle();
@@ -123,10 +138,8 @@ class Renderer implements StreamingRenderer {
     switch (mode.kind) {
       case 'flow':
         mode.flow.push(piece);
-        if (complete) {
-          this.#painter.commit(mode.flow.end());
-          this.#nextLine();
-        }
+        if (mode.source !== undefined) mode.source += piece;
+        if (complete) this.#endFlowLine(mode);
         return;
       case 'code':
         this.#code!.append(mode.line, piece, this.#width);
@@ -147,6 +160,9 @@ class Renderer implements StreamingRenderer {
   }
 
   #nextLine(): void {
+    const mode = this.#mode;
+    this.#afterParagraph = mode.kind === 'flow' && mode.plain === true;
+    this.#rowsThisLine = 0;
     this.#mode = { kind: 'start' };
     this.#line = '';
     this.#fresh = true;
@@ -155,6 +171,18 @@ class Renderer implements StreamingRenderer {
   /** Decide what the current line is, if its first characters allow it yet. */
   #decide(complete: boolean): void {
     const line = this.#line;
+    const setext = this.#setext;
+    if (setext) {
+      if (/^ {0,3}(=+|-+)[ \t]*$/.test(line)) {
+        if (!complete) return; // `--` may still become `-- text`, `==` text
+        this.#drawSetext(setext, line.trim()[0] === '=' ? 1 : 2);
+        return;
+      }
+      if (!complete && /^ {0,3}$/.test(line)) return;
+      // Not an underline: the held line was a paragraph line after all, finished as drawn.
+      this.#setext = undefined;
+      this.#painter.finish();
+    }
     if (this.#code) {
       this.#decideInFence(this.#code, complete);
       return;
@@ -214,21 +242,49 @@ class Renderer implements StreamingRenderer {
     }
   }
 
+  /** The held line was a setext heading's text: drawn as the heading, over the row it held. */
+  #drawSetext(setext: { text: string }, level: number): void {
+    this.#setext = undefined;
+    this.#afterParagraph = false;
+    this.#line = `${'#'.repeat(level)} ${setext.text}`;
+    this.#decide(true);
+  }
+
+  /** A paragraph line complete: held unfinished when it may be a setext heading's text (one row, a paragraph's first line). */
+  #endFlowLine(mode: Extract<Mode, { kind: 'flow' }>): void {
+    const cells = mode.flow.end();
+    if (mode.plain === true && !this.#afterParagraph && this.#rowsThisLine === 0) {
+      this.#painter.show(cells);
+      this.#setext = { text: mode.source ?? '' };
+    } else {
+      this.#painter.commit(cells);
+      this.#rowsThisLine += 1;
+    }
+    this.#nextLine();
+  }
+
   #startFlow(start: ProseStart, line: string, complete: boolean): void {
     const flow = proseFlow(start, this.#proseOptions());
-    this.#mode = { kind: 'flow', flow };
+    // Plain paragraph text at the left margin: what a setext underline can turn into a heading.
+    const plain = start.kind === 'text' && start.quote === 0 && start.indent === 0;
+    this.#mode = { kind: 'flow', flow, plain, source: plain ? line.slice(start.content) : undefined };
     this.#line = '';
     flow.push(line.slice(start.content));
-    if (complete) {
-      this.#painter.commit(flow.end());
-      this.#nextLine();
-    }
+    if (complete) this.#endFlowLine(this.#mode as Extract<Mode, { kind: 'flow' }>);
   }
 
   #proseOptions(): ProseOptions {
     // The width is read again at each row of the paragraph: a resize while it streams takes
     // effect from the next row, words never split (row-wrapper.ts).
-    return { width: () => (this.#width = this.#readColumns()), color: this.#o.color, hyperlinks: this.#o.hyperlinks, onRow: (cells) => this.#painter.commit(cells) };
+    return {
+      width: () => (this.#width = this.#readColumns()),
+      color: this.#o.color,
+      hyperlinks: this.#o.hyperlinks,
+      onRow: (cells) => {
+        this.#painter.commit(cells);
+        this.#rowsThisLine += 1;
+      },
+    };
   }
 
   // ---- fenced code --------------------------------------------------------------------------

@@ -171,6 +171,24 @@ describe('streaming', () => {
     expect(rows.join(' ').split(/\s+/)).toEqual('alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu and more words to wrap'.split(' '));
   });
 
+  it('setext headings (issue 26, item 3): a one-row line underlined with = or - is a heading, not a rule', () => {
+    for (const [doc, same] of [['Title\n=====\n\nbody', '# Title\n\nbody'], ['Sub\n---\nbody', '## Sub\nbody'], ['Sub\n  -\n', '## Sub\n']] as const) {
+      expect(renderWhole(doc, { width: 40 }).styled(), doc).toBe(renderWhole(same, { width: 40 }).styled());
+      // Streamed a character at a time: the same screen, and no row drawn twice.
+      const { screen } = renderPieces([...doc], { width: 40 });
+      expect(screen.styled()).toBe(renderWhole(same, { width: 40 }).styled());
+      expect(screen.rewrites).toBe(0);
+    }
+  });
+
+  it('not a setext heading: after a blank line, after a second paragraph line, or a line wider than a row', () => {
+    const rule = renderWhole('---', { width: 20 }).styled();
+    expect(renderWhole('Title\n\n---', { width: 20 }).styled().endsWith(rule)).toBe(true);
+    expect(renderWhole('one\ntwo\n---', { width: 20 }).styled().endsWith(rule)).toBe(true);
+    expect(renderWhole('a line far too long for one row\n---', { width: 20 }).styled().endsWith(rule)).toBe(true);
+    expect(renderWhole('Title\n=x', { width: 20 }).text()).toBe('Title\n=x');
+  });
+
   it('end() finishes a last line without a newline and leaves the terminal unstyled', () => {
     const { bytes } = renderPieces(['**one two three four'], { width: 10 });
     expect(bytes).toMatch(/four\u001b\[0m\n$/);
