@@ -24,6 +24,7 @@ import { commitAll } from '../images/save.js';
 import type { ImageTarget } from './image-target.js';
 import { TempImageFile } from '../images/temp-image-file.js';
 import { plainWanted } from '../terminal/plain.js';
+import { noteFor } from '../terminal/wrap-note.js';
 import { stampImages } from '../images/stamp.js';
 import { generateVariants, variantSeeds, type Variants } from './image-variants.js';
 import { jsonForOutput } from '../core/json.js';
@@ -144,14 +145,15 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
       const { showContactSheet } = await import('../preview/contact-sheet.js');
       const tiles = saved.map(({ path }, index) => ({ path, label: `${variants!.made[index]!.variant} · seed ${variants!.made[index]!.seed}` }));
       await showContactSheet(io, tiles, { choice: preview, label: 'the variants', ...(job.probe === false ? { probe: false } : {}) });
-      for (const { image } of saved) io.stdout.write(`${forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY)}\n`);
+      for (const { image } of saved) io.stdout.write(`${noteFor(forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY), io.stdout as { columns?: number }, io.stdoutIsTTY)}\n`);
     } else {
       for (const { path, image } of saved) {
         if (preview !== 'none') {
           const { showPreview } = await import('../preview/show.js');
           await showPreview(io, { path }, { choice: preview, label: shownPath(io.cwd, path), ...(job.probe === false ? { probe: false } : {}) });
         }
-        io.stdout.write(`${forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY)}\n`);
+        // On a terminal the revised prompt wraps with a hanging indent; in a pipe it is one line, exact.
+        io.stdout.write(`${noteFor(forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY), io.stdout as { columns?: number }, io.stdoutIsTTY)}\n`);
       }
     }
     for (const { path, image, seed } of saved) {

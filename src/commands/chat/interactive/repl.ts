@@ -2,6 +2,7 @@
  * The interactive session: read a message, stream the reply, keep the whole conversation and
  * send it each turn, until the user leaves. Every turn is saved as it happens.
  */
+import { noteFor } from '../../../terminal/wrap-note.js';
 import { plainWanted } from '../../../terminal/plain.js';
 import { PlainLineReader } from './plain-reader.js';
 import { StreamUsageAsk } from '../../../chat/stream-usage.js';
@@ -33,7 +34,7 @@ const PROMPT = '› ';
 const CONTINUATION = '… ';
 
 function note(io: IO, text: string): void {
-  io.stderr.write(`${text}\n`);
+  io.stderr.write(`${text.includes('\n') ? text : noteFor(text, io.stderr as { columns?: number }, io.stderrIsTTY)}\n`);
 }
 
 /** Said once, when a write fails: the session goes on in memory. */

@@ -2,6 +2,7 @@
  * What the session loop (repl.ts), its turns (ask.ts) and the slash commands (commands.ts) share:
  * the state of one interactive session. Kept apart so those modules depend on it, not on each other.
  */
+import { noteFor } from '../../../terminal/wrap-note.js';
 import type { StreamUsageAsk } from '../../../chat/stream-usage.js';
 import type { Price } from '../../../settings/prices.js';
 import type { ApiClient } from '../../../api/client.js';
@@ -70,5 +71,7 @@ export interface SessionState {
 
 /** One line for the person at the session (stderr: stdout holds only the replies). */
 export function say(state: Pick<SessionState, 'io'>, text: string): void {
-  state.io.stderr.write(`${text}\n`);
+  // A one-line note wraps at the terminal's width with a hanging indent; a block (/help, /history) is drawn as it is.
+  const { io } = state;
+  io.stderr.write(`${text.includes('\n') ? text : noteFor(text, io.stderr as { columns?: number }, io.stderrIsTTY)}\n`);
 }
