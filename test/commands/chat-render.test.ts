@@ -233,9 +233,10 @@ describe('the session on a terminal', () => {
     const first = renderPieces([DOC], { width: COLUMNS }).bytes;
     const second = renderPieces([SECOND], { width: COLUMNS }).bytes;
     expect(screenOf(stdout.text()).styled()).toBe(screenOf(first + second).styled());
-    // stderr: the greeting, then one blank line after each turn, then /history.
+    // stderr: the greeting (wrapped at the 60 columns, a hanging indent), then one blank line
+    // after each turn, then /history.
     const talk = stderr.text();
-    expect(talk.slice(0, talk.indexOf('[you]'))).toBe('svc chat · svc-pro · new conversation · /help for commands, Ctrl-D to leave\n\n\n');
+    expect(talk.slice(0, talk.indexOf('[you]'))).toBe('svc chat · svc-pro · new conversation · /help for commands,\n  Ctrl-D to leave\n\n\n');
     // /history: each reply drawn by the same renderer, so the same bytes; no Markdown markers.
     const history = talk.slice(talk.indexOf('[you]'), talk.indexOf('\u001b]52'));
     expect(history).toContain(`[you] first\n[svc-pro]\n${first}`);
