@@ -4,7 +4,8 @@
  * chunks), reading only headers and the packet, never the pixels; and the format and pixel size
  * from the file itself. Any file svc did not write gives `record: undefined`, never an error.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { readAt } from './positioned-io.js';
 import { detectFormat, readDimensions, type Dimensions, type ImageFormat } from '../api/images/formats.js';
 import { JPEG_XMP_NAMESPACE } from './metadata-room.js';
 import { parseXmp, type Provenance } from './provenance.js';
@@ -19,16 +20,6 @@ export interface ImageFacts {
 /** A packet larger than this is not svc's (and not worth reading). */
 const MAX_PACKET = 1024 * 1024;
 
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.alloc(length);
-  let read = 0;
-  while (read < length) {
-    const got = readSync(fd, buffer, read, length - read, position + read);
-    if (got === 0) break;
-    read += got;
-  }
-  return buffer.subarray(0, read);
-}
 
 function pngPacket(fd: number, size: number): string | undefined {
   const keyword = Buffer.from('XML:com.adobe.xmp\0', 'latin1');

@@ -16,7 +16,7 @@
  *
  * Bytes that are none of these pass through untouched.
  */
-import { crc32 } from 'node:zlib';
+import { pngChunk } from './png-write.js';
 import { xmpPacket } from './provenance.js';
 
 /**
@@ -53,16 +53,6 @@ export function jpegXmpSegment(packet: Buffer): Buffer {
   header[1] = 0xe1;
   header.writeUInt16BE(2 + JPEG_XMP_NAMESPACE.length + packet.length, 2);
   return Buffer.concat([header, JPEG_XMP_NAMESPACE, packet]);
-}
-
-/** A PNG chunk: length, type, data, CRC of type and data. */
-export function pngChunk(type: string, data: Buffer): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
 }
 
 /** An uncompressed international text chunk: keyword, no compression, no language, UTF-8 text. */

@@ -5,28 +5,15 @@
  * WebP an `XMP ` chunk at the end, its `VP8X` flag and the RIFF size updated. A record longer
  * than the room (a prompt of many KiB) costs one rewrite of the rest of the file.
  */
-import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { readAt, writeAt } from './positioned-io.js';
 import { iTXtChunk, jpegXmpSegment, PNG_XMP_KEYWORD, type Room } from './metadata-room.js';
 import { xmpPacket, type Provenance } from './provenance.js';
 
 /** Why the record could not be put in the file (the image itself is kept as it came). */
 export class MetadataNotWritten extends Error {}
 
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.alloc(length);
-  let read = 0;
-  while (read < length) {
-    const got = readSync(fd, buffer, read, length - read, position + read);
-    if (got === 0) break;
-    read += got;
-  }
-  return buffer.subarray(0, read);
-}
 
-function writeAt(fd: number, bytes: Buffer, position: number): void {
-  let written = 0;
-  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written, position + written);
-}
 
 function intoPng(fd: number, size: number, room: Extract<Room, { kind: 'png' }>, record: Provenance): number {
   const packet = xmpPacket(record, room.packetSize);

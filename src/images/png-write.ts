@@ -12,7 +12,7 @@ import { crc32 } from 'node:zlib';
 export const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 
 /** One chunk: length, type, data, and the CRC of type and data. */
-function chunk(type: string, data: Uint8Array): Buffer {
+export function pngChunk(type: string, data: Uint8Array): Buffer {
   const out = Buffer.alloc(12 + data.length);
   out.writeUInt32BE(data.length, 0);
   out.write(type, 4, 'latin1');
@@ -66,5 +66,5 @@ export function pngFile(width: number, height: number, alpha: boolean, idat: Uin
   header[8] = 8; // bit depth
   header[9] = alpha ? 6 : 2; // colour type: truecolour with alpha, or truecolour
   // Bytes 10-12 stay 0: deflate compression, adaptive filtering, no interlace.
-  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', idat), pngChunk('IEND', new Uint8Array(0))]);
 }

@@ -7,15 +7,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { runSession } from '../../src/commands/chat/interactive/repl.js';
-import { chatModel, openConversation } from '../../src/commands/chat/open-conversation.js';
-import { createFactory } from '../../src/factory.js';
-import { InterruptRouter } from '../../src/terminal/interrupts.js';
-import { runSvc, testIO } from '../helpers/in-process.js';
+import { runSvc } from '../helpers/in-process.js';
+import { runScriptedSession } from '../helpers/scripted-session.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { ScriptedReader } from '../helpers/scripted-reader.js';
 import { chunk, reply, useScriptedServer } from '../helpers/scripted-server.js';
-import { sessionPlan } from '../helpers/session-plan.js';
 
 const ANSWER = 'Save this as `hello.sh`:\n\n```sh\n#!/bin/sh\necho "hello"\n```\n\nThen run it:\n\n```\nsh hello.sh\n```\n';
 const streamed = (text: string) => reply.sse([chunk(text.slice(0, 20)), chunk(text.slice(20), 'stop'), 'data: [DONE]\n\n']);
@@ -109,21 +104,8 @@ describe('svc batch --extract', () => {
 describe('/copy code in the session', () => {
   it("copies only the last reply's code; /copy alone still copies all of it; a reply without code says so", async () => {
     scripted.server.script(streamed(ANSWER), streamed('no code at all'));
-    const { io, stderr } = testIO({ env: { ...sandbox.env, CI: 'true' }, cwd: sandbox.home });
-    const factory = createFactory(io);
-    const plan = sessionPlan();
-    try {
-      const settings = await factory.settings({});
-      const client = await factory.apiClient(settings);
-      const store = await factory.conversationStore();
-      const session = openConversation(store, plan.conversation);
-      const context = { factory, signal: new AbortController().signal, interrupts: new InterruptRouter(() => {}) };
-      const reader = new ScriptedReader(['a script', '/copy code', '/copy', '/copy codes', 'again', '/copy code']);
-      await runSession({ plan, context, client, store, session, model: chatModel(settings, session), reader, terminal: { fd: -1 } });
-    } finally {
-      await factory.dispose();
-    }
-    const talk = stderr.text();
+    const { stderr } = await runScriptedSession(sandbox, ['a script', '/copy code', '/copy', '/copy codes', 'again', '/copy code']);
+    const talk = stderr;
     const copies = [...talk.matchAll(/\u001b\]52;c;([A-Za-z0-9+/=]*)\u0007/g)].map((match) => Buffer.from(match[1]!, 'base64').toString('utf8'));
     expect(copies).toEqual(['#!/bin/sh\necho "hello"\n\nsh hello.sh', ANSWER]);
     expect(talk).toContain('/copy takes nothing (the last reply) or "code"');

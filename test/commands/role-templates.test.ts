@@ -7,16 +7,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { runSession } from '../../src/commands/chat/interactive/repl.js';
-import { chatModel, openConversation } from '../../src/commands/chat/open-conversation.js';
-import { createFactory } from '../../src/factory.js';
-import { InterruptRouter } from '../../src/terminal/interrupts.js';
 import { roleFilePath } from '../../src/roles/store.js';
 import { fillRole } from '../../src/roles/fill-role.js';
 import { loadRole } from '../../src/roles/store.js';
-import { runSvc, testIO } from '../helpers/in-process.js';
+import { runSvc } from '../helpers/in-process.js';
+import { runScriptedSession } from '../helpers/scripted-session.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { ScriptedReader } from '../helpers/scripted-reader.js';
 import { chunk, reply, useScriptedServer } from '../helpers/scripted-server.js';
 import { sessionPlan } from '../helpers/session-plan.js';
 
@@ -124,21 +120,9 @@ describe('svc batch --role --var', () => {
 describe('the session with a templated role', () => {
   it('wraps each typed message in the template', async () => {
     scripted.server.script(answer(), answer());
-    const { io } = testIO({ env: { ...sandbox.env, CI: 'true' }, cwd: sandbox.home });
-    const factory = createFactory(io);
     const plan = { ...sessionPlan(), vars: { lang: 'Dutch' } };
     const role = fillRole(loadRole(sandbox.env, 'translate'), plan.vars);
-    try {
-      const settings = await factory.settings({});
-      const client = await factory.apiClient(settings);
-      const store = await factory.conversationStore();
-      const session = openConversation(store, plan.conversation);
-      session.setSystem(role!.system);
-      const context = { factory, signal: new AbortController().signal, interrupts: new InterruptRouter(() => {}) };
-      await runSession({ plan, role, context, client, store, session, model: chatModel(settings, session, role), reader: new ScriptedReader(['first', 'second']), terminal: { fd: -1 } });
-    } finally {
-      await factory.dispose();
-    }
+    await runScriptedSession(sandbox, ['first', 'second'], { plan, start: { role }, prepare: (session) => session.setSystem(role!.system) });
     expect(bodies().map((body) => body.messages.at(-1)!.content)).toEqual(['Translate this:\n\nfirst', 'Translate this:\n\nsecond']);
     expect(bodies()[1]!.messages[0]).toEqual({ role: 'system', content: 'You translate into Dutch, plainly.' });
   });

@@ -7,16 +7,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { runSession } from '../../src/commands/chat/interactive/repl.js';
-import { chatModel, openConversation } from '../../src/commands/chat/open-conversation.js';
-import { createFactory } from '../../src/factory.js';
 import { costOf, costOfSpent, formatCost, parsePrice } from '../../src/settings/prices.js';
-import { InterruptRouter } from '../../src/terminal/interrupts.js';
-import { runSvc, testIO } from '../helpers/in-process.js';
+import { runSvc } from '../helpers/in-process.js';
+import { runScriptedSession } from '../helpers/scripted-session.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { ScriptedReader } from '../helpers/scripted-reader.js';
 import { chunk, reply, useScriptedServer } from '../helpers/scripted-server.js';
-import { sessionPlan } from '../helpers/session-plan.js';
 
 const scripted = useScriptedServer();
 let sandbox: Sandbox;
@@ -93,22 +88,10 @@ describe('usage lines with a cost', () => {
   it('/usage in the session gives this session and the whole conversation, with their cost', async () => {
     await runSvc(['config', 'set', 'prices.svc-pro', '3/15'], sandbox);
     scripted.server.script(streamed('one', 100, 200), streamed('two', 300, 400));
-    const { io, stderr } = testIO({ env: { ...sandbox.env, CI: 'true' }, cwd: sandbox.home });
-    const factory = createFactory(io);
-    const plan = sessionPlan();
-    try {
-      const settings = await factory.settings({});
-      const client = await factory.apiClient(settings);
-      const store = await factory.conversationStore();
-      const session = openConversation(store, plan.conversation);
-      const context = { factory, signal: new AbortController().signal, interrupts: new InterruptRouter(() => {}) };
-      await runSession({ plan, context, client, store, session, model: chatModel(settings, session), reader: new ScriptedReader(['a', 'b', '/usage']), terminal: { fd: -1 }, prices: await factory.prices() });
-    } finally {
-      await factory.dispose();
-    }
+    const { stderr } = await runScriptedSession(sandbox, ['a', 'b', '/usage'], { start: { prices: new Map([['svc-pro', { input: 3, output: 15 }]]) } });
     // 400 prompt × $3/M + 600 completion × $15/M = $0.0102
-    expect(stderr.text()).toContain('this session:       tokens: 400 prompt + 600 completion = 1000 total, $0.0102\n');
-    expect(stderr.text()).toContain('whole conversation: tokens: 400 prompt + 600 completion = 1000 total, $0.0102, over 2 turns\n');
+    expect(stderr).toContain('this session:       tokens: 400 prompt + 600 completion = 1000 total, $0.0102\n');
+    expect(stderr).toContain('whole conversation: tokens: 400 prompt + 600 completion = 1000 total, $0.0102, over 2 turns\n');
   });
 });
 
@@ -143,22 +126,10 @@ describe('streamUsage', () => {
   it('a server that refuses stream_options is asked again without it, once, and not again in the session', async () => {
     const refusal = reply.json(400, { error: { message: "Unrecognized request argument supplied: stream_options", type: 'invalid_request_error', param: null, code: null } });
     scripted.server.script(refusal, streamed('first'), streamed('second'));
-    const { io, stderr } = testIO({ env: { ...sandbox.env, CI: 'true' }, cwd: sandbox.home });
-    const factory = createFactory(io);
-    const plan = sessionPlan();
-    try {
-      const settings = await factory.settings({});
-      const client = await factory.apiClient(settings);
-      const store = await factory.conversationStore();
-      const session = openConversation(store, plan.conversation);
-      const context = { factory, signal: new AbortController().signal, interrupts: new InterruptRouter(() => {}) };
-      const { StreamUsageAsk } = await import('../../src/chat/stream-usage.js');
-      await runSession({ plan, context, client, store, session, model: chatModel(settings, session), reader: new ScriptedReader(['a', 'b']), terminal: { fd: -1 }, streamUsage: new StreamUsageAsk(true) });
-    } finally {
-      await factory.dispose();
-    }
+    const { StreamUsageAsk } = await import('../../src/chat/stream-usage.js');
+    const { stderr } = await runScriptedSession(sandbox, ['a', 'b'], { start: { streamUsage: new StreamUsageAsk(true) } });
     expect(sentBodies().map((body) => body.stream_options)).toEqual([{ include_usage: true }, undefined, undefined]);
-    expect(stderr.text().match(/refused stream_options/g)).toHaveLength(1);
+    expect(stderr.match(/refused stream_options/g)).toHaveLength(1);
   });
 
   it('one-shot: the refusal costs one round trip and the reply comes; streamUsage off never asks', async () => {
