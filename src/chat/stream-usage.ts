@@ -9,8 +9,6 @@ import { ApiError } from '../core/errors.js';
 
 export class StreamUsageAsk {
   #on: boolean;
-  /** Set once the service refused the field in this run. */
-  refused = false;
 
   constructor(on: boolean) {
     this.#on = on;
@@ -26,7 +24,6 @@ export class StreamUsageAsk {
     const said = `${error.serviceMessage ?? ''} ${error.body ?? ''}`;
     if (!said.includes('stream_options') && !said.includes('include_usage')) return false;
     this.#on = false;
-    this.refused = true;
     return true;
   }
 }

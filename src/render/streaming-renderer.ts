@@ -45,8 +45,8 @@ export interface StreamingRenderer {
 
 type Mode =
   | { kind: 'start' }
-  /** `plain`: a paragraph line at the margin, its `source` kept for a setext underline. */
-  | { kind: 'flow'; flow: LineFlow; plain?: boolean; source?: string | undefined }
+  /** `source`: for a paragraph line at the margin, its text, kept for a setext underline. */
+  | { kind: 'flow'; flow: LineFlow; source?: string | undefined }
   | { kind: 'code'; line: CodeLine }
   | { kind: 'row'; header: boolean };
 
@@ -73,8 +73,8 @@ class Renderer implements StreamingRenderer {
    * drawn once and never again), so its underline is a rule.
    */
   #setext: { text: string } | undefined;
-  /** Rows finished for the current line, and whether the line before was paragraph text. */
-  #rowsThisLine = 0;
+  /** The current line has wrapped (a row of it is finished), and the line before was paragraph text. */
+  #lineWrapped = false;
   #afterParagraph = false;
 
   constructor(options: RendererOptions) {
@@ -161,8 +161,8 @@ class Renderer implements StreamingRenderer {
 
   #nextLine(): void {
     const mode = this.#mode;
-    this.#afterParagraph = mode.kind === 'flow' && mode.plain === true;
-    this.#rowsThisLine = 0;
+    this.#afterParagraph = mode.kind === 'flow' && mode.source !== undefined;
+    this.#lineWrapped = false;
     this.#mode = { kind: 'start' };
     this.#line = '';
     this.#fresh = true;
@@ -245,7 +245,6 @@ class Renderer implements StreamingRenderer {
   /** The held line was a setext heading's text: drawn as the heading, over the row it held. */
   #drawSetext(setext: { text: string }, level: number): void {
     this.#setext = undefined;
-    this.#afterParagraph = false;
     this.#line = `${'#'.repeat(level)} ${setext.text}`;
     this.#decide(true);
   }
@@ -253,13 +252,10 @@ class Renderer implements StreamingRenderer {
   /** A paragraph line complete: held unfinished when it may be a setext heading's text (one row, a paragraph's first line). */
   #endFlowLine(mode: Extract<Mode, { kind: 'flow' }>): void {
     const cells = mode.flow.end();
-    if (mode.plain === true && !this.#afterParagraph && this.#rowsThisLine === 0) {
+    if (mode.source !== undefined && !this.#afterParagraph && !this.#lineWrapped) {
       this.#painter.show(cells);
-      this.#setext = { text: mode.source ?? '' };
-    } else {
-      this.#painter.commit(cells);
-      this.#rowsThisLine += 1;
-    }
+      this.#setext = { text: mode.source };
+    } else this.#painter.commit(cells);
     this.#nextLine();
   }
 
@@ -267,7 +263,7 @@ class Renderer implements StreamingRenderer {
     const flow = proseFlow(start, this.#proseOptions());
     // Plain paragraph text at the left margin: what a setext underline can turn into a heading.
     const plain = start.kind === 'text' && start.quote === 0 && start.indent === 0;
-    this.#mode = { kind: 'flow', flow, plain, source: plain ? line.slice(start.content) : undefined };
+    this.#mode = { kind: 'flow', flow, source: plain ? line.slice(start.content) : undefined };
     this.#line = '';
     flow.push(line.slice(start.content));
     if (complete) this.#endFlowLine(this.#mode as Extract<Mode, { kind: 'flow' }>);
@@ -282,7 +278,7 @@ class Renderer implements StreamingRenderer {
       hyperlinks: this.#o.hyperlinks,
       onRow: (cells) => {
         this.#painter.commit(cells);
-        this.#rowsThisLine += 1;
+        this.#lineWrapped = true;
       },
     };
   }

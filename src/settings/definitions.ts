@@ -28,11 +28,11 @@ export interface SettingDefinition<T> {
  * anywhere else); `raw` prints the text as the service sent it, as in a pipe.
  */
 export const RENDER_MODES = ['auto', 'raw'] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
 
-/** `streamUsage`: ask streams for token counts (chat/stream-usage.ts). */
+/** A switch setting's two values (imageMetadata, streamUsage, saveOneShots). */
 export const ON_OFF = ['on', 'off'] as const;
 export type OnOff = (typeof ON_OFF)[number];
-export type RenderMode = (typeof RENDER_MODES)[number];
 
 /** Longest silence allowed, seconds: a day is already absurd, and keeps the ms value a safe timer. */
 const MAX_TIMEOUT_SECONDS = 86_400;

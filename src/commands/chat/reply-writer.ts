@@ -122,10 +122,10 @@ export class ReplyWriter {
       this.#endsWithNewline = text.endsWith('\n');
       if (this.#wholeLines) {
         // A screen reader reads each line once: the text up to the last newline goes, the rest waits.
-        const text2 = this.#partial + text;
-        const cut = text2.lastIndexOf('\n') + 1;
-        this.#partial = text2.slice(cut);
-        if (cut > 0) this.#send(forOutput(text2.slice(0, cut), true));
+        const held = this.#partial + text;
+        const cut = held.lastIndexOf('\n') + 1;
+        this.#partial = held.slice(cut);
+        if (cut > 0) this.#send(forOutput(held.slice(0, cut), true));
       } else this.#send(forOutput(text, this.#io.stdoutIsTTY));
     }
     await this.#drained();

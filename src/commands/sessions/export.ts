@@ -143,7 +143,8 @@ class ImageCopies {
       const ext = extname(source);
       const stem = basename(source, ext);
       let target = join(this.#dir, basename(source));
-      for (let n = 2; existsSync(target); n += 1) target = join(this.#dir, `${stem}-${n}${ext}`);
+      // nameTaken, not existsSync: a dangling link by that name is taken too (COPYFILE_EXCL would fail on it).
+      for (let n = 2; nameTaken(target); n += 1) target = join(this.#dir, `${stem}-${n}${ext}`);
       copyFileSync(source, target, constants.COPYFILE_EXCL);
       this.#done.set(source, target);
       this.count += 1;
