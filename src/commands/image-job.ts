@@ -43,6 +43,11 @@ export function buildRequest(plan: ImagePlan, model: string): ImageRequest {
   return withParams(request, plan.params);
 }
 
+/** The revised prompt on stdout: on a terminal wrapped with a hanging indent; in a pipe one line, exact. */
+function writeRevisedPrompt(io: IO, revisedPrompt: string | undefined): void {
+  io.stdout.write(`${noteFor(forOutput(revisedPrompt ?? '', io.stdoutIsTTY), io.stdout as { columns?: number }, io.stdoutIsTTY)}\n`);
+}
+
 async function withSpinner<T>(io: IO, work: (note: (line: string) => void) => Promise<T>, what = 'image'): Promise<T> {
   const spinner = await startSpinner(io, `generating ${what}…`);
   const started = Date.now();
@@ -145,15 +150,14 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
       const { showContactSheet } = await import('../preview/contact-sheet.js');
       const tiles = saved.map(({ path }, index) => ({ path, label: `${variants!.made[index]!.variant} · seed ${variants!.made[index]!.seed}` }));
       await showContactSheet(io, tiles, { choice: preview, label: 'the variants', ...(job.probe === false ? { probe: false } : {}) });
-      for (const { image } of saved) io.stdout.write(`${noteFor(forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY), io.stdout as { columns?: number }, io.stdoutIsTTY)}\n`);
+      for (const { image } of saved) writeRevisedPrompt(io, image.revisedPrompt);
     } else {
       for (const { path, image } of saved) {
         if (preview !== 'none') {
           const { showPreview } = await import('../preview/show.js');
           await showPreview(io, { path }, { choice: preview, label: shownPath(io.cwd, path), ...(job.probe === false ? { probe: false } : {}) });
         }
-        // On a terminal the revised prompt wraps with a hanging indent; in a pipe it is one line, exact.
-        io.stdout.write(`${noteFor(forOutput(image.revisedPrompt ?? '', io.stdoutIsTTY), io.stdout as { columns?: number }, io.stdoutIsTTY)}\n`);
+        writeRevisedPrompt(io, image.revisedPrompt);
       }
     }
     for (const { path, image, seed } of saved) {

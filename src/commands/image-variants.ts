@@ -21,9 +21,14 @@ export interface Variants {
   failure?: unknown;
 }
 
+/** A seed of svc's choosing, recorded so the image can be made again (variants, `svc image again`). */
+export function randomSeed(): number {
+  return randomInt(0, SEED_LIMIT);
+}
+
 /** The seeds of `count` variants: from `first` on, or random. */
 export function variantSeeds(count: number, first: number | undefined): number[] {
-  return Array.from({ length: count }, (_, index) => (first === undefined ? randomInt(0, SEED_LIMIT) : (first + index) % SEED_LIMIT));
+  return Array.from({ length: count }, (_, index) => (first === undefined ? randomSeed() : (first + index) % SEED_LIMIT));
 }
 
 export async function generateVariants(

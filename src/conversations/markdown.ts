@@ -7,7 +7,7 @@ import type { Conversation, ImageNote } from './model.js';
 import { imageOptionsText, timeline } from './timeline.js';
 
 /** "2025-01-02T10:11:12.345Z" → "2025-01-02 10:11 UTC"; anything else as it is. */
-function when(iso: string): string {
+export function whenUtc(iso: string): string {
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : iso;
 }
 
@@ -27,7 +27,7 @@ function linkTarget(path: string): string {
  */
 export function toMarkdown(conversation: Conversation, imageLink: (image: ImageNote) => string | undefined = (image) => image.path): string {
   const count = conversation.turns.length;
-  const parts = [`# ${conversation.name}\n`, `${count} ${count === 1 ? 'turn' : 'turns'}, started ${when(conversation.created)}, last changed ${when(conversation.updated || conversation.created)}.\n`];
+  const parts = [`# ${conversation.name}\n`, `${count} ${count === 1 ? 'turn' : 'turns'}, started ${whenUtc(conversation.created)}, last changed ${whenUtc(conversation.updated || conversation.created)}.\n`];
   if (conversation.system) parts.push(`## System\n`, body(conversation.system));
   let turnNumber = 0;
   for (const entry of timeline(conversation)) {
@@ -36,14 +36,14 @@ export function toMarkdown(conversation: Conversation, imageLink: (image: ImageN
       const link = imageLink(image);
       const options = imageOptionsText(image);
       const alt = image.prompt.replace(/[[\]\n]/g, ' ').slice(0, 100);
-      parts.push(`## Image (${when(image.at)}${options === '' ? '' : `, ${options}`})\n`, link === undefined ? `*(the image file is gone: ${image.path})*\n` : `![${alt}](${linkTarget(link)})\n`);
+      parts.push(`## Image (${whenUtc(image.at)}${options === '' ? '' : `, ${options}`})\n`, link === undefined ? `*(the image file is gone: ${image.path})*\n` : `![${alt}](${linkTarget(link)})\n`);
       parts.push(`Prompt: ${image.prompt}\n${image.revisedPrompt ? `\nRevised prompt: ${image.revisedPrompt}\n` : ''}`);
       continue;
     }
     const { turn } = entry;
     turnNumber += 1;
     parts.push(`## User (turn ${turnNumber})\n`, body(turn.user));
-    const about = [turn.model, when(turn.at), turn.interrupted ? 'interrupted' : undefined].filter(Boolean).join(', ');
+    const about = [turn.model, whenUtc(turn.at), turn.interrupted ? 'interrupted' : undefined].filter(Boolean).join(', ');
     parts.push(`## Assistant (${about})\n`, body(turn.assistant));
   }
   return parts.join('\n');

@@ -7,7 +7,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { readAt } from './positioned-io.js';
 import { detectFormat, readDimensions, type Dimensions, type ImageFormat } from '../api/images/formats.js';
-import { JPEG_XMP_NAMESPACE } from './metadata-room.js';
+import { JPEG_XMP_NAMESPACE, PNG_XMP_KEYWORD } from './metadata-room.js';
 import { parseXmp, type Provenance } from './provenance.js';
 
 export interface ImageFacts {
@@ -20,9 +20,8 @@ export interface ImageFacts {
 /** A packet larger than this is not svc's (and not worth reading). */
 const MAX_PACKET = 1024 * 1024;
 
-
 function pngPacket(fd: number, size: number): string | undefined {
-  const keyword = Buffer.from('XML:com.adobe.xmp\0', 'latin1');
+  const keyword = Buffer.from(`${PNG_XMP_KEYWORD}\0`, 'latin1');
   for (let at = 8; at + 12 <= size; ) {
     const header = readAt(fd, at, 8);
     const length = header.readUInt32BE(0);

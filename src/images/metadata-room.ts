@@ -36,7 +36,9 @@ export const ROOM_HEAD_BYTES = 33;
 
 /** The keyword PNG gives an XMP packet's iTXt chunk; the bytes after it: no compression, no language. */
 export const PNG_XMP_KEYWORD = 'XML:com.adobe.xmp';
+/** The keyword's terminating NUL, then no compression (flag, method), no language, no translated keyword. */
 const ITXT_FLAGS = Buffer.from([0, 0, 0, 0, 0]);
+export const ITXT_FLAGS_BYTES = ITXT_FLAGS.length;
 
 export type Room =
   | { kind: 'jpeg'; packetAt: number; packetSize: number }

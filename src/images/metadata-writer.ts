@@ -7,13 +7,11 @@
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { readAt, writeAt } from './positioned-io.js';
-import { iTXtChunk, jpegXmpSegment, PNG_XMP_KEYWORD, type Room } from './metadata-room.js';
+import { ITXT_FLAGS_BYTES, iTXtChunk, jpegXmpSegment, PNG_XMP_KEYWORD, type Room } from './metadata-room.js';
 import { xmpPacket, type Provenance } from './provenance.js';
 
 /** Why the record could not be put in the file (the image itself is kept as it came). */
 export class MetadataNotWritten extends Error {}
-
-
 
 function intoPng(fd: number, size: number, room: Extract<Room, { kind: 'png' }>, record: Provenance): number {
   const packet = xmpPacket(record, room.packetSize);
@@ -23,7 +21,8 @@ function intoPng(fd: number, size: number, room: Extract<Room, { kind: 'png' }>,
     return size;
   }
   // A record longer than the room: the chunk grows, and the rest of the file is written again, once.
-  const oldEnd = room.chunkAt + 12 + PNG_XMP_KEYWORD.length + 5 + room.packetSize;
+  // The reserved chunk: length, type and CRC (12 bytes), its keyword and flags, the packet.
+  const oldEnd = room.chunkAt + 12 + PNG_XMP_KEYWORD.length + ITXT_FLAGS_BYTES + room.packetSize;
   const rest = readAt(fd, oldEnd, size - oldEnd);
   const chunk = iTXtChunk(PNG_XMP_KEYWORD, xmpPacket(record)!);
   writeAt(fd, Buffer.concat([chunk, rest]), room.chunkAt);

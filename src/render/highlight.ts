@@ -129,10 +129,8 @@ export function languageFor(name: string): Language | undefined {
 /** A highlighter for the bundled languages and their usual aliases (js, ts, py, sh, html, toml...). */
 export function createHighlighter(): Highlighter {
   return (code, name) => {
-    const language = languageFor(name);
-    if (language === undefined) return undefined;
-    if (!hljs.getLanguage(language)) hljs.registerLanguage(language, languages[language]);
-    return segmentsFromHtml(hljs.highlight(code, { language, ignoreIllegals: true }).value);
+    const html = highlightHtml(code, name);
+    return html === undefined ? undefined : segmentsFromHtml(html);
   };
 }
 

@@ -12,6 +12,7 @@
  */
 import { Marked, type Tokens } from 'marked';
 import type { Conversation, ImageNote, Turn } from '../conversations/model.js';
+import { whenUtc } from '../conversations/markdown.js';
 import { timeline } from '../conversations/timeline.js';
 import { highlightHtml } from './highlight.js';
 
@@ -57,10 +58,6 @@ function markdownRenderer(): Marked {
   return marked;
 }
 
-function when(iso: string): string {
-  return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : iso;
-}
-
 const STYLE = `
 :root { color-scheme: light dark; --fg: #1f2328; --bg: #ffffff; --muted: #59636e; --line: #d1d9e0; --code: #f6f8fa; --user: #eef6ff; }
 @media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9198a1; --line: #3d444d; --code: #151b23; --user: #10243e; } }
@@ -85,7 +82,7 @@ export function toHtml(conversation: Conversation, imageOf: (image: ImageNote) =
   const md = (text: string): string => (text.trim() === '' ? '<p><em>(nothing)</em></p>' : (marked.parse(text) as string));
   const parts: string[] = [];
   const count = conversation.turns.length;
-  parts.push(`<header><h1>${escapeHtml(conversation.name)}</h1><p>${count} ${count === 1 ? 'turn' : 'turns'}, started ${escapeHtml(when(conversation.created))}, last changed ${escapeHtml(when(conversation.updated || conversation.created))}.</p></header>`);
+  parts.push(`<header><h1>${escapeHtml(conversation.name)}</h1><p>${count} ${count === 1 ? 'turn' : 'turns'}, started ${escapeHtml(whenUtc(conversation.created))}, last changed ${escapeHtml(whenUtc(conversation.updated || conversation.created))}.</p></header>`);
   if (conversation.system) parts.push(`<section class="system"><h2 class="who">System</h2><div class="body">${md(conversation.system)}</div></section>`);
   let turnNumber = 0;
   for (const entry of timeline(conversation)) {
@@ -112,7 +109,7 @@ ${parts.join('\n')}
 }
 
 function turnHtml(turn: Turn, number: number, md: (text: string) => string): string {
-  const about = [turn.model, when(turn.at), turn.interrupted ? 'interrupted' : undefined].filter(Boolean).join(', ');
+  const about = [turn.model, whenUtc(turn.at), turn.interrupted ? 'interrupted' : undefined].filter(Boolean).join(', ');
   return [
     `<section class="user"><h2 class="who">User (turn ${number})</h2><div class="body">${md(turn.user)}</div></section>`,
     `<section class="assistant"><h2 class="who">Assistant <span class="meta">(${escapeHtml(about)})</span></h2><div class="body">${md(turn.assistant)}</div></section>`,

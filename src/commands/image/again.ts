@@ -4,23 +4,20 @@
  * unless --seed gives one (so the new image can be remade too), saved beside FILE under a name
  * of its own (never over it). The flags of `svc image` still apply (-o, -m, --json, --preview).
  */
-import { randomInt } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { SvcError } from '../../core/errors.js';
 import { forOutput } from '../../core/terminal-text.js';
 import type { ImageFlags } from './flags.js';
 import { factsOf, noRecordMessage } from './info.js';
 import type { IO } from '../../terminal/io.js';
-
-/** Seeds are whole numbers 0 to 2^32 - 1 (image-options.ts). */
-const SEED_LIMIT = 4_294_967_296;
+import { randomSeed } from '../image-variants.js';
 
 /** The words and flags of the `svc image` run that makes FILE again. */
 export function againRequest(io: IO, file: string, flags: ImageFlags): { words: string[]; flags: ImageFlags } {
   const facts = factsOf(io.cwd, file);
   const record = facts.record;
   if (!record) throw new SvcError(noRecordMessage(file, facts), { hint: 'svc image again needs a file svc saved with its metadata' });
-  const seed = flags.seed ?? String(randomInt(0, SEED_LIMIT));
+  const seed = flags.seed ?? String(randomSeed());
   if (flags.seed === undefined) io.stderr.write(`svc: again with a new seed, ${seed} (--seed ${record.seed ?? 'N'} asks for the same one)\n`);
   io.stderr.write(`svc: prompt: ${forOutput(record.prompt, io.stderrIsTTY)}\n`);
   return {
@@ -33,7 +30,7 @@ export function againRequest(io: IO, file: string, flags: ImageFlags): { words: 
       format: flags.format ?? (record.format || undefined),
       negative: flags.negative ?? record.negativePrompt,
       // Beside the file, named from the prompt (never over it), unless -o says otherwise.
-      output: flags.output ?? join(dirname(file), '.') ,
+      output: flags.output ?? join(dirname(file), '.'),
     },
   };
 }

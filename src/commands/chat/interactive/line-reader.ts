@@ -14,8 +14,9 @@ import { KEEP, type InputHistory } from '../../../conversations/input-history.js
 import { completeSessionLine, isCommandLine, type Completion, type CompletionContext } from './complete-line.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, PASTED_NEWLINE, PASTED_TAB, PasteFilter } from './paste-filter.js';
 import type { TerminalInput } from './terminal-input.js';
+import { ReadQueue, type ReadResult } from './read-queue.js';
 
-export type ReadResult = { kind: 'line'; text: string } | { kind: 'eof' } | { kind: 'interrupt'; hadText: boolean };
+export type { ReadResult } from './read-queue.js';
 
 export class LineReader {
   readonly #terminal: TerminalInput;
@@ -23,9 +24,7 @@ export class LineReader {
   readonly #history: InputHistory;
   readonly #filter = new PasteFilter();
   readonly #rl: Interface;
-  readonly #queue: ReadResult[] = [];
-  #waiting: ((result: ReadResult) => void) | undefined;
-  #closed = false;
+  readonly #results = new ReadQueue();
   /** Whether the line being read goes into the input history. */
   #remember = true;
 
@@ -63,8 +62,8 @@ export class LineReader {
       this.#deliver({ kind: 'interrupt', hadText });
     });
     this.#rl.on('close', () => {
-      if (!this.#closed) output.write('\n');
-      this.#closed = true;
+      if (!this.#results.closed) output.write('\n');
+      this.#results.closed = true;
       this.#deliver({ kind: 'eof' });
     });
   }
@@ -75,14 +74,12 @@ export class LineReader {
    */
   read(prompt: string, options: { remember?: boolean } = {}): Promise<ReadResult> {
     this.#remember = options.remember ?? true;
-    const queued = this.#queue.shift();
-    if (queued) return Promise.resolve(queued);
-    if (this.#closed) return Promise.resolve({ kind: 'eof' });
-    return new Promise((resolve) => {
-      this.#waiting = resolve;
-      this.#rl.setPrompt(prompt);
-      this.#rl.prompt();
-    });
+    const ready = this.#results.ready();
+    if (ready) return Promise.resolve(ready);
+    const next = this.#results.next();
+    this.#rl.setPrompt(prompt);
+    this.#rl.prompt();
+    return next;
   }
 
   /**
@@ -95,7 +92,7 @@ export class LineReader {
     // As a paste is kept: its line breaks shown as ␤ on the one input line, turned back into
     // line breaks when it is sent again (composer.ts).
     const entry = message.split('\n').join(PASTED_NEWLINE).split('\t').join(PASTED_TAB);
-    const history = (this.#rl as unknown as { history: string[] }).history;
+    const history = this.#readlineHistory;
     const at = history.indexOf(entry);
     if (at !== -1) history.splice(at, 1);
     history.unshift(entry);
@@ -104,8 +101,13 @@ export class LineReader {
 
   /** Take `lines` back out of readline's own list (it keeps each line as it is entered). */
   #forget(lines: readonly string[]): void {
-    const history = (this.#rl as unknown as { history: string[] }).history;
+    const history = this.#readlineHistory;
     for (const line of [...lines].reverse()) if (history[0] === line) history.shift();
+  }
+
+  /** readline's own list of earlier lines, newest first (a documented field its typings leave out). */
+  get #readlineHistory(): string[] {
+    return (this.#rl as unknown as { history: string[] }).history;
   }
 
   /** While a reply streams: Ctrl-C calls `onInterrupt`. Call the returned function when done. */
@@ -129,8 +131,8 @@ export class LineReader {
 
   /** Restore the terminal as it was. */
   close(): void {
-    if (!this.#closed) {
-      this.#closed = true;
+    if (!this.#results.closed) {
+      this.#results.closed = true;
       this.#rl.close();
     }
     this.#giveTerminalBack();
@@ -147,7 +149,7 @@ export class LineReader {
       if (before.has(listener)) continue;
       const redraw = listener as () => void;
       const guarded = (): void => {
-        if (this.#waiting && !this.#closed) redraw();
+        if (this.#results.waiting && !this.#results.closed) redraw();
       };
       output.off('resize', redraw);
       output.on('resize', guarded);
@@ -167,10 +169,7 @@ export class LineReader {
 
   #deliver(result: ReadResult): void {
     this.#rl.pause();
-    const waiting = this.#waiting;
-    this.#waiting = undefined;
-    if (waiting) waiting(result);
-    else this.#queue.push(result);
+    this.#results.deliver(result);
   }
 
   #takeTerminal(): void {

@@ -8,51 +8,36 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { InterruptRouter } from '../../../terminal/interrupts.js';
-import type { ReadResult } from './line-reader.js';
 import type { SessionReader } from './session-state.js';
+import { ReadQueue, type ReadResult } from './read-queue.js';
 
 export class PlainLineReader implements SessionReader {
   readonly #rl: Interface;
   readonly #output: Writable;
   readonly #interrupts: InterruptRouter;
-  readonly #queue: ReadResult[] = [];
-  #waiting: ((result: ReadResult) => void) | undefined;
-  #closed = false;
+  readonly #results = new ReadQueue();
 
   constructor(input: Readable, output: Writable, interrupts: InterruptRouter) {
     this.#output = output;
     this.#interrupts = interrupts;
     this.#rl = createInterface({ input, terminal: false });
-    this.#rl.on('line', (text) => this.#deliver({ kind: 'line', text }));
+    this.#rl.on('line', (text) => this.#results.deliver({ kind: 'line', text }));
     this.#rl.on('close', () => {
-      this.#closed = true;
-      this.#deliver({ kind: 'eof' });
+      this.#results.closed = true;
+      this.#results.deliver({ kind: 'eof' });
     });
-  }
-
-  #deliver(result: ReadResult): void {
-    const waiting = this.#waiting;
-    this.#waiting = undefined;
-    if (waiting) waiting(result);
-    else this.#queue.push(result);
   }
 
   read(prompt: string): Promise<ReadResult> {
-    const queued = this.#queue.shift();
-    if (queued) return Promise.resolve(queued);
-    if (this.#closed) return Promise.resolve({ kind: 'eof' });
+    const ready = this.#results.ready();
+    if (ready) return Promise.resolve(ready);
     // The prompt as plain text: no colour, no redraw (the prompt may carry styles: dropped).
     this.#output.write(prompt.replace(/\u001b\[[0-9;]*m/g, ''));
-    return new Promise((resolve) => {
-      const release = this.#interrupts.push(() => {
-        this.#output.write('\n');
-        this.#deliver({ kind: 'interrupt', hadText: false });
-      });
-      this.#waiting = (result) => {
-        release();
-        resolve(result);
-      };
+    const release = this.#interrupts.push(() => {
+      this.#output.write('\n');
+      this.#results.deliver({ kind: 'interrupt', hadText: false });
     });
+    return this.#results.next(release);
   }
 
   whileBusy(onInterrupt: () => void): () => void {
@@ -70,8 +55,8 @@ export class PlainLineReader implements SessionReader {
   }
 
   close(): void {
-    if (!this.#closed) {
-      this.#closed = true;
+    if (!this.#results.closed) {
+      this.#results.closed = true;
       this.#rl.close();
     }
   }
