@@ -233,7 +233,10 @@ export class CompletionAssembler {
 
   /** The text so far. */
   get text(): string {
-    return this.#parts.join('');
+    // Kept joined: the reply is asked for more than once at the end (the checks, the completion),
+    // and joining 20,000 parts costs a few milliseconds each time.
+    if (this.#parts.length > 1) this.#parts = [this.#parts.join('')];
+    return this.#parts[0] ?? '';
   }
 
   /** The 2.2 object, from what arrived (also for a stream cut short: finish_reason stays null). */

@@ -2,10 +2,10 @@
  * Answers sent with `Content-Encoding: gzip`, `deflate` or `br` (RFC 9110 §8.4), decoded as they
  * arrive. svc does not ask for compression (a compressing server may hold back a stream's tokens
  * to fill its blocks), but some proxies compress whatever passes through them; undici's
- * `request`, unlike `fetch`, hands the bytes over as they came.
+ * `request`, unlike `fetch`, hands the bytes over as they came. node:zlib is loaded only for such
+ * an answer: nearly every answer is plain, and loading it costs each run a couple of milliseconds.
  */
 import { pipeline, Readable, type Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { MalformedResponseError, SvcError } from '../core/errors.js';
 
 type Coding = 'gzip' | 'deflate' | 'br';
@@ -35,10 +35,10 @@ export function codingsToUndo(header: string | undefined): Coding[] {
  * `deflate` is meant to be zlib-wrapped (RFC 9110 §8.4.1.2), but some servers send the raw
  * stream; a zlib header is told by its first byte (compression method 8), as browsers do.
  */
-function decoderFor(coding: Coding, firstByte: number | undefined): Transform {
-  if (coding === 'gzip') return createGunzip();
-  if (coding === 'br') return createBrotliDecompress();
-  return firstByte === undefined || (firstByte & 0x0f) === 0x08 ? createInflate() : createInflateRaw();
+function decoderFor(zlib: typeof import('node:zlib'), coding: Coding, firstByte: number | undefined): Transform {
+  if (coding === 'gzip') return zlib.createGunzip();
+  if (coding === 'br') return zlib.createBrotliDecompress();
+  return firstByte === undefined || (firstByte & 0x0f) === 0x08 ? zlib.createInflate() : zlib.createInflateRaw();
 }
 
 /** The body with its content codings undone; memory stays flat (zlib works piece by piece). */
@@ -53,7 +53,8 @@ export function decodeBody(body: AsyncIterable<Uint8Array>, codings: Coding[]): 
       yield first.value;
       yield* rest;
     })(), { objectMode: false });
-    const decoders = codings.map((coding, index) => decoderFor(coding, index === 0 ? first.value[0] : undefined));
+    const zlib = await import('node:zlib');
+    const decoders = codings.map((coding, index) => decoderFor(zlib, coding, index === 0 ? first.value[0] : undefined));
     // pipeline destroys every stage with the first error, so a transport error (already an svc
     // error) comes out of the last decoder as it was.
     pipeline([source, ...decoders], () => {});

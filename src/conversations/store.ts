@@ -6,11 +6,11 @@
  * not svc's (`my notes.jsonl`, a folder named `x.jsonl`, someone else's log) is left out of the
  * listing and of --continue, and one file that cannot be read never hides the others.
  */
-import { randomBytes } from 'node:crypto';
 import { accessSync, constants, copyFileSync, linkSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { SvcError, UsageError } from '../core/errors.js';
 import type { Reporter } from '../core/reporter.js';
+import { tempPathIn } from '../storage/temp-name.js';
 import { appendJsonLine, describeLineProblems, parseJsonLines, readJsonLines, type JsonLines, type LineProblem } from '../storage/jsonl-file.js';
 import { dataDir } from '../settings/paths.js';
 import { ensurePrivateDir } from '../settings/private-dir.js';
@@ -184,7 +184,7 @@ export class ConversationStore {
     } catch (error) {
       throw new SvcError(`cannot save conversations in ${this.dir}: ${describeSystemError(error)}`, { cause: error });
     }
-    const temp = join(this.dir, `.svc-${process.pid}-${randomBytes(4).toString('hex')}.part`);
+    const temp = tempPathIn(this.dir);
     const cannot = (error: unknown): SvcError => new SvcError(`cannot write ${path}: ${describeSystemError(error)}; nothing was written`, { cause: error });
     try {
       try {

@@ -4,7 +4,6 @@
  * until it is whole and checked. A write that fails (a full disk, a folder made read-only under
  * us) is reported in words with the folder's path; the caller then removes every such file.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, lstatSync, openSync, readdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SvcError } from '../core/errors.js';
@@ -14,9 +13,7 @@ import { makeRoom, ROOM_HEAD_BYTES, type Room } from './metadata-room.js';
 import { writeProvenance } from './metadata-writer.js';
 import type { Provenance } from './provenance.js';
 import { version } from '../core/version.js';
-
-/** svc's own temporary names, `.svc-<pid>-<8 hex digits>.part`, and nothing else. */
-const TEMP_NAME = /^\.svc-\d+-[0-9a-f]{8}\.part$/;
+import { TEMP_NAME, tempPathIn } from '../storage/temp-name.js';
 
 /**
  * A temporary file untouched this long belongs to an svc that was killed (SIGKILL, a crash, a power
@@ -90,7 +87,7 @@ export class TempImageFile implements BlobSink {
       this.#undecided = [];
       this.#known = { prompt: options.metadata.prompt, software: `svc ${version}` };
     }
-    this.path = join(dir, `.svc-${process.pid}-${randomBytes(4).toString('hex')}.part`);
+    this.path = tempPathIn(dir);
     try {
       this.#fd = openSync(this.path, 'wx', 0o666);
     } catch (error) {

@@ -3,7 +3,6 @@
  * in a file. A file is written whole or not at all (a temporary file in the same folder, then
  * renamed), and an existing one is kept unless --force, as `svc image` does.
  */
-import { randomBytes } from 'node:crypto';
 import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { detectFormat, readDimensions } from '../../api/images/formats.js';
@@ -18,6 +17,7 @@ import { describeSystemError, errnoCode } from '../../core/system-errors.js';
 import { forOutput } from '../../core/terminal-text.js';
 import { nameTaken } from '../../images/file-names.js';
 import { commitFile, existsBeforeStart } from '../../images/save.js';
+import { tempPathIn } from '../../storage/temp-name.js';
 import { checkFolder } from '../image-target.js';
 
 export type ExportFormat = 'md' | 'html' | 'json';
@@ -55,7 +55,7 @@ function isFolder(path: string): boolean {
 function writeWhole(path: string, text: string, force: boolean, shownAs: string): void {
   checkFolder(dirname(path), `-o ${shownAs}`);
   if (!force && nameTaken(path)) throw existsBeforeStart(path, 'nothing was written');
-  const temp = join(dirname(path), `.svc-${process.pid}-${randomBytes(4).toString('hex')}.part`);
+  const temp = tempPathIn(dirname(path));
   try {
     writeFileSync(temp, text, { flag: 'wx' });
   } catch (error) {

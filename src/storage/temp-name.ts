@@ -1,0 +1,19 @@
+/**
+ * The hidden name a file is written under before it takes its real one: `.svc-<pid>-<8 hex
+ * digits>.part`, in the folder it ends up in (so the final rename or link never crosses file
+ * systems), and a pattern that matches svc's own such names and nothing else.
+ *
+ * Every caller creates the file exclusively ('wx'), so the random part only has to keep two
+ * writers of one process from picking the same name, not be unguessable: Math.random rather than
+ * node:crypto, which costs a one-shot chat about 4 ms to load and nothing else on that path needs.
+ */
+import { join } from 'node:path';
+
+/** svc's own temporary names, and nothing else: what a clean-up may remove. */
+export const TEMP_NAME = /^\.svc-\d+-[0-9a-f]{8}\.part$/;
+
+/** A fresh temporary path in `dir`. */
+export function tempPathIn(dir: string): string {
+  const random = Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, '0');
+  return join(dir, `.svc-${process.pid}-${random}.part`);
+}
