@@ -9,6 +9,7 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
 import { chunk, reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
 
@@ -98,8 +99,8 @@ describe('the reader of stdout leaves after one line', () => {
 });
 
 describe('sessions list and search stop once the reader has gone', () => {
-  /** 3,000 saved conversations, the oldest one damaged: reading it says so on stderr. */
-  function manyConversations(): void {
+  /** 3,000 saved conversations, the oldest one damaged: reading it says so on stderr. Made once; both tests only read them. */
+  beforeAll(() => {
     const dir = join(sandbox.env.XDG_DATA_HOME!, 'svc', 'conversations');
     mkdirSync(dir, { recursive: true });
     for (let n = 0; n < 3000; n++) {
@@ -110,20 +111,20 @@ describe('sessions list and search stop once the reader has gone', () => {
       const seconds = Date.parse(at) / 1000;
       utimesSync(path, seconds, seconds);
     }
-  }
+  });
 
   it.each([
     ['sessions list', ['sessions', 'list'], 'talk-2999\t'],
     ['sessions search', ['sessions', 'search', 'needle'], 'talk-2999:1:user: needle question 2999'],
   ])('%s | head -1: the newest first, quiet, and the oldest file never read', async (_name, args, firstLine) => {
-    manyConversations();
     const child = start(args);
     expect(await readFirstLineAndLeave(child)).toContain(firstLine);
     const result = await child;
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('');
-    // Read to the end, the listing does reach the damaged file and says so (the check above can fail).
-    const whole = await execa(process.execPath, [SVC_BIN, ...args], { cwd: sandbox.home, env: sandbox.env, extendEnv: false, reject: false });
+    // Read to the end, the listing does reach the damaged file and says so (the check above can
+    // fail). No pipe to close here, so svc runs in-process.
+    const whole = await runSvc(args, sandbox);
     expect(whole.stderr).toContain('talk-0.jsonl');
   });
 });
