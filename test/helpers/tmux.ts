@@ -3,7 +3,8 @@
  * Each session gets its own tmux server socket, so tests never touch the user's tmux.
  */
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 
@@ -38,9 +39,34 @@ export async function startTmux(command: string, env: Record<string, string>, wo
   const script = join(workDir, `${socket}.sh`);
   // The command ends by printing its exit code and waiting, so the screen can still be read.
   writeFileSync(script, `${command}\necho "[exit $?]"\nsleep 30\n`);
-  await tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'svc', '-x', '100', '-y', '40', '-c', workDir, `sh ${script}`);
-  await tmux('set-option', '-t', 'svc', 'history-limit', '5000');
+  // Everything the program writes is also copied (pipe-pane) to a file outside workDir; a change
+  // to it is what makes waitFor look at the screen again, instead of a capture every 100 ms.
+  // tmux puts what it reads on the screen before it copies it on, so a capture made after the
+  // change sees it. A capture once a second as well, in case a change were ever missed.
+  const logDir = mkdtempSync(join(tmpdir(), 'svc-tmux-'));
+  const log = join(logDir, 'output');
+  writeFileSync(log, '');
+  let changes = 0;
+  const waiting = new Set<() => void>();
+  const watcher = watch(log, () => {
+    changes += 1;
+    for (const wake of waiting) wake();
+  });
+  watcher.unref();
+  await tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'svc', '-x', '100', '-y', '40', '-c', workDir, `sh ${script}`, ';', 'set-option', '-t', 'svc', 'history-limit', '5000', ';', 'pipe-pane', '-t', 'svc', `cat >> '${log}'`);
   const screen = async () => (await tmux('capture-pane', '-p', '-J', '-t', 'svc', '-S', '-5000')).stdout;
+  /** Resolves once the output changed after `seen` changes, or after `ms`. */
+  const changed = (seen: number, ms: number) =>
+    new Promise<void>((resolve) => {
+      if (changes !== seen) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        waiting.delete(done);
+        resolve();
+      }
+      waiting.add(done);
+    });
   return {
     async type(text, enter = false) {
       await tmux('send-keys', '-t', 'svc', '-l', text);
@@ -66,9 +92,10 @@ export async function startTmux(command: string, env: Record<string, string>, wo
       const deadline = Date.now() + timeoutMs;
       let last = '';
       while (Date.now() < deadline) {
+        const seen = changes;
         last = await screen();
         if (typeof match === 'string' ? last.includes(match) : match.test(last)) return last;
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await changed(seen, Math.min(1000, Math.max(0, deadline - Date.now())));
       }
       throw new Error(`timed out waiting for ${String(match)}; the screen was:\n${last}`);
     },
@@ -77,6 +104,8 @@ export async function startTmux(command: string, env: Record<string, string>, wo
     },
     async kill() {
       await execa('tmux', ['-L', socket, 'kill-server'], { reject: false });
+      watcher.close();
+      rmSync(logDir, { recursive: true, force: true });
     },
   };
 }
