@@ -1,9 +1,13 @@
 /**
  * What is at a conversation's path, and its bytes, without ever opening anything that is not a
- * regular file (a FIFO or a device would block, a folder or a dangling link is not svc's).
+ * regular file (a FIFO or a device would block, a folder or a dangling link is not svc's); and
+ * which files of the folder are conversations.
  */
-import { lstatSync, readFileSync, statSync } from 'node:fs';
-import { errnoCode } from '../core/system-errors.js';
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { sep } from 'node:path';
+import { SvcError } from '../core/errors.js';
+import { describeSystemError, errnoCode } from '../core/system-errors.js';
+import { EXTENSION, isConversationName } from './names.js';
 
 /** A file's bytes, or undefined when it cannot be read (whoever loads it next says why). */
 export function readWhole(path: string): Buffer | undefined {
@@ -32,4 +36,35 @@ export function entryAt(path: string): Entry {
     // Not there at all.
   }
   return { kind: 'missing' };
+}
+
+export interface ConversationFile {
+  name: string;
+  mtimeMs: number;
+  size: number;
+}
+
+/**
+ * The conversation files in `dir`, newest first by file time: names svc could have made, regular
+ * files. Anything else in the folder is not svc's and is passed over without a word.
+ */
+export function conversationFiles(dir: string): ConversationFile[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return [];
+    throw new SvcError(`cannot read the saved conversations in ${dir}: ${describeSystemError(error)}`, { cause: error });
+  }
+  const found: ConversationFile[] = [];
+  // One stat per file, and the cheapest: thousands of conversations are listed this way (-n 20
+  // on 10,000 still looks at every file's time), so no path.join, no exception for a file gone.
+  const prefix = `${dir}${sep}`;
+  for (const file of files) {
+    const name = file.slice(0, -EXTENSION.length);
+    if (!file.endsWith(EXTENSION) || !isConversationName(name)) continue;
+    const stat = statSync(`${prefix}${file}`, { throwIfNoEntry: false });
+    if (stat?.isFile()) found.push({ name, mtimeMs: stat.mtimeMs, size: stat.size });
+  }
+  return found.sort((a, b) => b.mtimeMs - a.mtimeMs);
 }

@@ -6,11 +6,11 @@
  * not svc's (`my notes.jsonl`, a folder named `x.jsonl`, someone else's log) is left out of the
  * listing and of --continue, and one file that cannot be read never hides the others.
  */
-import { accessSync, constants, copyFileSync, linkSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { SvcError, UsageError } from '../core/errors.js';
 import type { Reporter } from '../core/reporter.js';
-import { tempPathIn } from '../storage/temp-name.js';
+import { writeNewFile } from '../storage/write-new-file.js';
 import { appendJsonLine, describeLineProblems, parseJsonLines, readJsonLines, type JsonLines, type LineProblem } from '../storage/jsonl-file.js';
 import { dataDir } from '../settings/paths.js';
 import { ensurePrivateDir } from '../settings/private-dir.js';
@@ -18,8 +18,9 @@ import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { forOutput } from '../core/terminal-text.js';
 import { replay, type Conversation, type ConversationRecord } from './model.js';
 import { recordOf } from './records.js';
-import { EXTENSION, checkConversationName, isConversationName } from './names.js';
-import { entryAt, readWhole, type Entry } from './file-entries.js';
+import { EXTENSION, checkConversationName } from './names.js';
+import { conversationFiles, entryAt, readWhole, type Entry } from './file-entries.js';
+import { checkSavable } from './savable.js';
 
 export { checkConversationName, newConversationName } from './names.js';
 
@@ -103,25 +104,7 @@ export class ConversationStore {
    * folder is a file, read-only, not ours). A full disk can only be found when writing.
    */
   checkWritable(name: string): void {
-    const path = this.pathOf(name);
-    const fixOrSkip = 'fix it, or add --no-save to keep nothing';
-    try {
-      const dirEntry = entryAt(this.dir);
-      if (dirEntry.kind === 'file') throw new SvcError(`cannot save conversations in ${this.dir}: it is a file, not a folder`, { hint: 'move that file away, or add --no-save to keep nothing' });
-      ensurePrivateDir(this.dir);
-      accessSync(this.dir, constants.W_OK);
-    } catch (error) {
-      if (error instanceof SvcError) throw error;
-      throw new SvcError(`cannot save conversations in ${this.dir}: ${describeSystemError(error)}`, { hint: fixOrSkip, cause: error });
-    }
-    try {
-      const entry = entryAt(path);
-      if (entry.kind === 'other') throw new SvcError(`cannot save to ${path}: it is ${entry.what}`, { hint: 'move it away, or choose another --session name' });
-      if (entry.kind === 'file') accessSync(path, constants.W_OK);
-    } catch (error) {
-      if (error instanceof SvcError) throw error;
-      throw new SvcError(`cannot save to ${path}: ${describeSystemError(error)}`, { hint: `give it back to yourself (chmod u+rw ${path}), or add --no-save`, cause: error });
-    }
+    checkSavable(this.dir, this.pathOf(name));
   }
 
   /**
@@ -184,29 +167,10 @@ export class ConversationStore {
     } catch (error) {
       throw new SvcError(`cannot save conversations in ${this.dir}: ${describeSystemError(error)}`, { cause: error });
     }
-    const temp = tempPathIn(this.dir);
-    const cannot = (error: unknown): SvcError => new SvcError(`cannot write ${path}: ${describeSystemError(error)}; nothing was written`, { cause: error });
-    try {
-      try {
-        writeFileSync(temp, records.map((record) => `${JSON.stringify(record)}\n`).join(''), { flag: 'wx', mode: 0o600 });
-      } catch (error) {
-        throw cannot(error);
-      }
-      try {
-        // A link fails when the name was taken meanwhile (another svc): nothing is ever replaced.
-        linkSync(temp, path);
-      } catch (error) {
-        if (errnoCode(error) === 'EEXIST') throw taken();
-        // A file system without hard links: a copy that still refuses to replace anything.
-        try {
-          copyFileSync(temp, path, constants.COPYFILE_EXCL);
-        } catch (copyError) {
-          throw errnoCode(copyError) === 'EEXIST' ? taken() : cannot(copyError);
-        }
-      }
-    } finally {
-      rmSync(temp, { force: true });
-    }
+    writeNewFile(path, records.map((record) => `${JSON.stringify(record)}\n`).join(''), 0o600, {
+      taken,
+      cannot: (error) => new SvcError(`cannot write ${path}: ${describeSystemError(error)}; nothing was written`, { cause: error }),
+    });
   }
 
   /** Load `name`, from its file or from lines already read (`preread`). */
@@ -217,31 +181,6 @@ export class ConversationStore {
     // A file whose start record was lost still has a date: when it last changed.
     if (conversation.created === '') conversation.created = conversation.updated || new Date(mtimeMs).toISOString();
     return { conversation, records: records.length, problems };
-  }
-
-  /**
-   * The conversation files, newest first by file time: names svc could have made, regular files.
-   * Anything else in the folder is not svc's and is passed over without a word.
-   */
-  #files(): Array<{ name: string; mtimeMs: number; size: number }> {
-    let files: string[];
-    try {
-      files = readdirSync(this.dir);
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return [];
-      throw new SvcError(`cannot read the saved conversations in ${this.dir}: ${describeSystemError(error)}`, { cause: error });
-    }
-    const found: Array<{ name: string; mtimeMs: number; size: number }> = [];
-    // One stat per file, and the cheapest: thousands of conversations are listed this way (-n 20
-    // on 10,000 still looks at every file's time), so no path.join, no exception for a file gone.
-    const prefix = `${this.dir}${sep}`;
-    for (const file of files) {
-      const name = file.slice(0, -EXTENSION.length);
-      if (!file.endsWith(EXTENSION) || !isConversationName(name)) continue;
-      const stat = statSync(`${prefix}${file}`, { throwIfNoEntry: false });
-      if (stat?.isFile()) found.push({ name, mtimeMs: stat.mtimeMs, size: stat.size });
-    }
-    return found.sort((a, b) => b.mtimeMs - a.mtimeMs);
   }
 
   /**
@@ -272,7 +211,7 @@ export class ConversationStore {
    * whole, or one that cannot be read (which loading then reports), is always loaded.
    */
   *each(mayHold: ((raw: string) => boolean) | undefined): Generator<ConversationSummary> {
-    for (const { name, mtimeMs, size } of this.#files()) {
+    for (const { name, mtimeMs, size } of conversationFiles(this.dir)) {
       let preread: { lines: JsonLines; mtimeMs: number } | undefined;
       if (mayHold && size <= MAX_RAW_BYTES) {
         const bytes = readWhole(this.pathOf(name));
@@ -293,7 +232,7 @@ export class ConversationStore {
    * conversation (so --continue never picks a stray file and fails after sending).
    */
   latest(): string | undefined {
-    for (const { name } of this.#files()) {
+    for (const { name } of conversationFiles(this.dir)) {
       if (this.#probe(name, false)) return name;
     }
     return undefined;

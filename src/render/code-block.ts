@@ -5,7 +5,9 @@
  * wrapped row cannot be redrawn. The last lines are kept as context for the highlighter
  * (comments and strings that span lines).
  */
+import { closesFence, quotePrefix } from './block-start.js';
 import { type Cell, cellsOf, widthOf } from './cells.js';
+import { quoteBars } from './prose-flow.js';
 import type { Highlighter } from './highlight.js';
 import type { RowPainter } from './row-painter.js';
 import { PLAIN } from './style.js';
@@ -44,6 +46,22 @@ export class CodeBlock {
   }
 
   /** Start a line of code after `prefix` (the quote bars). */
+  /**
+   * A new line inside the block: more of it is needed to tell (`wait`), it is the closing fence
+   * (`closed`), or it is a line of code, begun with what has come of it.
+   */
+  follow(line: string, complete: boolean, columns: number): 'wait' | 'closed' | CodeLine {
+    const { fence } = this;
+    const quote = quotePrefix(line, fence.quote);
+    const rest = line.slice(quote.end);
+    const closing = closesFence(rest, fence.char, fence.length);
+    if (closing !== 'no' && !complete) return 'wait';
+    if (closing === 'yes') return 'closed';
+    const codeLine = this.startLine(quoteBars(quote.depth));
+    this.append(codeLine, rest, columns);
+    return codeLine;
+  }
+
   startLine(prefix: Cell[]): CodeLine {
     const line = { prefix, text: '', width: 0, long: false };
     this.#painter.show(prefix);

@@ -11,15 +11,17 @@
  * - tables: see table.ts.
  * Only the row under the cursor is ever redrawn (row-painter.ts).
  */
-import { classifyLine, closesFence, indentOf, quotePrefix } from './block-start.js';
+import { classifyLine } from './block-start.js';
 import { cellsOf, widthOf } from './cells.js';
 import type { Highlighter } from './highlight.js';
 import { CodeBlock, type CodeLine } from './code-block.js';
 import type { LineFlow } from './line-flow.js';
 import { proseFlow, quoteBars, type ProseOptions, type ProseStart } from './prose-flow.js';
+import { PieceCarry } from './piece-carry.js';
 import { RowPainter } from './row-painter.js';
+import { SetextHold } from './setext-hold.js';
 import { palette, PLAIN } from './style.js';
-import { mayBeDelimiter, parseDelimiter, previewCells, splitRow } from './table.js';
+import { previewCells } from './table.js';
 import { TableBlock } from './table-block.js';
 import { neutraliseForTerminal } from '../core/terminal-text.js';
 
@@ -57,8 +59,7 @@ export function createStreamingRenderer(options: RendererOptions): StreamingRend
 class Renderer implements StreamingRenderer {
   readonly #o: RendererOptions;
   readonly #painter: RowPainter;
-  /** A CR or high surrogate at the end of a piece waits for the next one (CRLF, surrogate pairs). */
-  #carry = '';
+  readonly #carry = new PieceCarry();
   #line = '';
   #mode: Mode = { kind: 'start' };
   #width: number;
@@ -66,16 +67,7 @@ class Renderer implements StreamingRenderer {
   #fresh = true;
   #code: CodeBlock | undefined;
   readonly #tables: TableBlock;
-  /**
-   * A paragraph's first line that fit on one row, still the current row (not finished): the next
-   * line decides. An underline of `=` or `-` makes it a setext heading, drawn in its place; any
-   * other line finishes it as it is. A longer line is drawn row by row as always (each row is
-   * drawn once and never again), so its underline is a rule.
-   */
-  #setext: { text: string } | undefined;
-  /** The current line has wrapped (a row of it is finished), and the line before was paragraph text. */
-  #lineWrapped = false;
-  #afterParagraph = false;
+  readonly #setext = new SetextHold();
 
   constructor(options: RendererOptions) {
     this.#o = options;
@@ -85,28 +77,16 @@ class Renderer implements StreamingRenderer {
   }
 
   push(text: string): void {
-    let piece = this.#carry + text;
-    this.#carry = '';
-    const last = piece.charCodeAt(piece.length - 1);
-    if (last === 0x0d || (last >= 0xd800 && last <= 0xdbff)) {
-      this.#carry = piece.slice(-1);
-      piece = piece.slice(0, -1);
-    }
-    this.#feedText(neutraliseForTerminal(piece));
+    this.#feedText(neutraliseForTerminal(this.#carry.take(text)));
     this.#show();
     this.#flush();
   }
 
   end(): void {
-    if (this.#carry !== '') {
-      this.#feedText(neutraliseForTerminal(this.#carry));
-      this.#carry = '';
-    }
+    const rest = this.#carry.rest();
+    if (rest !== '') this.#feedText(neutraliseForTerminal(rest));
     if (this.#mode.kind !== 'start' || this.#line !== '') this.#feed('', true);
-    if (this.#setext) {
-      this.#setext = undefined;
-      this.#painter.finish();
-    }
+    if (this.#setext.release() !== undefined) this.#painter.finish();
     this.#tables.close();
     if (this.#tables.heldHeader !== undefined) this.#tables.releaseHeader(this.#proseOptions());
     this.#painter.settle();
@@ -161,8 +141,7 @@ class Renderer implements StreamingRenderer {
 
   #nextLine(): void {
     const mode = this.#mode;
-    this.#afterParagraph = mode.kind === 'flow' && mode.source !== undefined;
-    this.#lineWrapped = false;
+    this.#setext.nextLine(mode.kind === 'flow' && mode.source !== undefined);
     this.#mode = { kind: 'start' };
     this.#line = '';
     this.#fresh = true;
@@ -171,44 +150,41 @@ class Renderer implements StreamingRenderer {
   /** Decide what the current line is, if its first characters allow it yet. */
   #decide(complete: boolean): void {
     const line = this.#line;
-    const setext = this.#setext;
-    if (setext) {
-      if (/^ {0,3}(=+|-+)[ \t]*$/.test(line)) {
-        if (!complete) return; // `--` may still become `-- text`, `==` text
-        this.#drawSetext(setext, line.trim()[0] === '=' ? 1 : 2);
+    if (this.#setext.holding) {
+      const underline = this.#setext.underline(line, complete);
+      if (underline === 'wait') return;
+      const text = this.#setext.release()!;
+      if (underline !== 'none') {
+        // A heading's text: drawn as the heading, over the row it held.
+        this.#line = `${'#'.repeat(underline)} ${text}`;
+        this.#decide(true);
         return;
       }
-      if (!complete && /^ {0,3}$/.test(line)) return;
       // Not an underline: the held line was a paragraph line after all, finished as drawn.
-      this.#setext = undefined;
       this.#painter.finish();
     }
     if (this.#code) {
-      this.#decideInFence(this.#code, complete);
-      return;
-    }
-    const tables = this.#tables;
-    if (tables.heldHeader !== undefined) {
-      if (!complete && mayBeDelimiter(line)) return;
-      const header = splitRow(tables.heldHeader);
-      const aligns = complete ? parseDelimiter(line) : undefined;
-      if (aligns !== undefined && aligns.length === header.length) {
-        tables.start(header, aligns, this.#width);
+      const next = this.#code.follow(line, complete, this.#width);
+      if (next === 'wait') return;
+      if (next === 'closed') {
+        this.#code = undefined;
         this.#nextLine();
         return;
       }
-      tables.releaseHeader(this.#proseOptions());
+      this.#mode = { kind: 'code', line: next };
+      if (complete) this.#finishCode(next);
+      return;
     }
-    if (tables.layout) {
-      const { end } = indentOf(line, 0);
-      if (end >= line.length && !complete) return;
-      if (line[end] === '|') {
-        this.#mode = { kind: 'row', header: false };
-        if (complete) this.#finishRow(false);
-        return;
-      }
-      tables.close();
-      tables.layout = undefined;
+    const table = this.#tables.follow(line, complete, this.#width, () => this.#proseOptions());
+    if (table === 'wait') return;
+    if (table === 'started') {
+      this.#nextLine();
+      return;
+    }
+    if (table === 'row') {
+      this.#mode = { kind: 'row', header: false };
+      if (complete) this.#finishRow(false);
+      return;
     }
     const start = classifyLine(line, complete);
     switch (start.kind) {
@@ -242,20 +218,11 @@ class Renderer implements StreamingRenderer {
     }
   }
 
-  /** The held line was a setext heading's text: drawn as the heading, over the row it held. */
-  #drawSetext(setext: { text: string }, level: number): void {
-    this.#setext = undefined;
-    this.#line = `${'#'.repeat(level)} ${setext.text}`;
-    this.#decide(true);
-  }
-
   /** A paragraph line complete: held unfinished when it may be a setext heading's text (one row, a paragraph's first line). */
   #endFlowLine(mode: Extract<Mode, { kind: 'flow' }>): void {
     const cells = mode.flow.end();
-    if (mode.source !== undefined && !this.#afterParagraph && !this.#lineWrapped) {
-      this.#painter.show(cells);
-      this.#setext = { text: mode.source };
-    } else this.#painter.commit(cells);
+    if (mode.source !== undefined && this.#setext.hold(mode.source)) this.#painter.show(cells);
+    else this.#painter.commit(cells);
     this.#nextLine();
   }
 
@@ -278,29 +245,9 @@ class Renderer implements StreamingRenderer {
       hyperlinks: this.#o.hyperlinks,
       onRow: (cells) => {
         this.#painter.commit(cells);
-        this.#lineWrapped = true;
+        this.#setext.rowFinished();
       },
     };
-  }
-
-  // ---- fenced code --------------------------------------------------------------------------
-
-  #decideInFence(code: CodeBlock, complete: boolean): void {
-    const { fence } = code;
-    const line = this.#line;
-    const quote = quotePrefix(line, fence.quote);
-    const rest = line.slice(quote.end);
-    const closing = closesFence(rest, fence.char, fence.length);
-    if (closing !== 'no' && !complete) return;
-    if (closing === 'yes') {
-      this.#code = undefined;
-      this.#nextLine();
-      return;
-    }
-    const codeLine = code.startLine(quoteBars(quote.depth));
-    this.#mode = { kind: 'code', line: codeLine };
-    code.append(codeLine, rest, this.#width);
-    if (complete) this.#finishCode(codeLine);
   }
 
   #finishCode(line: CodeLine): void {

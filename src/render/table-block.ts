@@ -11,7 +11,7 @@ import { cellsOf } from './cells.js';
 import { plainFlow, type ProseOptions } from './prose-flow.js';
 import type { RowPainter } from './row-painter.js';
 import { PLAIN } from './style.js';
-import { layoutFromCells, type parseDelimiter, splitRow, type TableLayout, tableRowCells, tableRuleCells } from './table.js';
+import { layoutFromCells, mayBeDelimiter, parseDelimiter, splitRow, type TableLayout, tableRowCells, tableRuleCells } from './table.js';
 
 /** Rows held to lay a table out from its content; a longer table streams on under their widths. */
 export const HELD_ROWS = 40;
@@ -29,6 +29,32 @@ export class TableBlock {
   constructor(painter: RowPainter, style: { color: boolean; hyperlinks: boolean }) {
     this.#painter = painter;
     this.#style = style;
+  }
+
+  /**
+   * What the start of a new line means to the table: more of it is needed to tell (`wait`), it
+   * was the delimiter row under a held header and the table has begun (`started`), it is a row
+   * of the open table (`row`), or the table (or a held header, drawn as text) is over (`none`).
+   */
+  follow(line: string, complete: boolean, width: number, prose: () => ProseOptions): 'wait' | 'started' | 'row' | 'none' {
+    if (this.heldHeader !== undefined) {
+      if (!complete && mayBeDelimiter(line)) return 'wait';
+      const header = splitRow(this.heldHeader);
+      const aligns = complete ? parseDelimiter(line) : undefined;
+      if (aligns !== undefined && aligns.length === header.length) {
+        this.start(header, aligns, width);
+        return 'started';
+      }
+      this.releaseHeader(prose());
+    }
+    if (this.layout) {
+      const { end } = indentOf(line, 0);
+      if (end >= line.length && !complete) return 'wait';
+      if (line[end] === '|') return 'row';
+      this.close();
+      this.layout = undefined;
+    }
+    return 'none';
   }
 
   /** A complete row: held when it may be a header, drawn when a table is open. */
