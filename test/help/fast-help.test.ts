@@ -5,15 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { IO } from '../../src/terminal/io.js';
 import { main } from '../../src/main.js';
-import { makeSandbox, SVC_BIN, svc } from '../helpers/run-svc.js';
+import { launcherAnswers, makeSandbox, svc } from '../helpers/run-svc.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pages = JSON.parse(readFileSync(`${root}/dist/bundle/help.json`, 'utf8')) as Record<string, string>;
-const LAUNCHER_ANSWERS = fileURLToPath(new URL('../helpers/launcher-answers.cjs', import.meta.url));
 const helpArgv = (path: string): string[] => [...(path === '' ? [] : path.split(' ')), '--help'];
 
 async function commanderHelp(argv: string[]): Promise<string> {
@@ -33,10 +31,7 @@ describe('help pages made at build time', () => {
     const sandbox = makeSandbox();
     try {
       const paths = Object.keys(pages);
-      const run = await execa(process.execPath, [LAUNCHER_ANSWERS, SVC_BIN, JSON.stringify(paths.map(helpArgv))], { env: sandbox.env, extendEnv: false, cwd: sandbox.home, stdin: 'ignore', reject: false, stripFinalNewline: false, timeout: 20_000 });
-      expect(run.exitCode, run.stderr).toBe(0);
-      expect(run.stderr).toBe('');
-      (JSON.parse(run.stdout) as string[]).forEach((text, i) => fast.set(paths[i]!, text));
+      (await launcherAnswers(paths.map(helpArgv), sandbox)).forEach((text, i) => fast.set(paths[i]!, text));
     } finally {
       sandbox.cleanup();
     }

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { execa, type Options, type Result } from 'execa';
 
 export const SVC_BIN = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+const LAUNCHER_ANSWERS = fileURLToPath(new URL('./launcher-answers.cjs', import.meta.url));
 
 export interface Sandbox {
   home: string;
@@ -46,6 +47,18 @@ export function svc(args: string[], sandbox: Sandbox, options: Options = {}): Pr
     cwd: sandbox.home,
     ...options,
   }) as unknown as Promise<SvcResult>;
+}
+
+/**
+ * What the launcher (bin/svc.js) writes to stdout for each command line, all run in one process
+ * (launcher-answers.cjs) instead of a Node start-up each: for the lines it answers itself
+ * (--version, help pages), that answer; '' for a line it hands to the full program. The process
+ * must exit 0 and write nothing else.
+ */
+export async function launcherAnswers(lines: string[][], sandbox: Sandbox): Promise<string[]> {
+  const run = await execa(process.execPath, [LAUNCHER_ANSWERS, SVC_BIN, JSON.stringify(lines)], { env: sandbox.env, extendEnv: false, cwd: sandbox.home, stdin: 'ignore', reject: false, stripFinalNewline: false, timeout: 20_000 });
+  if (run.exitCode !== 0 || run.stderr !== '') throw new Error(`the launcher's answers: exit ${run.exitCode}\n${run.stderr}`);
+  return JSON.parse(run.stdout) as string[];
 }
 
 /** No stack trace, no "at file:line" frames. */
