@@ -1,4 +1,4 @@
-// Bundle the built code (dist/, from tsc) into dist/bundle/: one small entry plus one chunk per
+// Bundle the built code (dist/, from scripts/compile.mjs) into dist/bundle/: one small entry plus one chunk per
 // lazily imported command, so `svc` reads a handful of files instead of hundreds (loading undici
 // alone takes half the time bundled), and render every help page into dist/bundle/help.json so
 // `--help` needs no commander at all (bench/RESULTS.md has the start-up figures).
