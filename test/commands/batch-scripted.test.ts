@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
@@ -62,26 +63,32 @@ describe('svc batch: how requests are sent', () => {
 
   it('a 429 pauses every worker for the wait it names, then all go on', async () => {
     writeInput('limited.jsonl', 40);
-    const arrivals: number[] = [];
-    let limitedAt = 0;
+    // The custom_id of each request, in the order they arrived.
+    const arrivals: string[] = [];
     // 41 requests (q0 twice): one handler, repeated, that limits the first q0.
     scripted.server.script(reply.repeat(async (_req, res, body) => {
-      arrivals.push(performance.now());
-      if (idOf(body) === 'q0' && limitedAt === 0) {
-        limitedAt = performance.now();
+      const id = idOf(body);
+      arrivals.push(id);
+      if (id === 'q0' && arrivals.indexOf('q0') === arrivals.length - 1) {
         res.writeHead(429, { 'content-type': 'application/json', 'retry-after-ms': '400' }).end(JSON.stringify({ error: { message: 'slow down' } }));
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion('ok')));
     }));
-    const result = await runSvc(['batch', 'limited.jsonl', '--concurrency', '4'], sandbox);
+    // Waits take their time here (by default a test's retries go at once): a request that waited
+    // on its own, rather than in the shared pause, would let the other workers run on meanwhile.
+    const retryWait = (ms: number, signal: AbortSignal | undefined) => sleep(ms, undefined, signal ? { signal } : {});
+    const result = await runSvc(['batch', 'limited.jsonl', '--concurrency', '4'], sandbox, { retryWait });
     expect(result.exitCode).toBe(0);
     expect(records(result.stdout)).toHaveLength(40);
-    // Within the pause only requests already on their way when the 429 left can arrive (at most
-    // one per other worker, with room to spare); without a shared pause the other three workers
-    // would send the whole rest of the file in that time.
-    const duringPause = arrivals.filter((at) => at > limitedAt && at < limitedAt + 400).length;
-    expect(duringPause).toBeLessThanOrEqual(6);
+    // Told by order, not by the clock: between the 429 and q0's retry (which comes when the wait
+    // is over) only the requests already on their way when the 429 left, and those the other
+    // workers send as the pause ends with q0's, can arrive: at most two per other worker. Without
+    // a shared pause the other three would send the whole rest of the file in that time.
+    const limited = arrivals.indexOf('q0');
+    const retried = arrivals.indexOf('q0', limited + 1);
+    expect(retried).toBeGreaterThan(limited);
+    expect(retried - limited - 1).toBeLessThanOrEqual(6);
     expect(scripted.server.requests.filter((request) => idOf(request.body) === 'q0')).toHaveLength(2);
     expect(scripted.server.requests).toHaveLength(41);
   });
