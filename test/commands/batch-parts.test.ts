@@ -3,7 +3,7 @@
  * two reads, a line over the bound), JSON lines escaped only for a terminal, the pool's bound and
  * stop, the shared pause extended but never shortened, and counts with thousands separators.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readLines } from '../../src/commands/batch/lines.js';
 import { jsonLine } from '../../src/commands/batch/output.js';
 import { PoolPause } from '../../src/commands/batch/pause.js';
@@ -98,6 +98,67 @@ describe('PoolPause', () => {
     expect(pause.remaining()).toBe(800);
     now = 3000;
     expect(pause.remaining()).toBe(0);
+  });
+
+  it('wakes every waiting worker with one timer, when the pause is over', async () => {
+    vi.useFakeTimers();
+    try {
+      const pause = new PoolPause();
+      pause.hold(400);
+      const woken: number[] = [];
+      const waits = [0, 1, 2, 3].map((worker) => pause.wait(undefined).then(() => woken.push(worker)));
+      // One timer for all four (a timer each woke them apart, and the first awake ran ahead).
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersByTimeAsync(399);
+      expect(woken).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      await Promise.all(waits);
+      expect(woken).toEqual([0, 1, 2, 3]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('an extended pause holds the workers that were already waiting until its new end', async () => {
+    vi.useFakeTimers();
+    try {
+      const pause = new PoolPause();
+      pause.hold(100);
+      let early = false;
+      const first = pause.wait(undefined).then(() => (early = true));
+      await vi.advanceTimersByTimeAsync(50);
+      pause.hold(200); // now until 250
+      let late = false;
+      const second = pause.wait(undefined).then(() => (late = true));
+      await vi.advanceTimersByTimeAsync(150); // 200: the first alarm went off, the pause goes on
+      expect([early, late]).toEqual([false, false]);
+      await vi.advanceTimersByTimeAsync(50);
+      await Promise.all([first, second]);
+      expect([early, late]).toEqual([true, true]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('when every waiter is aborted the timer goes too, and a later waiter still wakes', async () => {
+    vi.useFakeTimers();
+    try {
+      const pause = new PoolPause();
+      pause.hold(1000);
+      const controllers = [new AbortController(), new AbortController()];
+      const waits = controllers.map((controller) => pause.wait(controller.signal));
+      for (const controller of controllers) controller.abort();
+      for (const waiting of waits) await expect(waiting).rejects.toMatchObject({ name: 'InterruptedError' });
+      expect(vi.getTimerCount()).toBe(0);
+      let woke = false;
+      const later = pause.wait(undefined).then(() => (woke = true));
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersByTimeAsync(1000);
+      await later;
+      expect(woke).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('waiting ends with InterruptedError when aborted', async () => {

@@ -1,15 +1,25 @@
 /**
  * The pause every worker of a batch shares: a 429 (or a Retry-After) seen by one request holds
- * them all until the wait the service asked for is over, then they go on together. A later
- * request for a pause extends it; it never shortens one already held.
+ * them all until the wait the service asked for is over, then they go on together: one timer
+ * wakes every worker waiting on the pause in the same turn. (With a timer each they woke a
+ * millisecond or so apart, and the first awake could send its next request and the one after
+ * before the last had woken.) A later request for a pause extends it; it never shortens one
+ * already held.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { SharedPause } from '../../api/client.js';
 import { InterruptedError } from '../../core/errors.js';
+
+/** The timer of the pause held now, and the waiters it will wake. */
+interface Alarm {
+  until: number;
+  timer: NodeJS.Timeout;
+  waiters: Set<() => void>;
+}
 
 export class PoolPause implements SharedPause {
   #until = 0;
   readonly #now: () => number;
+  #alarm: Alarm | undefined;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
@@ -27,12 +37,44 @@ export class PoolPause implements SharedPause {
   async wait(signal: AbortSignal | undefined): Promise<void> {
     // Loop: the pause may have been extended while this request slept.
     for (let left = this.remaining(); left > 0; left = this.remaining()) {
-      try {
-        await sleep(left, undefined, signal ? { signal } : {});
-      } catch {
-        throw new InterruptedError();
-      }
+      if (signal?.aborted) throw new InterruptedError();
+      await this.#sleep(left, signal);
     }
     if (signal?.aborted) throw new InterruptedError();
+  }
+
+  /** Until the alarm of the pause held now goes off; InterruptedError as soon as `signal` aborts. */
+  #sleep(left: number, signal: AbortSignal | undefined): Promise<void> {
+    let alarm = this.#alarm;
+    if (alarm?.until !== this.#until) {
+      // A new or extended pause: a new alarm. Waiters of an earlier one wake at its time, find
+      // the pause extended, and come to this one.
+      const waiters = new Set<() => void>();
+      const timer = setTimeout(() => {
+        if (this.#alarm === alarm) this.#alarm = undefined;
+        for (const wake of waiters) wake();
+      }, left);
+      alarm = this.#alarm = { until: this.#until, timer, waiters };
+    }
+    const current = alarm;
+    const { waiters, timer } = current;
+    return new Promise<void>((resolve, reject) => {
+      const wake = (): void => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = (): void => {
+        waiters.delete(wake);
+        // Nobody left to wake: the timer would only keep the process waiting (a later waiter
+        // gets an alarm of its own).
+        if (waiters.size === 0) {
+          clearTimeout(timer);
+          if (this.#alarm === current) this.#alarm = undefined;
+        }
+        reject(new InterruptedError());
+      };
+      waiters.add(wake);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 }
