@@ -45,7 +45,6 @@ export class CodeBlock {
     this.#highlighter = highlighter;
   }
 
-  /** Start a line of code after `prefix` (the quote bars). */
   /**
    * A new line inside the block: more of it is needed to tell (`wait`), it is the closing fence
    * (`closed`), or it is a line of code, begun with what has come of it.
@@ -62,6 +61,7 @@ export class CodeBlock {
     return codeLine;
   }
 
+  /** Start a line of code after `prefix` (the quote bars). */
   startLine(prefix: Cell[]): CodeLine {
     const line = { prefix, text: '', width: 0, long: false };
     this.#painter.show(prefix);

@@ -45,36 +45,44 @@ export class PoolPause implements SharedPause {
 
   /** Until the alarm of the pause held now goes off; InterruptedError as soon as `signal` aborts. */
   #sleep(left: number, signal: AbortSignal | undefined): Promise<void> {
-    let alarm = this.#alarm;
-    if (alarm?.until !== this.#until) {
-      // A new or extended pause: a new alarm. Waiters of an earlier one wake at its time, find
-      // the pause extended, and come to this one.
-      const waiters = new Set<() => void>();
-      const timer = setTimeout(() => {
-        if (this.#alarm === alarm) this.#alarm = undefined;
-        for (const wake of waiters) wake();
-      }, left);
-      alarm = this.#alarm = { until: this.#until, timer, waiters };
-    }
-    const current = alarm;
-    const { waiters, timer } = current;
+    const alarm = this.#alarm?.until === this.#until ? this.#alarm : this.#setAlarm(left);
     return new Promise<void>((resolve, reject) => {
       const wake = (): void => {
         signal?.removeEventListener('abort', onAbort);
         resolve();
       };
       const onAbort = (): void => {
-        waiters.delete(wake);
+        alarm.waiters.delete(wake);
         // Nobody left to wake: the timer would only keep the process waiting (a later waiter
         // gets an alarm of its own).
-        if (waiters.size === 0) {
-          clearTimeout(timer);
-          if (this.#alarm === current) this.#alarm = undefined;
-        }
+        if (alarm.waiters.size === 0) this.#clear(alarm);
         reject(new InterruptedError());
       };
-      waiters.add(wake);
+      alarm.waiters.add(wake);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /**
+   * A new alarm, for a new or extended pause. Waiters of an earlier one wake at its time, find the
+   * pause extended, and come to this one.
+   */
+  #setAlarm(left: number): Alarm {
+    const waiters = new Set<() => void>();
+    const alarm: Alarm = {
+      until: this.#until,
+      waiters,
+      timer: setTimeout(() => {
+        this.#clear(alarm);
+        for (const wake of waiters) wake();
+      }, left),
+    };
+    this.#alarm = alarm;
+    return alarm;
+  }
+
+  #clear(alarm: Alarm): void {
+    clearTimeout(alarm.timer);
+    if (this.#alarm === alarm) this.#alarm = undefined;
   }
 }
