@@ -33,9 +33,30 @@ const lazyHttp2 = {
   },
 };
 
+/**
+ * commander requires node:child_process at load, for executable subcommands (a file per
+ * subcommand, spawned), which svc never declares: about 5 ms of every command's start-up. It gets
+ * `spawn`, the only thing it uses of the module, loading it on first call. test/e2e/lean-loading
+ * checks that a listing loads no child_process, and that commander still uses nothing else of it
+ * (so an upgrade that does fails there, not in a user's hands).
+ */
+const lazyChildProcess = {
+  name: 'lazy-commander-child-process',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^node:child_process$/ }, (args) => {
+      if (!/commander[\\/]lib[\\/]command\.js$/.test(args.importer)) return undefined;
+      return { path: 'commander-child-process', namespace: 'svc-lazy-child-process' };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'svc-lazy-child-process' }, () => ({
+      loader: 'js',
+      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };\n",
+    }));
+  },
+};
+
 await build({
   entryPoints: { cli: 'dist/cli.js' },
-  plugins: [lazyHttp2],
+  plugins: [lazyHttp2, lazyChildProcess],
   outdir: 'dist/bundle',
   bundle: true,
   splitting: true,

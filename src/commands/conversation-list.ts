@@ -1,9 +1,10 @@
 /**
  * The list of saved conversations: `svc sessions list` and its alias `svc chat --list`.
  */
-import { describeFilter, eachPassing, type ConversationFilter } from '../conversations/filter.js';
-import { firstLine } from '../conversations/model.js';
-import { newestFirst, type ConversationSummary } from '../conversations/store.js';
+import { describeFilter, type ConversationFilter } from '../conversations/filter.js';
+import { openingIn, spentOf, usageByModel, type ListedConversation } from '../conversations/listed.js';
+import { listConversations } from '../conversations/listing.js';
+import { newestFirst } from '../conversations/store.js';
 import { costOfSpent, formatCost, type Price } from '../settings/prices.js';
 import type { Factory } from '../factory.js';
 import { forOutput } from '../core/terminal-text.js';
@@ -14,8 +15,8 @@ import { LineOutput } from '../terminal/streams.js';
  * `--usage`: the tokens a conversation's replies used (undone and retried ones included), and
  * their cost when every model it used has a price.
  */
-function usageColumns(summary: ConversationSummary, prices: ReadonlyMap<string, Price>): { tokens: number; cost: number | undefined } {
-  return { tokens: summary.conversation.spent.total_tokens, cost: costOfSpent(summary.conversation.spentByModel, prices) };
+function usageColumns(listed: ListedConversation, prices: ReadonlyMap<string, Price>): { tokens: number; cost: number | undefined } {
+  return { tokens: spentOf(listed).total_tokens, cost: costOfSpent(usageByModel(listed), prices) };
 }
 
 export async function runList(factory: Factory, json: boolean, filter: ConversationFilter = {}, usage = false): Promise<void> {
@@ -24,12 +25,12 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
   const filtered = filter.since !== undefined || filter.model !== undefined;
   const prices = usage ? await factory.prices() : new Map<string, Price>();
   if (json) {
-    const rows = [...eachPassing(store, filter)].sort(newestFirst).map((s) => ({
+    const rows = [...listConversations(store, filter)].sort(newestFirst).map((s) => ({
       name: s.name,
       updated: s.updated,
       turns: s.turns,
-      ...(usage ? { usage: { ...s.conversation.spent }, cost_usd: costOfSpent(s.conversation.spentByModel, prices) ?? null } : {}),
-      first: firstLine(s.conversation, 200),
+      ...(usage ? { usage: spentOf(s), cost_usd: costOfSpent(usageByModel(s), prices) ?? null } : {}),
+      first: openingIn(s, 200),
     }));
     io.stdout.write(jsonForOutput(rows, io.stdoutIsTTY));
     if (rows.length === 0 && filtered) io.stderr.write(`no saved conversation${describeFilter(filter)}\n`);
@@ -40,7 +41,7 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
   const clean = (text: string): string => forOutput(text, io.stdoutIsTTY);
   const out = new LineOutput(io.stdout);
   let listed = 0;
-  for (const s of eachPassing(store, filter)) {
+  for (const s of listConversations(store, filter)) {
     listed += 1;
     // --usage: a tokens column after the turns, and the cost where it is known ('-' where not).
     let spent = '';
@@ -48,7 +49,9 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
       const { tokens, cost } = usageColumns(s, prices);
       spent = `\t${tokens}${prices.size > 0 ? `\t${cost === undefined ? '-' : formatCost(cost)}` : ''}`;
     }
-    if (!(await out.add(`${s.name}\t${s.updated.slice(0, 16).replace('T', ' ')}\t${s.turns}${spent}\t${clean(firstLine(s.conversation))}\n`))) break;
+    let more = out.add(`${s.name}\t${s.updated.slice(0, 16).replace('T', ' ')}\t${s.turns}${spent}\t${clean(openingIn(s, 60))}\n`);
+    if (typeof more !== 'boolean') more = await more;
+    if (!more) break;
   }
   await out.close();
   if (listed === 0) io.stderr.write(filtered ? `no saved conversation${describeFilter(filter)}\n` : 'no saved conversations yet\n');

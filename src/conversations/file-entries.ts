@@ -7,15 +7,26 @@ import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { SvcError } from '../core/errors.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
+import { parseJsonLines, type JsonLines } from '../storage/jsonl-file.js';
 import { EXTENSION, isConversationName } from './names.js';
 
-/** A file's bytes, or undefined when it cannot be read (whoever loads it next says why). */
-export function readWhole(path: string): Buffer | undefined {
+/** Files up to this size are read whole for a quick look (each); larger ones in pieces. */
+const MAX_RAW_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A quick look at a conversation file's raw text: false when `mayHold` says it cannot match, its
+ * lines (parsed from the bytes already read) when it may, undefined when it was not looked at (too
+ * large, or it cannot be read: whoever loads it next says why).
+ */
+export function quickLook(path: string, size: number, mayHold: (raw: string) => boolean): false | JsonLines | undefined {
+  if (size > MAX_RAW_BYTES) return undefined;
+  let bytes: Buffer;
   try {
-    return readFileSync(path);
+    bytes = readFileSync(path);
   } catch {
     return undefined;
   }
+  return mayHold(bytes.toString('utf8')) && parseJsonLines(bytes);
 }
 
 /** What is at a conversation's path: nothing, a file to read, or something svc must not touch. */
@@ -42,6 +53,8 @@ export interface ConversationFile {
   name: string;
   mtimeMs: number;
   size: number;
+  /** Which file it is: a file saved through a new one (svc's whole writes, most editors) gets a new number. */
+  ino: number;
 }
 
 /**
@@ -64,7 +77,7 @@ export function conversationFiles(dir: string): ConversationFile[] {
     const name = file.slice(0, -EXTENSION.length);
     if (!file.endsWith(EXTENSION) || !isConversationName(name)) continue;
     const stat = statSync(`${prefix}${file}`, { throwIfNoEntry: false });
-    if (stat?.isFile()) found.push({ name, mtimeMs: stat.mtimeMs, size: stat.size });
+    if (stat?.isFile()) found.push({ name, mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino });
   }
   return found.sort((a, b) => b.mtimeMs - a.mtimeMs);
 }

@@ -4,7 +4,6 @@
  * newest first).
  */
 import { InvalidValueError, parseIntegerInRange, parseModelId } from '../core/parse-values.js';
-import type { ConversationStore, ConversationSummary } from './store.js';
 
 export interface ConversationFilter {
   /** Changed at or after this time. */
@@ -75,26 +74,11 @@ export function rawFilterOf(filter: ConversationFilter): ((raw: string) => boole
   return filter.model === undefined ? undefined : modelMayBeIn(filter.model);
 }
 
-/** True when `summary` passes --since and --model (-n is the caller's: it counts what passes). */
-export function passes(summary: Pick<ConversationSummary, 'updated' | 'conversation'>, filter: ConversationFilter): boolean {
+/** True when a conversation passes --since and --model (-n is the caller's: it counts what passes). */
+export function passes(summary: { updated: string; models: readonly string[] }, filter: ConversationFilter): boolean {
   if (filter.since && !(Date.parse(summary.updated) >= filter.since.getTime())) return false;
-  if (filter.model !== undefined && !summary.conversation.turns.some((turn) => turn.model === filter.model)) return false;
+  if (filter.model !== undefined && !summary.models.includes(filter.model)) return false;
   return true;
-}
-
-/**
- * The saved conversations `filter` passes, one at a time, the most recently written file first;
- * with its `limit`, no file is read after that many have passed.
- */
-export function* eachPassing(store: Pick<ConversationStore, 'each'>, filter: ConversationFilter): Generator<ConversationSummary> {
-  if (filter.limit !== undefined && filter.limit <= 0) return;
-  let count = 0;
-  for (const summary of store.each(rawFilterOf(filter))) {
-    if (!passes(summary, filter)) continue;
-    yield summary;
-    count += 1;
-    if (filter.limit !== undefined && count >= filter.limit) return;
-  }
 }
 
 /** The filter in words, for "nothing found" notes: ` changed since 2026-11-01 09:30 UTC, that used svc-mini`. */

@@ -168,7 +168,11 @@ export function toMessages(conversation: Pick<Conversation, 'system' | 'turns'>)
 
 /** The first line of `text`, cut to `width` characters with an ellipsis. */
 export function firstLineOf(text: string, width = 60): string {
-  const line = text.trim().split('\n')[0] ?? '';
+  return cutLine(text.trim().split('\n')[0] ?? '', width);
+}
+
+/** `line` as it fits in `width` characters: cut, with an ellipsis, when longer. */
+export function cutLine(line: string, width: number): string {
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }
 

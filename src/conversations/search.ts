@@ -3,6 +3,7 @@
  * assistant message that contains the text, compared case-insensitively (Unicode case folding).
  */
 import { bothMayHold, passes, rawFilterOf, type ConversationFilter } from './filter.js';
+import { modelsOf } from './listed.js';
 import { newestFirst, type ConversationStore } from './store.js';
 
 export type Role = 'system' | 'user' | 'assistant';
@@ -60,8 +61,8 @@ export function* searchEach(store: ConversationStore, text: string, filter: Conv
   let found = 0;
   if (filter.limit !== undefined && filter.limit <= 0) return;
   for (const summary of store.each(bothMayHold(rawFilter(text, pattern), rawFilterOf(filter)))) {
-    if (!passes(summary, filter)) continue;
     const { conversation } = summary;
+    if (!passes({ updated: summary.updated, models: modelsOf(conversation) }, filter)) continue;
     const matches: SearchMatch[] = [];
     if (conversation.system) matchesIn(conversation.system, 0, 'system', pattern, matches);
     conversation.turns.forEach((turn, index) => {

@@ -11,21 +11,18 @@ import { join } from 'node:path';
 import { SvcError, UsageError } from '../core/errors.js';
 import type { Reporter } from '../core/reporter.js';
 import { writeNewFile } from '../storage/write-new-file.js';
-import { appendJsonLine, describeLineProblems, parseJsonLines, readJsonLines, type JsonLines, type LineProblem } from '../storage/jsonl-file.js';
-import { dataDir } from '../settings/paths.js';
+import { appendJsonLine, describeLineProblems, readJsonLines, type JsonLines, type LineProblem } from '../storage/jsonl-file.js';
+import { cacheDir, dataDir } from '../settings/paths.js';
 import { ensurePrivateDir } from '../settings/private-dir.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { forOutput } from '../core/terminal-text.js';
 import { replay, type Conversation, type ConversationRecord } from './model.js';
 import { recordOf } from './records.js';
 import { EXTENSION, checkConversationName } from './names.js';
-import { conversationFiles, entryAt, readWhole, type Entry } from './file-entries.js';
+import { conversationFiles, entryAt, quickLook, type ConversationFile, type Entry } from './file-entries.js';
 import { checkSavable } from './savable.js';
 
 export { checkConversationName, newConversationName } from './names.js';
-
-/** Files up to this size are read whole for a quick look (each); larger ones in pieces. */
-const MAX_RAW_BYTES = 16 * 1024 * 1024;
 
 /** The order of listings: most recently changed first (then by name, for a stable order). */
 export function newestFirst(a: { name: string; updated: string }, b: { name: string; updated: string }): number {
@@ -37,6 +34,8 @@ export interface ConversationSummary {
   updated: string;
   turns: number;
   conversation: Conversation;
+  /** Some lines were damaged (and reported): a listing reads it, and says so, every time. */
+  damaged: boolean;
 }
 
 interface Loaded {
@@ -53,10 +52,13 @@ export interface StoreOptions {
 
 export class ConversationStore {
   readonly dir: string;
+  /** Where listings keep what they saw of each file (listing-cache.ts). */
+  readonly listingCachePath: string;
   readonly #warn: (line: string) => void;
 
   constructor(env: Record<string, string | undefined>, options: StoreOptions = {}) {
     this.dir = join(dataDir(env), 'conversations');
+    this.listingCachePath = join(cacheDir(env), 'conversation-list.jsonl');
     this.#warn = options.warn ?? (() => {});
   }
 
@@ -203,28 +205,36 @@ export class ConversationStore {
     return [...this.each(undefined)].sort(newestFirst);
   }
 
+  /** The conversation files, newest first by file time (file-entries.ts). */
+  files(): ConversationFile[] {
+    return conversationFiles(this.dir);
+  }
+
   /**
    * Each saved conversation whose file text passes `mayHold`, read as `list` reads them, one at a
    * time and in no set order: a caller that keeps little of each (sessions search on thousands)
-   * never holds them all. The quick look at the raw text spares parsing the files a search cannot
-   * match, and a file that passes is parsed from the bytes already read. A file too large to read
-   * whole, or one that cannot be read (which loading then reports), is always loaded.
+   * never holds them all.
    */
   *each(mayHold: ((raw: string) => boolean) | undefined): Generator<ConversationSummary> {
-    for (const { name, mtimeMs, size } of conversationFiles(this.dir)) {
-      let preread: { lines: JsonLines; mtimeMs: number } | undefined;
-      if (mayHold && size <= MAX_RAW_BYTES) {
-        const bytes = readWhole(this.pathOf(name));
-        if (bytes) {
-          if (!mayHold(bytes.toString('utf8'))) continue;
-          preread = { lines: parseJsonLines(bytes), mtimeMs };
-        }
-      }
-      const conversation = this.#probe(name, true, preread)?.conversation;
-      if (!conversation) continue;
-      const updated = conversation.updated || new Date(mtimeMs).toISOString();
-      yield { name, updated, turns: conversation.turns.length, conversation };
+    for (const file of this.files()) {
+      const summary = this.summaryOf(file, mayHold);
+      if (summary) yield summary;
     }
+  }
+
+  /**
+   * `file` loaded for a listing: undefined when it cannot be read or holds no conversation (said
+   * through `warn`, as are its damaged lines), or when a quick look at its raw text (file-entries.ts)
+   * shows it fails `mayHold`: files a search or a filter cannot match are not parsed.
+   */
+  summaryOf(file: ConversationFile, mayHold?: (raw: string) => boolean): ConversationSummary | undefined {
+    const look = mayHold ? quickLook(this.pathOf(file.name), file.size, mayHold) : undefined;
+    if (look === false) return undefined;
+    const loaded = this.#probe(file.name, true, look && { lines: look, mtimeMs: file.mtimeMs });
+    if (!loaded) return undefined;
+    const { conversation } = loaded;
+    const updated = conversation.updated || new Date(file.mtimeMs).toISOString();
+    return { name: file.name, updated, turns: conversation.turns.length, conversation, damaged: loaded.problems.length > 0 };
   }
 
   /**
@@ -232,7 +242,7 @@ export class ConversationStore {
    * conversation (so --continue never picks a stray file and fails after sending).
    */
   latest(): string | undefined {
-    for (const { name } of conversationFiles(this.dir)) {
+    for (const { name } of this.files()) {
       if (this.#probe(name, false)) return name;
     }
     return undefined;

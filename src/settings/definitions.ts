@@ -4,7 +4,7 @@
  */
 import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange, parseOnOff } from '../core/parse-values.js';
 import { CHAT_OWNED, parseParamsObject } from '../chat/request-params.js';
-import { splitCommandLine } from './key-command.js';
+import { splitCommandLine } from './command-line.js';
 import { PREVIEW_CHOICES, type PreviewChoice } from './preview-choices.js';
 
 export interface SettingDefinition<T> {

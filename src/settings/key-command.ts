@@ -6,43 +6,14 @@
  * yields to SVC_API_KEY. Any failure is exit 3 saying what went wrong, never the output itself.
  */
 import { execFile } from 'node:child_process';
-import { UnusableKeyError, UsageError } from '../core/errors.js';
+import { UnusableKeyError } from '../core/errors.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { checkKeyShape } from './api-key.js';
+import { splitCommandLine } from './command-line.js';
 
 /** Long enough for a password manager that asks to unlock (a GUI pinentry), short enough not to hang a script. */
 export const KEY_COMMAND_TIMEOUT_MS = 60_000;
 const MAX_OUTPUT = 64 * 1024;
-
-/** The words of a command line: '…' literal, "…" with \\ escapes, \\ outside quotes; no expansion. */
-export function splitCommandLine(text: string, source = 'keyCommand'): string[] {
-  const words: string[] = [];
-  let word: string | undefined;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i]!;
-    if (quote === "'") {
-      if (char === "'") quote = undefined;
-      else word += char;
-    } else if (quote === '"') {
-      if (char === '"') quote = undefined;
-      else if (char === '\\' && i + 1 < text.length && '"\\$`'.includes(text[i + 1]!)) word += text[(i += 1)]!;
-      else word += char;
-    } else if (/\s/.test(char)) {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else if (char === "'" || char === '"') {
-      quote = char;
-      word ??= '';
-    } else if (char === '\\' && i + 1 < text.length) {
-      word = (word ?? '') + text[(i += 1)]!;
-    } else word = (word ?? '') + char;
-  }
-  if (quote) throw new UsageError(`${source}: the ${quote} is never closed`);
-  if (word !== undefined) words.push(word);
-  if (words.length === 0) throw new UsageError(`${source} is empty: give the command that prints the key`, { hint: 'svc config set keyCommand "pass show svc"' });
-  return words;
-}
 
 /** Run the command and return the key it prints. */
 export function keyFromCommand(text: string, env: NodeJS.ProcessEnv | Record<string, string | undefined>, timeoutMs = KEY_COMMAND_TIMEOUT_MS): Promise<string> {

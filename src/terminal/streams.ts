@@ -112,15 +112,22 @@ export class LineOutput {
     this.#watch = new OutputWatch(stream);
   }
 
-  async add(line: string): Promise<boolean> {
+  /**
+   * Gather `line`; false once the reader has left. A promise only when 16 KiB are gathered and
+   * written: a listing of 10,000 lines would otherwise wait on a promise per line.
+   */
+  add(line: string): boolean | Promise<boolean> {
     this.#pending.push(line);
     this.#size += line.length;
-    if (this.#size >= 16 * 1024) {
-      await this.flush();
-      // A failed write is reported on the event loop: let it arrive (once per 16 KiB) before
-      // the caller reads more to print.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    if (this.#size >= 16 * 1024) return this.#flushAndCheck();
+    return !this.#watch.gone;
+  }
+
+  async #flushAndCheck(): Promise<boolean> {
+    await this.flush();
+    // A failed write is reported on the event loop: let it arrive (once per 16 KiB) before
+    // the caller reads more to print.
+    await new Promise((resolve) => setImmediate(resolve));
     return !this.#watch.gone;
   }
 

@@ -6,7 +6,8 @@
  * stdout is a terminal. Checked by what the process loaded, not by timing.
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +40,21 @@ describe('a streamed chat loads only what it uses', () => {
     expect(loaded).not.toContain('internal/deps/undici/undici');
     expect(loaded).not.toContain('http2');
     expect(loaded).not.toContain('tls');
+    expect(loaded).not.toContain('child_process');
+  });
+});
+
+describe('commander gets node:child_process only when it spawns (scripts/bundle.mjs)', () => {
+  it('a listing loads no child_process', async () => {
+    const loaded = await builtinsLoadedBy(['sessions', 'list']);
+    expect(loaded).toContain('fs'); // the preload works
+    expect(loaded).not.toContain('child_process');
+  });
+
+  it('commander uses nothing of it but spawn, the one function the bundle hands it', () => {
+    const code = readFileSync(join(dirname(createRequire(import.meta.url).resolve('commander')), 'lib', 'command.js'), 'utf8');
+    const used = new Set([...code.matchAll(/childProcess\.(\w+)/g)].map((match) => match[1]));
+    expect([...used]).toEqual(['spawn']);
   });
 });
 

@@ -7,7 +7,8 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { keyFromCommand, splitCommandLine } from '../../src/settings/key-command.js';
+import { keyFromCommand } from '../../src/settings/key-command.js';
+import { splitCommandLine } from '../../src/settings/command-line.js';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { chunk, reply, useScriptedServer } from '../helpers/scripted-server.js';
