@@ -1,6 +1,9 @@
 /** The undici dispatcher every request goes through: proxies, connect timeout, connection bounds. */
 import type { Dispatcher } from 'undici';
-import { EnvHttpProxyAgent } from './undici-parts.js';
+import { Agent, EnvHttpProxyAgent } from './undici-parts.js';
+
+/** What undici's EnvHttpProxyAgent reads for a proxy (NO_PROXY only narrows them). */
+const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY'];
 
 /**
  * The dispatcher for real runs: proxies from HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their
@@ -13,11 +16,14 @@ import { EnvHttpProxyAgent } from './undici-parts.js';
  * (llama.cpp's server) then holds the extra ones waiting, and the batch crawls. svc batch sizes
  * it to --concurrency, so its requests reuse exactly that many connections.
  */
-export function createDispatcher(timeoutMs: number, connections?: number): Dispatcher {
+export function createDispatcher(timeoutMs: number, connections?: number, env: Record<string, string | undefined> = process.env): Dispatcher {
   // With a bound, an idle connection is also closed soon (0.3 s) rather than kept for the
   // server's whole keep-alive time: llama.cpp's server gives each open connection one of its few
   // HTTP threads, so connections left idle at the end of a batch kept the last requests waiting
   // about 3 s (the server's 5 s less undici's margin) for a thread.
   const bounded = connections === undefined ? {} : { connections, keepAliveTimeout: 300, keepAliveMaxTimeout: 300 };
-  return new EnvHttpProxyAgent({ connect: { timeout: Math.min(10_000, timeoutMs) }, ...bounded });
+  const options = { connect: { timeout: Math.min(10_000, timeoutMs) }, ...bounded };
+  // With no proxy set, EnvHttpProxyAgent sends every request through a plain Agent anyway, after
+  // parsing its URL again and reading NO_PROXY from the environment: 2,000 times in a batch.
+  return PROXY_VARIABLES.some((name) => env[name]) ? new EnvHttpProxyAgent(options) : new Agent(options);
 }

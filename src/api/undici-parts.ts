@@ -13,6 +13,7 @@
  */
 import './baseline-wasm.js';
 import api from 'undici/lib/api/index.js';
+import Agent from 'undici/lib/dispatcher/agent.js';
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 
@@ -20,5 +21,5 @@ import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 // dispatcher. ProxyAgent relies on it too (it opens its tunnel with `client.connect()`).
 Object.assign(DispatcherClass.prototype, api);
 
-export { EnvHttpProxyAgent };
+export { Agent, EnvHttpProxyAgent };
 

@@ -2,7 +2,7 @@
  * The list of saved conversations: `svc sessions list` and its alias `svc chat --list`.
  */
 import { describeFilter, type ConversationFilter } from '../conversations/filter.js';
-import { openingIn, spentOf, usageByModel, type ListedConversation } from '../conversations/listed.js';
+import { openingIn, spentOf, tokensIn, usageByModel, type ListedConversation } from '../conversations/listed.js';
 import { listConversations } from '../conversations/listing.js';
 import { newestFirst } from '../conversations/store.js';
 import { costOfSpent, formatCost, type Price } from '../settings/prices.js';
@@ -16,7 +16,8 @@ import { LineOutput } from '../terminal/streams.js';
  * their cost when every model it used has a price.
  */
 function usageColumns(listed: ListedConversation, prices: ReadonlyMap<string, Price>): { tokens: number; cost: number | undefined } {
-  return { tokens: spentOf(listed).total_tokens, cost: costOfSpent(usageByModel(listed), prices) };
+  const tokens = tokensIn(listed);
+  return { tokens: spentOf(tokens).total_tokens, cost: costOfSpent(usageByModel(tokens), prices) };
 }
 
 export async function runList(factory: Factory, json: boolean, filter: ConversationFilter = {}, usage = false): Promise<void> {
@@ -25,11 +26,11 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
   const filtered = filter.since !== undefined || filter.model !== undefined;
   const prices = usage ? await factory.prices() : new Map<string, Price>();
   if (json) {
-    const rows = [...listConversations(store, filter)].sort(newestFirst).map((s) => ({
+    const rows = [...listConversations(store, filter, { withTokens: usage })].sort(newestFirst).map((s) => ({
       name: s.name,
       updated: s.updated,
       turns: s.turns,
-      ...(usage ? { usage: spentOf(s), cost_usd: costOfSpent(usageByModel(s), prices) ?? null } : {}),
+      ...(usage ? { usage: spentOf(tokensIn(s)), cost_usd: costOfSpent(usageByModel(tokensIn(s)), prices) ?? null } : {}),
       first: openingIn(s, 200),
     }));
     io.stdout.write(jsonForOutput(rows, io.stdoutIsTTY));
@@ -41,7 +42,7 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
   const clean = (text: string): string => forOutput(text, io.stdoutIsTTY);
   const out = new LineOutput(io.stdout);
   let listed = 0;
-  for (const s of listConversations(store, filter)) {
+  for (const s of listConversations(store, filter, { withTokens: usage })) {
     listed += 1;
     // --usage: a tokens column after the turns, and the cost where it is known ('-' where not).
     let spent = '';
@@ -49,7 +50,8 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
       const { tokens, cost } = usageColumns(s, prices);
       spent = `\t${tokens}${prices.size > 0 ? `\t${cost === undefined ? '-' : formatCost(cost)}` : ''}`;
     }
-    let more = out.add(`${s.name}\t${s.updated.slice(0, 16).replace('T', ' ')}\t${s.turns}${spent}\t${clean(openingIn(s, 60))}\n`);
+    // The time is a record's text too (a hand-edited or foreign file): cleaned like the first line.
+    let more = out.add(`${s.name}\t${clean(s.updated.slice(0, 16).replace('T', ' '))}\t${s.turns}${spent}\t${clean(openingIn(s, 60))}\n`);
     if (typeof more !== 'boolean') more = await more;
     if (!more) break;
   }

@@ -55,6 +55,8 @@ export interface ConversationFile {
   size: number;
   /** Which file it is: a file saved through a new one (svc's whole writes, most editors) gets a new number. */
   ino: number;
+  /** When its contents or modes last changed: no one can set it back (mtime can be, with touch -r or rsync). */
+  ctimeMs: number;
 }
 
 /**
@@ -77,7 +79,7 @@ export function conversationFiles(dir: string): ConversationFile[] {
     const name = file.slice(0, -EXTENSION.length);
     if (!file.endsWith(EXTENSION) || !isConversationName(name)) continue;
     const stat = statSync(`${prefix}${file}`, { throwIfNoEntry: false });
-    if (stat?.isFile()) found.push({ name, mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino });
+    if (stat?.isFile()) found.push({ name, mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino, ctimeMs: stat.ctimeMs });
   }
   return found.sort((a, b) => b.mtimeMs - a.mtimeMs);
 }

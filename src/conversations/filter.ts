@@ -55,11 +55,17 @@ export function filterFrom(flags: FilterFlags, now = new Date()): ConversationFi
 
 /**
  * A quick test on a file's raw text that is true whenever the conversation could have used the
- * model: JSON writes the id the same way every time (a file with `\u` escapes is always read).
+ * model: JSON.stringify writes the id the same way every time; a file with the escapes it never
+ * writes (`\u`, and `\/` from other tools) is always read.
  */
 export function modelMayBeIn(model: string): (raw: string) => boolean {
   const quoted = JSON.stringify(model);
-  return (raw) => raw.includes(quoted) || raw.includes('\\u');
+  return (raw) => raw.includes(quoted) || hasOptionalEscapes(raw);
+}
+
+/** True when `raw` JSON holds an escape JSON.stringify never writes, so text in it may not appear as typed. */
+export function hasOptionalEscapes(raw: string): boolean {
+  return raw.includes('\\u') || raw.includes('\\/');
 }
 
 /** Both quick tests, or either alone, or none. */

@@ -4,10 +4,13 @@
  * thousands need not read them all again.
  */
 import type { Usage } from '../api/chat-types.js';
-import { addUsage, cutLine, noUsage, type Conversation } from './model.js';
+import { cutLine, perModel, type Conversation } from './model.js';
 
 /** The longest first line a listing shows (--json): what is kept of it is one character more, to know it was cut. */
 export const LONGEST_OPENING = 200;
+
+/** Tokens as [prompt, completion, total]: how the cache keeps them, and a listing without --usage never unpacks them. */
+export type Tokens = [prompt: number, completion: number, total: number];
 
 export interface ListedConversation {
   name: string;
@@ -18,15 +21,16 @@ export interface ListedConversation {
   opening: string;
   /** Every model a turn was answered by (for --model). */
   models: string[];
-  /**
-   * Tokens of every reply, undone and retried ones included, per model, as [prompt, completion,
-   * total] (for --usage: what a cost is made of). Kept as the cache keeps them: a listing without
-   * --usage makes no objects of them (usageByModel does).
-   */
-  tokensByModel: Record<string, Tokens>;
+  /** Tokens for --usage: always when the file was read, from the cache only when asked for. */
+  tokens?: SpentTokens;
 }
 
-export type Tokens = [prompt: number, completion: number, total: number];
+export interface SpentTokens {
+  /** Every reply's, undone and retried ones included … */
+  spent: Tokens;
+  /** … and the same per model: what a cost is made of. */
+  byModel: Record<string, Tokens>;
+}
 
 /** The models `conversation`'s turns were answered by, each once. */
 export function modelsOf(conversation: Conversation): string[] {
@@ -35,15 +39,20 @@ export function modelsOf(conversation: Conversation): string[] {
   return [...models];
 }
 
-export function listedOf(name: string, updated: string, conversation: Conversation): ListedConversation {
+const tokensOf = (usage: Usage): Tokens => [usage.prompt_tokens, usage.completion_tokens, usage.total_tokens];
+const usageOf = ([prompt, completion, total]: Tokens): Usage => ({ prompt_tokens: prompt, completion_tokens: completion, total_tokens: total });
+
+export function listedOf(name: string, updated: string, conversation: Conversation): ListedConversation & { tokens: SpentTokens } {
   const question = conversation.turns[0]?.user ?? '';
+  const tokensByModel = perModel<Tokens>();
+  for (const [model, usage] of Object.entries(conversation.spentByModel)) tokensByModel[model] = tokensOf(usage);
   return {
     name,
     updated,
     turns: conversation.turns.length,
     opening: (question.trim().split('\n')[0] ?? '').slice(0, LONGEST_OPENING + 1),
     models: modelsOf(conversation),
-    tokensByModel: Object.fromEntries(Object.entries(conversation.spentByModel).map(([model, usage]) => [model, [usage.prompt_tokens, usage.completion_tokens, usage.total_tokens]])),
+    tokens: { spent: tokensOf(conversation.spent), byModel: tokensByModel },
   };
 }
 
@@ -52,16 +61,20 @@ export function openingIn(listed: ListedConversation, width: number): string {
   return cutLine(listed.opening, Math.min(width, LONGEST_OPENING));
 }
 
-/** Every reply's tokens, per model (as Conversation.spentByModel). */
-export function usageByModel(listed: ListedConversation): Record<string, Usage> {
-  return Object.fromEntries(
-    Object.entries(listed.tokensByModel).map(([model, [prompt, completion, total]]) => [model, { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total }]),
-  );
+/** The tokens of a conversation listed with them (listConversations' `withTokens`). */
+export function tokensIn(listed: ListedConversation): SpentTokens {
+  if (!listed.tokens) throw new Error(`${listed.name} was listed without its tokens`);
+  return listed.tokens;
 }
 
-/** Every reply's tokens together. */
-export function spentOf(listed: ListedConversation): Usage {
-  const total = noUsage();
-  for (const usage of Object.values(usageByModel(listed))) addUsage(total, usage);
-  return total;
+/** Every reply's tokens together (as Conversation.spent). */
+export function spentOf(tokens: SpentTokens): Usage {
+  return usageOf(tokens.spent);
+}
+
+/** Every reply's tokens, per model (as Conversation.spentByModel). */
+export function usageByModel(tokens: SpentTokens): Record<string, Usage> {
+  const byModel = perModel<Usage>();
+  for (const [model, counts] of Object.entries(tokens.byModel)) byModel[model] = usageOf(counts);
+  return byModel;
 }

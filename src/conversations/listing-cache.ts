@@ -3,29 +3,31 @@
  * conversation-list.jsonl` so the next `svc sessions list` reads only the files that changed
  * since: listing 10,000 conversations otherwise reads and parses 60 MB (bench/RESULTS.md).
  *
- * An entry stands only while its file has the same modification time, size and inode number:
- * svc appends to a conversation (the size changes) and writes new ones whole under a new inode,
- * and so does any editor that saves through a new file. The cache holds the first line of each
+ * An entry stands only while its file has the same modification and change times, size and inode
+ * number: svc appends to a conversation (the size and times change) and writes new ones whole
+ * under a new inode, and no one can set the change time back (a write or a chmod moves it). The cache holds the first line of each
  * conversation, so it is owner-only like the conversations. It is only a copy: one that cannot be
  * read, is damaged, or was made for another folder is ignored (and rewritten), and one that
  * cannot be written costs only speed.
  *
  * The format is a line of JSON saying what the cache is, then a line per file: its name, a tab,
- * and a JSON array. Lines are parsed only when asked for, so `sessions list -n 20` of 10,000
+ * a JSON array of what the listing shows, a tab, a JSON array of its tokens (for --usage). Lines are parsed only when asked for, so `sessions list -n 20` of 10,000
  * parses 20 of them (a single JSON document of them all took a 10,000 listing 150 ms to read).
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensurePrivateDir } from '../settings/private-dir.js';
 import { tempPathIn } from '../storage/temp-name.js';
 import type { ConversationFile } from './file-entries.js';
-import type { ListedConversation, Tokens } from './listed.js';
+import type { ListedConversation, SpentTokens, Tokens } from './listed.js';
 
 /** Raised whenever the shape of an entry changes: an older svc's cache is then ignored, not misread. */
 const VERSION = 1;
 
-/** One file's line after its name: what the file looked like (mtimeMs, size, ino), then what it holds. */
-type Row = [mtimeMs: number, size: number, ino: number, updated: string, turns: number, opening: string, models: string[], tokensByModel: Record<string, Tokens>];
+/** What a file looked like (mtimeMs, size, ino, ctimeMs), then what a listing shows of it. */
+type Head = [mtimeMs: number, size: number, ino: number, ctimeMs: number, updated: string, turns: number, opening: string, models: string[]];
+/** Its tokens: apart, after a second tab, and parsed only for --usage (fewer objects for every other listing). */
+type TokenPart = [spent: Tokens, byModel: Record<string, Tokens>];
 
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
@@ -33,25 +35,41 @@ function isTokens(value: unknown): value is Tokens {
   return Array.isArray(value) && value.length === 3 && isCount(value[0]) && isCount(value[1]) && isCount(value[2]);
 }
 
-/** A row as this svc writes it; anything else (a hand edit, a damaged line) is read as absent. Plain loops: it runs for every file of a listing. */
-function isRow(value: unknown): value is Row {
+/** A head as this svc writes it; anything else (a hand edit, a damaged line) is read as absent. Plain loops: it runs for every file of a listing. */
+function isHead(value: unknown): value is Head {
   if (!Array.isArray(value) || value.length !== 8) return false;
-  if (!isCount(value[0]) || !isCount(value[1]) || !isCount(value[2]) || typeof value[3] !== 'string' || !isCount(value[4]) || typeof value[5] !== 'string') return false;
-  const models: unknown = value[6];
+  if (!isCount(value[0]) || !isCount(value[1]) || !isCount(value[2]) || !isCount(value[3])) return false;
+  if (typeof value[4] !== 'string' || !isCount(value[5]) || typeof value[6] !== 'string') return false;
+  const models: unknown = value[7];
   if (!Array.isArray(models)) return false;
   for (const model of models) if (typeof model !== 'string') return false;
-  const tokens: unknown = value[7];
-  if (typeof tokens !== 'object' || tokens === null || Array.isArray(tokens)) return false;
-  for (const model in tokens) if (!isTokens((tokens as Record<string, unknown>)[model])) return false;
   return true;
 }
 
-function rowOf(file: ConversationFile, listed: ListedConversation): Row {
-  return [file.mtimeMs, file.size, file.ino, listed.updated, listed.turns, listed.opening, listed.models, listed.tokensByModel];
+function isTokenPart(value: unknown): value is TokenPart {
+  if (!Array.isArray(value) || value.length !== 2 || !isTokens(value[0])) return false;
+  const byModel: unknown = value[1];
+  if (typeof byModel !== 'object' || byModel === null || Array.isArray(byModel)) return false;
+  // Own keys only (`in` would also walk anything a bug put on Object.prototype).
+  for (const model of Object.keys(byModel)) if (!isTokens((byModel as Record<string, unknown>)[model])) return false;
+  return true;
 }
 
-function listedOfRow(name: string, row: Row): ListedConversation {
-  return { name, updated: row[3], turns: row[4], opening: row[5], models: row[6], tokensByModel: row[7] };
+/** A file's row: its head, a tab, its token part. */
+function rowOf(file: ConversationFile, listed: ListedConversation & { tokens: SpentTokens }): string {
+  const head: Head = [file.mtimeMs, file.size, file.ino, file.ctimeMs, listed.updated, listed.turns, listed.opening, listed.models];
+  const tokens: TokenPart = [listed.tokens.spent, listed.tokens.byModel];
+  return `${JSON.stringify(head)}\t${JSON.stringify(tokens)}`;
+}
+
+/** `text` as JSON of the shape `is` accepts, or undefined. */
+function parsed<T>(text: string, is: (value: unknown) => value is T): T | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return is(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export class ListingCache {
@@ -77,6 +95,8 @@ export class ListingCache {
     const cache = new ListingCache(path, dir);
     let text: string;
     try {
+      // Only a regular file is opened: a FIFO put there would block the listing.
+      if (!statSync(path).isFile()) throw new Error('not a regular file');
       text = readFileSync(path, 'utf8');
     } catch {
       cache.#changed = true; // none yet, or unreadable: written afresh
@@ -99,23 +119,43 @@ export class ListingCache {
     return cache;
   }
 
+  /** Drop `name` from the cache at `path`, if it is there (its conversation was deleted). */
+  static forget(path: string, dir: string, name: string): void {
+    const cache = ListingCache.open(path, dir);
+    if (cache.#rows.has(name)) {
+      cache.drop(name);
+      cache.save();
+    }
+  }
+
   #header(): { v: number; dir: string } {
     return { v: VERSION, dir: this.#dir };
   }
 
-  /** What the listing last saw of `file`, if the file has not changed since. */
-  get(file: ConversationFile): ListedConversation | undefined {
+  /**
+   * What the listing last saw of `file`, if the file has not changed since; with its tokens when
+   * `withTokens` (a row whose tokens cannot be read is then no row).
+   */
+  get(file: ConversationFile, withTokens = false): ListedConversation | undefined {
     const kept = this.#rows.get(file.name);
+    if (kept === undefined) return undefined;
     // Parsed afresh each time rather than kept parsed: a listing asks for each file once, and
     // rows kept alive would only give the garbage collector more to move.
-    const row = kept === undefined ? undefined : parsedRow(typeof kept === 'number' ? this.#rowText(kept) : kept);
-    if (!row || row[0] !== file.mtimeMs || row[1] !== file.size || row[2] !== file.ino) return undefined;
-    return listedOfRow(file.name, row);
+    const row = typeof kept === 'number' ? this.#rowText(kept) : kept;
+    const tab = row.indexOf('\t');
+    if (tab === -1) return undefined;
+    const head = parsed(row.slice(0, tab), isHead);
+    if (!head || head[0] !== file.mtimeMs || head[1] !== file.size || head[2] !== file.ino || head[3] !== file.ctimeMs) return undefined;
+    // JSON.parse makes a model named `__proto__` an own key like any other; it is only read from here.
+    const listed: ListedConversation = { name: file.name, updated: head[4], turns: head[5], opening: head[6], models: head[7] };
+    if (!withTokens) return listed;
+    const tokens = parsed(row.slice(tab + 1), isTokenPart);
+    return tokens && { ...listed, tokens: { spent: tokens[0], byModel: tokens[1] } };
   }
 
   /** Keep what a listing read of `file` for the next one. */
-  set(file: ConversationFile, listed: ListedConversation): void {
-    this.#rows.set(file.name, JSON.stringify(rowOf(file, listed)));
+  set(file: ConversationFile, listed: ListedConversation & { tokens: SpentTokens }): void {
+    this.#rows.set(file.name, rowOf(file, listed));
     this.#changed = true;
   }
 
@@ -163,13 +203,4 @@ export class ListingCache {
 function lineEnd(text: string, start: number): number {
   const end = text.indexOf('\n', start);
   return end === -1 ? text.length : end;
-}
-
-function parsedRow(line: string): Row | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return isRow(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }

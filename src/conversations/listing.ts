@@ -6,7 +6,7 @@
  */
 import type { ConversationFile } from './file-entries.js';
 import { passes, rawFilterOf, type ConversationFilter } from './filter.js';
-import { listedOf, type ListedConversation } from './listed.js';
+import { listedOf, type ListedConversation, type SpentTokens } from './listed.js';
 import { ListingCache } from './listing-cache.js';
 import type { ConversationStore } from './store.js';
 
@@ -16,15 +16,20 @@ import type { ConversationStore } from './store.js';
  */
 const READ_BEFORE_CACHE = 32;
 
-/** A file as read for a listing: what it shows (nothing when it holds no conversation), and whether to cache that. */
+/** A file as read for a listing: what it shows (nothing when it holds no conversation), and what the cache does with it. */
 interface Reading {
   file: ConversationFile;
-  listed: ListedConversation | undefined;
-  /** False for a file with damaged lines: every listing reads it, and reports them, again. */
-  keep: boolean;
+  listed: (ListedConversation & { tokens: SpentTokens }) | undefined;
+  /**
+   * `drop` for a file with damaged lines (every listing reads it, and reports them, again) or with
+   * no conversation; `leave` for one a filter's quick look passed over unread (its row, stale or
+   * not, is for listings without the filter to judge).
+   */
+  cache: 'set' | 'drop' | 'leave';
 }
 
-export function* listConversations(store: ConversationStore, filter: ConversationFilter): Generator<ListedConversation> {
+/** `withTokens`: each with its tokens (--usage), which the cache otherwise leaves unread. */
+export function* listConversations(store: ConversationStore, filter: ConversationFilter, { withTokens = false } = {}): Generator<ListedConversation> {
   if (filter.limit !== undefined && filter.limit <= 0) return;
   const files = store.files();
   const mayHold = rawFilterOf(filter);
@@ -35,7 +40,7 @@ export function* listConversations(store: ConversationStore, filter: Conversatio
     for (let index = 0; index < files.length; index++) {
       const file = files[index]!;
       if (index === READ_BEFORE_CACHE) cache = openCache(store, files, readEarly);
-      let listed = cache?.get(file);
+      let listed = cache?.get(file, withTokens);
       if (!listed) {
         const reading = read(store, file, mayHold);
         listed = reading.listed;
@@ -47,21 +52,24 @@ export function* listConversations(store: ConversationStore, filter: Conversatio
       count += 1;
       if (filter.limit !== undefined && count >= filter.limit) return;
     }
+    // A few files, all read: the cache is still brought up to date, so the first lines of
+    // conversations removed since do not stay in it.
+    if (files.length > 0) cache ??= openCache(store, files, readEarly);
   } finally {
     cache?.save();
   }
 }
 
-/** `file` read for the listing; nothing when it holds no conversation (said on stderr) or cannot pass `mayHold`. */
 function read(store: ConversationStore, file: ConversationFile, mayHold: ((raw: string) => boolean) | undefined): Reading {
   const summary = store.summaryOf(file, mayHold);
-  if (!summary) return { file, listed: undefined, keep: false };
-  return { file, listed: listedOf(file.name, summary.updated, summary.conversation), keep: !summary.damaged };
+  if (summary === 'passed over') return { file, listed: undefined, cache: 'leave' };
+  if (!summary) return { file, listed: undefined, cache: 'drop' };
+  return { file, listed: listedOf(file.name, summary.updated, summary.conversation), cache: summary.damaged ? 'drop' : 'set' };
 }
 
-function keepIn(cache: ListingCache, { file, listed, keep }: Reading): void {
-  if (listed && keep) cache.set(file, listed);
-  else cache.drop(file.name);
+function keepIn(cache: ListingCache, reading: Reading): void {
+  if (reading.cache === 'set' && reading.listed) cache.set(reading.file, reading.listed);
+  else if (reading.cache === 'drop') cache.drop(reading.file.name);
 }
 
 /** The cache, without the files that are gone, with what was read before it was opened. */
@@ -70,6 +78,6 @@ function openCache(store: ConversationStore, files: ConversationFile[], readEarl
   const present = new Set(files.map((file) => file.name));
   for (const name of cache.names()) if (!present.has(name)) cache.drop(name);
   // An entry that still stands is what was read: setting it again would only rewrite the cache.
-  for (const reading of readEarly) if (!(reading.keep && cache.get(reading.file))) keepIn(cache, reading);
+  for (const reading of readEarly) if (!(reading.cache === 'set' && cache.get(reading.file))) keepIn(cache, reading);
   return cache;
 }

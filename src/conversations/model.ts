@@ -94,7 +94,15 @@ export function addUsage(total: Usage, usage: Usage | undefined): void {
   total.total_tokens += usage.total_tokens;
 }
 
-/** Add a turn's `usage` into the per-model totals. */
+/**
+ * An empty per-model record. Without a prototype, so a model named `__proto__`, `constructor` or
+ * `toString` is a key like any other instead of reaching Object.prototype.
+ */
+export function perModel<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/** Add a turn's `usage` into the per-model totals (made by perModel). */
 export function addUsageOfModel(byModel: Record<string, Usage>, model: string | undefined, usage: Usage | undefined): void {
   if (!usage) return;
   addUsage((byModel[model ?? ''] ??= noUsage()), usage);
@@ -110,7 +118,7 @@ function later(a: string, b: string): string {
  * log: records are appended as things happen, and a fork starts now with turns from before.
  */
 export function replay(name: string, records: ConversationRecord[]): Conversation {
-  const conversation: Conversation = { name, created: '', updated: '', system: undefined, model: undefined, turns: [], images: [], spent: noUsage(), spentByModel: {} };
+  const conversation: Conversation = { name, created: '', updated: '', system: undefined, model: undefined, turns: [], images: [], spent: noUsage(), spentByModel: perModel() };
   for (const record of records) {
     switch (record.type) {
       case 'start':

@@ -2,7 +2,7 @@
  * Finding saved conversations by what was said in them: every line of a system, user or
  * assistant message that contains the text, compared case-insensitively (Unicode case folding).
  */
-import { bothMayHold, passes, rawFilterOf, type ConversationFilter } from './filter.js';
+import { bothMayHold, hasOptionalEscapes, passes, rawFilterOf, type ConversationFilter } from './filter.js';
 import { modelsOf } from './listed.js';
 import { newestFirst, type ConversationStore } from './store.js';
 
@@ -35,11 +35,11 @@ function patternOf(text: string): RegExp {
 /**
  * A quick test on a file's raw text that is true whenever a message in it could contain `text`:
  * JSON.stringify keeps every other character as it is, so the text is in the raw file too. A file
- * with `\u` escapes (control characters, or one written by hand) is always read properly.
+ * with escapes it never writes (`\u`, `\/`: another tool, or a hand edit) is always read properly.
  */
 function rawFilter(text: string, pattern: RegExp): ((raw: string) => boolean) | undefined {
   if (ESCAPED_IN_JSON.test(text)) return undefined;
-  return (raw) => pattern.test(raw) || raw.includes('\\u');
+  return (raw) => pattern.test(raw) || hasOptionalEscapes(raw);
 }
 
 function matchesIn(content: string, turn: number, role: Role, pattern: RegExp, into: SearchMatch[]): void {

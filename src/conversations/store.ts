@@ -20,6 +20,7 @@ import { replay, type Conversation, type ConversationRecord } from './model.js';
 import { recordOf } from './records.js';
 import { EXTENSION, checkConversationName } from './names.js';
 import { conversationFiles, entryAt, quickLook, type ConversationFile, type Entry } from './file-entries.js';
+import { ListingCache } from './listing-cache.js';
 import { checkSavable } from './savable.js';
 
 export { checkConversationName, newConversationName } from './names.js';
@@ -37,6 +38,9 @@ export interface ConversationSummary {
   /** Some lines were damaged (and reported): a listing reads it, and says so, every time. */
   damaged: boolean;
 }
+
+/** A file's lines, already read, and its time. */
+type Preread = { lines: JsonLines; mtimeMs: number };
 
 interface Loaded {
   conversation: Conversation;
@@ -117,12 +121,15 @@ export class ConversationStore {
     return this.#load(name, true).conversation;
   }
 
-  /** The lines of `name`'s file; throws, saying why, when there is no such file or it cannot be read. */
-  #readLines(name: string): { lines: JsonLines; mtimeMs: number } {
+  /**
+   * The lines of `name`'s file; throws, saying why, when there is no such file or it cannot be
+   * read. `known`: what a listing's look at the folder just found there (no second stat).
+   */
+  #readLines(name: string, known?: ConversationFile): Preread {
     const path = this.pathOf(name);
     let entry: Entry;
     try {
-      entry = entryAt(path);
+      entry = known ? { kind: 'file', mtimeMs: known.mtimeMs, size: known.size } : entryAt(path);
       if (entry.kind === 'file') return { lines: readJsonLines(path), mtimeMs: entry.mtimeMs };
     } catch (error) {
       const code = errnoCode(error);
@@ -175,9 +182,9 @@ export class ConversationStore {
     });
   }
 
-  /** Load `name`, from its file or from lines already read (`preread`). */
-  #load(name: string, report: boolean, preread?: { lines: JsonLines; mtimeMs: number }): Loaded {
-    const { lines, mtimeMs } = preread ?? this.#readLines(name);
+  /** Load `name`, from its file (as a listing found it) or from lines already read. */
+  #load(name: string, report: boolean, from?: Preread | ConversationFile): Loaded {
+    const { lines, mtimeMs } = from && 'lines' in from ? from : this.#readLines(name, from);
     const { records, problems } = this.#recordsOf(name, lines, report);
     const conversation = replay(name, records);
     // A file whose start record was lost still has a date: when it last changed.
@@ -189,9 +196,9 @@ export class ConversationStore {
    * Load `name` for a listing: a file that cannot be read or holds no record is named and passed
    * over; its damaged lines are reported only when `reportLines` (--continue reads it again).
    */
-  #probe(name: string, reportLines: boolean, preread?: { lines: JsonLines; mtimeMs: number }): Loaded | undefined {
+  #probe(name: string, reportLines: boolean, from?: Preread | ConversationFile): Loaded | undefined {
     try {
-      const loaded = this.#load(name, reportLines, preread);
+      const loaded = this.#load(name, reportLines, from);
       if (loaded.records > 0) return loaded;
       if (loaded.problems.length > 0) this.#warn(`svc: ${this.pathOf(name)}: no line in it is a conversation record; left out`);
     } catch (error) {
@@ -218,19 +225,19 @@ export class ConversationStore {
   *each(mayHold: ((raw: string) => boolean) | undefined): Generator<ConversationSummary> {
     for (const file of this.files()) {
       const summary = this.summaryOf(file, mayHold);
-      if (summary) yield summary;
+      if (typeof summary === 'object') yield summary;
     }
   }
 
   /**
    * `file` loaded for a listing: undefined when it cannot be read or holds no conversation (said
-   * through `warn`, as are its damaged lines), or when a quick look at its raw text (file-entries.ts)
-   * shows it fails `mayHold`: files a search or a filter cannot match are not parsed.
+   * through `warn`, as are its damaged lines); 'passed over' when a quick look at its raw text
+   * (file-entries.ts) shows it fails `mayHold`: files a search or a filter cannot match are not parsed.
    */
-  summaryOf(file: ConversationFile, mayHold?: (raw: string) => boolean): ConversationSummary | undefined {
+  summaryOf(file: ConversationFile, mayHold?: (raw: string) => boolean): ConversationSummary | 'passed over' | undefined {
     const look = mayHold ? quickLook(this.pathOf(file.name), file.size, mayHold) : undefined;
-    if (look === false) return undefined;
-    const loaded = this.#probe(file.name, true, look && { lines: look, mtimeMs: file.mtimeMs });
+    if (look === false) return 'passed over';
+    const loaded = this.#probe(file.name, true, look ? { lines: look, mtimeMs: file.mtimeMs } : file);
     if (!loaded) return undefined;
     const { conversation } = loaded;
     const updated = conversation.updated || new Date(file.mtimeMs).toISOString();
@@ -248,6 +255,7 @@ export class ConversationStore {
     return undefined;
   }
 
+  /** Delete `name`'s file, and what the listing cache keeps of it (its first line). */
   delete(name: string): void {
     const path = this.pathOf(name);
     if (!this.exists(name)) throw new UsageError(`no saved conversation named "${name}"`, { hint: 'see them with `svc sessions list`' });
@@ -256,6 +264,7 @@ export class ConversationStore {
     } catch (error) {
       throw new SvcError(`cannot delete ${path}: ${describeSystemError(error)}`, { cause: error });
     }
+    ListingCache.forget(this.listingCachePath, this.dir, name);
   }
 }
 

@@ -21,7 +21,8 @@ type Show = (line: string) => string;
 /** On a terminal: a heading line per conversation, then up to 3 matching lines around the match. */
 function describeHit(hit: SearchHit, show: Show): string {
   const count = hit.matches.length;
-  const lines = [`${hit.name}\t${hit.updated.slice(0, 16).replace('T', ' ')}\t${count} matching ${count === 1 ? 'line' : 'lines'}`];
+  // The time is a record's text too (a hand-edited or foreign file): neutralised like the lines.
+  const lines = [`${hit.name}\t${forOutput(hit.updated.slice(0, 16).replace('T', ' '), true)}\t${count} matching ${count === 1 ? 'line' : 'lines'}`];
   for (const match of hit.matches.slice(0, SHOWN_LINES)) lines.push(`  ${match.role}: ${show(lineInContext(match.line, match.index))}`);
   if (count > SHOWN_LINES) lines.push(`  … ${count - SHOWN_LINES} more (svc sessions show ${hit.name})`);
   return lines.join('\n');
