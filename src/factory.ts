@@ -181,7 +181,7 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
     }
     const timeoutMs = Math.round(resolved.timeout.value * 1000);
     const { ApiClient, createDispatcher } = await import('./api/client.js');
-    const dispatcher = createDispatcher(timeoutMs, options.connections, io.env);
+    const dispatcher = await createDispatcher(timeoutMs, options.connections, io.env);
     closers.push(() => dispatcher.destroy());
     const debug = debugLogger(io, () => key.key);
     return new ApiClient({

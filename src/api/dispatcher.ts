@@ -1,6 +1,6 @@
 /** The undici dispatcher every request goes through: proxies, connect timeout, connection bounds. */
 import type { Dispatcher } from 'undici';
-import { Agent, EnvHttpProxyAgent } from './undici-parts.js';
+import { Agent, loadEnvHttpProxyAgent } from './undici-parts.js';
 
 /** What undici's EnvHttpProxyAgent reads for a proxy (NO_PROXY only narrows them). */
 const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY'];
@@ -16,7 +16,7 @@ const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY
  * (llama.cpp's server) then holds the extra ones waiting, and the batch crawls. svc batch sizes
  * it to --concurrency, so its requests reuse exactly that many connections.
  */
-export function createDispatcher(timeoutMs: number, connections?: number, env: Record<string, string | undefined> = process.env): Dispatcher {
+export async function createDispatcher(timeoutMs: number, connections?: number, env: Record<string, string | undefined> = process.env): Promise<Dispatcher> {
   // With a bound, an idle connection is also closed soon (0.3 s) rather than kept for the
   // server's whole keep-alive time: llama.cpp's server gives each open connection one of its few
   // HTTP threads, so connections left idle at the end of a batch kept the last requests waiting
@@ -24,6 +24,8 @@ export function createDispatcher(timeoutMs: number, connections?: number, env: R
   const bounded = connections === undefined ? {} : { connections, keepAliveTimeout: 300, keepAliveMaxTimeout: 300 };
   const options = { connect: { timeout: Math.min(10_000, timeoutMs) }, ...bounded };
   // With no proxy set, EnvHttpProxyAgent sends every request through a plain Agent anyway, after
-  // parsing its URL again and reading NO_PROXY from the environment: 2,000 times in a batch.
-  return PROXY_VARIABLES.some((name) => env[name]) ? new EnvHttpProxyAgent(options) : new Agent(options);
+  // parsing its URL again and reading NO_PROXY from the environment: 2,000 times in a batch. Its
+  // module is not even loaded then.
+  if (!PROXY_VARIABLES.some((name) => env[name])) return new Agent(options);
+  return new (await loadEnvHttpProxyAgent())(options);
 }

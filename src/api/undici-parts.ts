@@ -15,11 +15,15 @@ import './baseline-wasm.js';
 import api from 'undici/lib/api/index.js';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';
-import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 
 // What undici's index does on load: the request/stream/connect/... methods live on every
 // dispatcher. ProxyAgent relies on it too (it opens its tunnel with `client.connect()`).
 Object.assign(DispatcherClass.prototype, api);
 
-export { Agent, EnvHttpProxyAgent };
+export { Agent };
+
+/** The proxy-aware dispatcher, loaded only when a proxy is set (it brings ProxyAgent and its SOCKS code). */
+export async function loadEnvHttpProxyAgent(): Promise<typeof import('undici').EnvHttpProxyAgent> {
+  return (await import('undici/lib/dispatcher/env-http-proxy-agent.js')).default;
+}
 

@@ -5,23 +5,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../src/api/dispatcher.js';
-import { Agent, EnvHttpProxyAgent } from '../../src/api/undici-parts.js';
+import { Agent, loadEnvHttpProxyAgent } from '../../src/api/undici-parts.js';
 
-const kinds = (env: Record<string, string | undefined>) => {
-  const dispatcher = createDispatcher(1000, undefined, env);
+const kinds = async (env: Record<string, string | undefined>) => {
+  const dispatcher = await createDispatcher(1000, undefined, env);
   void dispatcher.close();
-  return dispatcher instanceof EnvHttpProxyAgent ? 'proxy-aware' : dispatcher instanceof Agent ? 'plain' : 'other';
+  return dispatcher instanceof (await loadEnvHttpProxyAgent()) ? 'proxy-aware' : dispatcher instanceof Agent ? 'plain' : 'other';
 };
 
 describe('createDispatcher', () => {
-  it('is a plain Agent when no proxy variable is set, or they are empty', () => {
-    expect(kinds({})).toBe('plain');
-    expect(kinds({ http_proxy: '', HTTPS_PROXY: '', NO_PROXY: 'localhost' })).toBe('plain');
+  it('is a plain Agent when no proxy variable is set, or they are empty', async () => {
+    expect(await kinds({})).toBe('plain');
+    expect(await kinds({ http_proxy: '', HTTPS_PROXY: '', NO_PROXY: 'localhost' })).toBe('plain');
   });
 
-  it('honours each proxy variable undici reads, in either case', () => {
+  it('honours each proxy variable undici reads, in either case', async () => {
     for (const name of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY']) {
-      expect(kinds({ [name]: 'http://proxy.example:3128' }), name).toBe('proxy-aware');
+      expect(await kinds({ [name]: 'http://proxy.example:3128' }), name).toBe('proxy-aware');
     }
   });
 });

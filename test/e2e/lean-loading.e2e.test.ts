@@ -84,6 +84,9 @@ describe('the Markdown renderer loads only for a terminal', () => {
     expect(code.some((text) => text.includes('waiting for the service'))).toBe(true);
     // ... and nothing of the renderer's.
     expect(code.filter((text) => text.includes(RENDERER_MARK) || text.includes(HIGHLIGHT_MARK))).toEqual([]);
+    // With no proxy set, undici's proxy-aware dispatcher is not loaded either (src/api/dispatcher.ts).
+    expect(readFileSync(list, 'utf8')).not.toContain('env-http-proxy-agent');
+    expect(readdirSync(BUNDLE).some((file) => file.startsWith('env-http-proxy-agent'))).toBe(true);
   });
 
   it('on a terminal the same chat loads both (the control for the case above)', async () => {
