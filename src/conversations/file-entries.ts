@@ -5,9 +5,9 @@
  */
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
-import { SvcError } from '../core/errors.js';
+import { SvcError, UsageError } from '../core/errors.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
-import { parseJsonLines, type JsonLines } from '../storage/jsonl-file.js';
+import { parseJsonLines, readJsonLines, type JsonLines } from '../storage/jsonl-file.js';
 import { EXTENSION, isConversationName } from './names.js';
 
 /** Files up to this size are read whole for a quick look (each); larger ones in pieces. */
@@ -47,6 +47,25 @@ export function entryAt(path: string): Entry {
     // Not there at all.
   }
   return { kind: 'missing' };
+}
+
+/**
+ * The lines of conversation `name`'s file at `path`, and its time; throws, saying why, when there
+ * is no such file, it is not a regular file, or it cannot be read. `known`: what a listing's look
+ * at the folder just found there (no second stat).
+ */
+export function readConversationLines(path: string, name: string, known?: ConversationFile): { lines: JsonLines; mtimeMs: number } {
+  let entry: Entry;
+  try {
+    entry = known ? { kind: 'file', mtimeMs: known.mtimeMs, size: known.size } : entryAt(path);
+    if (entry.kind === 'file') return { lines: readJsonLines(path), mtimeMs: entry.mtimeMs };
+  } catch (error) {
+    const code = errnoCode(error);
+    const hint = code === 'EACCES' || code === 'EPERM' ? `give it back to yourself: chmod u+rw ${path}` : undefined;
+    throw new SvcError(`cannot read the conversation "${name}" (${path}): ${describeSystemError(error)}`, { hint, cause: error });
+  }
+  if (entry.kind === 'missing') throw new UsageError(`no saved conversation named "${name}"`, { hint: 'see them with `svc sessions list`' });
+  throw new SvcError(`${path} is ${entry.what}, not a saved conversation`, { hint: 'move it away, or choose another name' });
 }
 
 export interface ConversationFile {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { SvcError, UsageError } from '../core/errors.js';
 import type { Reporter } from '../core/reporter.js';
 import { writeNewFile } from '../storage/write-new-file.js';
-import { appendJsonLine, describeLineProblems, readJsonLines, type JsonLines, type LineProblem } from '../storage/jsonl-file.js';
+import { appendJsonLine, describeLineProblems, type JsonLines, type LineProblem } from '../storage/jsonl-file.js';
 import { cacheDir, dataDir } from '../settings/paths.js';
 import { ensurePrivateDir } from '../settings/private-dir.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
@@ -19,7 +19,7 @@ import { forOutput } from '../core/terminal-text.js';
 import { replay, type Conversation, type ConversationRecord } from './model.js';
 import { recordOf } from './records.js';
 import { EXTENSION, checkConversationName } from './names.js';
-import { conversationFiles, entryAt, quickLook, type ConversationFile, type Entry } from './file-entries.js';
+import { conversationFiles, entryAt, quickLook, readConversationLines, type ConversationFile } from './file-entries.js';
 import { ListingCache } from './listing-cache.js';
 import { checkSavable } from './savable.js';
 
@@ -121,23 +121,9 @@ export class ConversationStore {
     return this.#load(name, true).conversation;
   }
 
-  /**
-   * The lines of `name`'s file; throws, saying why, when there is no such file or it cannot be
-   * read. `known`: what a listing's look at the folder just found there (no second stat).
-   */
+  /** The lines of `name`'s file (file-entries.ts readConversationLines: it throws, saying why). */
   #readLines(name: string, known?: ConversationFile): Preread {
-    const path = this.pathOf(name);
-    let entry: Entry;
-    try {
-      entry = known ? { kind: 'file', mtimeMs: known.mtimeMs, size: known.size } : entryAt(path);
-      if (entry.kind === 'file') return { lines: readJsonLines(path), mtimeMs: entry.mtimeMs };
-    } catch (error) {
-      const code = errnoCode(error);
-      const hint = code === 'EACCES' || code === 'EPERM' ? `give it back to yourself: chmod u+rw ${path}` : undefined;
-      throw new SvcError(`cannot read the conversation "${name}" (${path}): ${describeSystemError(error)}`, { hint, cause: error });
-    }
-    if (entry.kind === 'missing') throw new UsageError(`no saved conversation named "${name}"`, { hint: 'see them with `svc sessions list`' });
-    throw new SvcError(`${path} is ${entry.what}, not a saved conversation`, { hint: 'move it away, or choose another name' });
+    return readConversationLines(this.pathOf(name), name, known);
   }
 
   /**
