@@ -63,6 +63,7 @@ describe('bench/run.mjs --quick', () => {
         'svc sessions search (every one matches)',
         'grep -rilF (1% match)',
         'svc sessions list',
+        'svc sessions list (no cache yet)',
         'svc sessions list -n 20',
         'svc sessions search -n 20 (every one matches)',
         'svc sessions search -n 20 (1% match)',
