@@ -44,7 +44,7 @@ const lazyChildProcess = {
   name: 'lazy-commander-child-process',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^node:child_process$/ }, (args) => {
-      if (!/commander[\\/]lib[\\/]command\.js$/.test(args.importer)) return undefined;
+      if (!/[\\/]commander[\\/]lib[\\/]command\.js$/.test(args.importer)) return undefined;
       return { path: 'commander-child-process', namespace: 'svc-lazy-child-process' };
     });
     pluginBuild.onLoad({ filter: /.*/, namespace: 'svc-lazy-child-process' }, () => ({

@@ -70,6 +70,8 @@ function replayed(held: Uint8Array[], iterator: AsyncIterator<Uint8Array>): Asyn
       state = 'rest';
       return iterator.next();
     },
+    // Once `iterator` is done, a return() still reaches it, as none did from the generator: the
+    // bodies here are async generators (response.ts), which ignore a return() after their end.
     return: async (value?: unknown) => {
       const wasReadingRest = state === 'rest';
       state = 'stopped';

@@ -2,8 +2,6 @@
 import type { Dispatcher } from 'undici';
 import { Agent, loadEnvHttpProxyAgent } from './undici-parts.js';
 
-/** What undici's EnvHttpProxyAgent reads for a proxy (NO_PROXY only narrows them). */
-const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY'];
 
 /**
  * The dispatcher for real runs: proxies from HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their
@@ -23,9 +21,12 @@ export async function createDispatcher(timeoutMs: number, connections?: number, 
   // about 3 s (the server's 5 s less undici's margin) for a thread.
   const bounded = connections === undefined ? {} : { connections, keepAliveTimeout: 300, keepAliveMaxTimeout: 300 };
   const options = { connect: { timeout: Math.min(10_000, timeoutMs) }, ...bounded };
-  // With no proxy set, EnvHttpProxyAgent sends every request through a plain Agent anyway, after
-  // parsing its URL again and reading NO_PROXY from the environment: 2,000 times in a batch. Its
-  // module is not even loaded then.
-  if (!PROXY_VARIABLES.some((name) => env[name])) return new Agent(options);
-  return new (await loadEnvHttpProxyAgent())(options);
+  // Read as undici reads them (the lowercase name first, an empty value meaning none), but from
+  // `env`, and handed over: undici would read process.env, which an in-process run does not use.
+  const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
+  const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY ?? '';
+  // With no proxy, EnvHttpProxyAgent sends every request through a plain Agent anyway, after
+  // parsing its URL again and reading NO_PROXY: 2,000 times in a batch. Not even loaded then.
+  if (!httpProxy && !httpsProxy) return new Agent(options);
+  return new (await loadEnvHttpProxyAgent())({ ...options, httpProxy, httpsProxy, noProxy: env.no_proxy ?? env.NO_PROXY ?? '' });
 }
