@@ -82,11 +82,15 @@ export function searchConversations(store: ConversationStore, text: string, filt
 }
 
 /**
- * `line` in pieces, each occurrence of `text` (any case) a piece of its own marked `match`: what
- * a terminal shows highlighted.
+ * A splitter of lines into pieces, each occurrence of `text` (any case) a piece of its own marked
+ * `match`: what a terminal shows highlighted. Made once per search, its pattern compiled once.
  */
-export function splitAtMatches(line: string, text: string): Array<{ text: string; match: boolean }> {
+export function matchSplitter(text: string): (line: string) => Array<{ text: string; match: boolean }> {
   const pattern = new RegExp(patternOf(text).source, 'giu');
+  return (line) => splitAt(line, pattern);
+}
+
+function splitAt(line: string, pattern: RegExp): Array<{ text: string; match: boolean }> {
   const pieces: Array<{ text: string; match: boolean }> = [];
   let at = 0;
   for (const found of line.matchAll(pattern)) {
