@@ -17,6 +17,7 @@
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensurePrivateDir } from '../settings/private-dir.js';
+import { ByteBuilder } from '../core/byte-builder.js';
 import { tempPathIn } from '../storage/temp-name.js';
 import type { ConversationFile } from './file-entries.js';
 import type { ListedConversation, SpentTokens, Tokens } from './listed.js';
@@ -79,10 +80,12 @@ export class ListingCache {
   /** The cache as read. */
   #text = '';
   /**
-   * Where each file's row is in #text (parsed when asked for), or the text of its row as this
-   * listing made it (text rather than arrays: fewer objects for the garbage collector to move).
+   * Where each file's row is: at or after 0, in #text (the cache as read); below 0, in #fresh
+   * (`-1 - start`: rows this listing made). Parsed when asked for.
    */
-  readonly #rows = new Map<string, number | string>();
+  readonly #rows = new Map<string, number>();
+  /** The rows this listing made, each ended by a newline, kept as bytes (core/byte-builder.ts says why). */
+  readonly #fresh = new ByteBuilder();
   #changed = false;
 
   private constructor(path: string, dir: string) {
@@ -137,11 +140,11 @@ export class ListingCache {
    * `withTokens` (a row whose tokens cannot be read is then no row).
    */
   get(file: ConversationFile, withTokens = false): ListedConversation | undefined {
-    const kept = this.#rows.get(file.name);
-    if (kept === undefined) return undefined;
+    const at = this.#rows.get(file.name);
+    if (at === undefined) return undefined;
     // Parsed afresh each time rather than kept parsed: a listing asks for each file once, and
     // rows kept alive would only give the garbage collector more to move.
-    const row = typeof kept === 'number' ? this.#rowText(kept) : kept;
+    const row = this.#rowText(at);
     const tab = row.indexOf('\t');
     if (tab === -1) return undefined;
     const head = parsed(row.slice(0, tab), isHead);
@@ -155,12 +158,14 @@ export class ListingCache {
 
   /** Keep what a listing read of `file` for the next one. */
   set(file: ConversationFile, listed: ListedConversation & { tokens: SpentTokens }): void {
-    this.#rows.set(file.name, rowOf(file, listed));
+    this.#rows.set(file.name, -1 - this.#fresh.append(`${rowOf(file, listed)}\n`));
     this.#changed = true;
   }
 
-  #rowText(start: number): string {
-    return this.#text.slice(start, lineEnd(this.#text, start));
+  #rowText(at: number): string {
+    if (at >= 0) return this.#text.slice(at, lineEnd(this.#text, at));
+    const start = -1 - at;
+    return this.#fresh.view(start, this.#fresh.indexOf(0x0a, start)).toString('utf8');
   }
 
   /** Forget `name` (a file that is gone, or holds no conversation now). */
@@ -179,14 +184,23 @@ export class ListingCache {
    */
   save(): void {
     if (!this.#changed) return;
-    const lines = [JSON.stringify(this.#header())];
-    for (const [name, row] of this.#rows) lines.push(`${name}\t${typeof row === 'number' ? this.#rowText(row) : row}`);
+    const out = new ByteBuilder(this.#text.length + this.#fresh.length + 1024);
+    out.append(`${JSON.stringify(this.#header())}\n`);
+    for (const [name, at] of this.#rows) {
+      out.append(`${name}\t`);
+      if (at >= 0) {
+        out.append(`${this.#rowText(at)}\n`);
+      } else {
+        const start = -1 - at;
+        out.appendBytes(this.#fresh.view(), start, this.#fresh.indexOf(0x0a, start) + 1);
+      }
+    }
     let temp: string | undefined;
     try {
       const folder = dirname(this.#path);
       ensurePrivateDir(folder);
       temp = tempPathIn(folder);
-      writeFileSync(temp, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
+      writeFileSync(temp, out.view(), { mode: 0o600, flag: 'wx' });
       renameSync(temp, this.#path);
       this.#changed = false;
     } catch {
