@@ -62,8 +62,7 @@ export class LineReader {
       this.#deliver({ kind: 'interrupt', hadText });
     });
     this.#rl.on('close', () => {
-      if (!this.#results.closed) output.write('\n');
-      this.#results.closed = true;
+      if (this.#results.close()) output.write('\n');
       this.#deliver({ kind: 'eof' });
     });
   }
@@ -131,10 +130,7 @@ export class LineReader {
 
   /** Restore the terminal as it was. */
   close(): void {
-    if (!this.#results.closed) {
-      this.#results.closed = true;
-      this.#rl.close();
-    }
+    if (this.#results.close()) this.#rl.close();
     this.#giveTerminalBack();
     if (this.#terminal.fd !== 0) this.#terminal.stream.destroy();
   }

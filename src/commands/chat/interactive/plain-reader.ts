@@ -23,7 +23,7 @@ export class PlainLineReader implements SessionReader {
     this.#rl = createInterface({ input, terminal: false });
     this.#rl.on('line', (text) => this.#results.deliver({ kind: 'line', text }));
     this.#rl.on('close', () => {
-      this.#results.closed = true;
+      this.#results.close();
       this.#results.deliver({ kind: 'eof' });
     });
   }
@@ -55,9 +55,6 @@ export class PlainLineReader implements SessionReader {
   }
 
   close(): void {
-    if (!this.#results.closed) {
-      this.#results.closed = true;
-      this.#rl.close();
-    }
+    if (this.#results.close()) this.#rl.close();
   }
 }
