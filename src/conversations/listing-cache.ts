@@ -14,11 +14,11 @@
  * a JSON array of what the listing shows, a tab, a JSON array of its tokens (for --usage). Lines are parsed only when asked for, so `sessions list -n 20` of 10,000
  * parses 20 of them (a single JSON document of them all took a 10,000 listing 150 ms to read).
  */
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensurePrivateDir } from '../settings/private-dir.js';
 import { ByteBuilder } from '../core/byte-builder.js';
-import { tempPathIn } from '../storage/temp-name.js';
+import { replaceFile } from '../storage/replace-file.js';
 import type { ConversationFile } from './file-entries.js';
 import type { ListedConversation, SpentTokens, Tokens } from './listed.js';
 
@@ -195,20 +195,12 @@ export class ListingCache {
         out.appendBytes(this.#fresh.view(), start, this.#fresh.indexOf(0x0a, start) + 1);
       }
     }
-    let temp: string | undefined;
     try {
-      const folder = dirname(this.#path);
-      ensurePrivateDir(folder);
-      temp = tempPathIn(folder);
-      writeFileSync(temp, out.view(), { mode: 0o600, flag: 'wx' });
-      renameSync(temp, this.#path);
+      ensurePrivateDir(dirname(this.#path));
+      replaceFile(this.#path, out.view(), 0o600);
       this.#changed = false;
     } catch {
-      try {
-        if (temp !== undefined) rmSync(temp, { force: true });
-      } catch {
-        // Nothing more to do: a stray temporary file in svc's own cache folder.
-      }
+      // Not kept: the next listing reads the files again.
     }
   }
 }

@@ -4,12 +4,13 @@
  * service (a role's model is only a default, which -m beats). A file there takes the place of
  * the built-in role of the same name.
  */
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError, UsageError } from '../core/errors.js';
 import { isSimpleName, SIMPLE_NAME_RULE } from '../core/names.js';
 import { configDir } from '../settings/paths.js';
 import { ensurePrivateDir } from '../settings/private-dir.js';
+import { replaceFile } from '../storage/replace-file.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { BUILT_IN_ROLES, builtInRole } from './built-in.js';
 import { formatRoleFile, parseRoleFile, RoleFileProblem, type Role } from './role-file.js';
@@ -127,13 +128,10 @@ export function ensureRolesDir(env: Env): void {
  * crash leaves the old file or the new one, never half of either.
  */
 export function writeRolesFile(env: Env, path: string, text: string): void {
-  const temp = `${path}.${process.pid}.tmp`;
   try {
     ensureRolesDir(env);
-    writeFileSync(temp, text, { mode: 0o600 });
-    renameSync(temp, path);
+    replaceFile(path, text, 0o600);
   } catch (error) {
-    rmSync(temp, { force: true });
     throw new SvcError(`cannot write ${path}: ${describeSystemError(error)}; the role was not changed`);
   }
 }

@@ -4,8 +4,9 @@
  * so another service's models are never offered. A cache that cannot be read or written costs
  * nothing but completion.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { replaceFile } from './replace-file.js';
 
 /** `dir`: svc's cache folder (settings/paths.ts cacheDir), given by the caller: storage knows no settings. */
 const cacheFile = (dir: string): string => join(dir, 'models.json');
@@ -24,11 +25,8 @@ export function cachedModelIds(dir: string, baseUrl: string | undefined): string
 /** Keep the ids for completion; a cache that cannot be written costs nothing but completion. */
 export function keepModelIds(dir: string, baseUrl: string, ids: string[]): void {
   try {
-    const path = cacheFile(dir);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const temp = `${path}.${process.pid}.part`;
-    writeFileSync(temp, `${JSON.stringify({ baseUrl, ids, at: new Date().toISOString() })}\n`, { mode: 0o600 });
-    renameSync(temp, path);
+    replaceFile(cacheFile(dir), `${JSON.stringify({ baseUrl, ids, at: new Date().toISOString() })}\n`, 0o600);
   } catch {
     // A read-only cache folder: the list was printed; completion just offers less.
   }
