@@ -2,7 +2,6 @@
 import type { Dispatcher } from 'undici';
 import { Agent, loadEnvHttpProxyAgent } from './undici-parts.js';
 
-
 /**
  * The dispatcher for real runs: proxies from HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their
  * lowercase forms), and a connect timeout of 10 s (or the whole timeout when that is shorter).

@@ -6,6 +6,7 @@ import { openingIn, spentOf, tokensIn, usageByModel, type ListedConversation } f
 import { listConversations } from '../conversations/listing.js';
 import { newestFirst } from '../conversations/store.js';
 import { costOfSpent, formatCost, type Price } from '../settings/prices.js';
+import type { Usage } from '../api/chat-types.js';
 import type { Factory } from '../factory.js';
 import { forOutput } from '../core/terminal-text.js';
 import { jsonForOutput } from '../core/json.js';
@@ -15,9 +16,9 @@ import { LineOutput } from '../terminal/streams.js';
  * `--usage`: the tokens a conversation's replies used (undone and retried ones included), and
  * their cost when every model it used has a price.
  */
-function usageColumns(listed: ListedConversation, prices: ReadonlyMap<string, Price>): { tokens: number; cost: number | undefined } {
+function usageColumns(listed: ListedConversation, prices: ReadonlyMap<string, Price>): { usage: Usage; cost: number | undefined } {
   const tokens = tokensIn(listed);
-  return { tokens: spentOf(tokens).total_tokens, cost: costOfSpent(usageByModel(tokens), prices) };
+  return { usage: spentOf(tokens), cost: costOfSpent(usageByModel(tokens), prices) };
 }
 
 export async function runList(factory: Factory, json: boolean, filter: ConversationFilter = {}, usage = false): Promise<void> {
@@ -26,13 +27,16 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
   const filtered = filter.since !== undefined || filter.model !== undefined;
   const prices = usage ? await factory.prices() : new Map<string, Price>();
   if (json) {
-    const rows = [...listConversations(store, filter, { withTokens: usage })].sort(newestFirst).map((s) => ({
-      name: s.name,
-      updated: s.updated,
-      turns: s.turns,
-      ...(usage ? { usage: spentOf(tokensIn(s)), cost_usd: costOfSpent(usageByModel(tokensIn(s)), prices) ?? null } : {}),
-      first: openingIn(s, 200),
-    }));
+    const rows = [...listConversations(store, filter, { withTokens: usage })].sort(newestFirst).map((s) => {
+      const columns = usage ? usageColumns(s, prices) : undefined;
+      return {
+        name: s.name,
+        updated: s.updated,
+        turns: s.turns,
+        ...(columns ? { usage: columns.usage, cost_usd: columns.cost ?? null } : {}),
+        first: openingIn(s, 200),
+      };
+    });
     io.stdout.write(jsonForOutput(rows, io.stdoutIsTTY));
     if (rows.length === 0 && filtered) io.stderr.write(`no saved conversation${describeFilter(filter)}\n`);
     return;
@@ -47,8 +51,8 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
     // --usage: a tokens column after the turns, and the cost where it is known ('-' where not).
     let spent = '';
     if (usage) {
-      const { tokens, cost } = usageColumns(s, prices);
-      spent = `\t${tokens}${prices.size > 0 ? `\t${cost === undefined ? '-' : formatCost(cost)}` : ''}`;
+      const { usage: used, cost } = usageColumns(s, prices);
+      spent = `\t${used.total_tokens}${prices.size > 0 ? `\t${cost === undefined ? '-' : formatCost(cost)}` : ''}`;
     }
     // The time is a record's text too (a hand-edited or foreign file): cleaned like the first line.
     let more = out.add(`${s.name}\t${clean(s.updated.slice(0, 16).replace('T', ' '))}\t${s.turns}${spent}\t${clean(openingIn(s, 60))}\n`);

@@ -235,8 +235,8 @@ export class ConversationStore {
    * conversation (so --continue never picks a stray file and fails after sending).
    */
   latest(): string | undefined {
-    for (const { name } of this.files()) {
-      if (this.#probe(name, false)) return name;
+    for (const file of this.files()) {
+      if (this.#probe(file.name, false, file)) return file.name;
     }
     return undefined;
   }

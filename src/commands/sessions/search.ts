@@ -52,7 +52,10 @@ export async function runSearch(factory: Factory, words: string[], options: Sear
     ? (line) => forOutput(line, io.stdoutIsTTY)
     : (line) =>
         split(line)
-          .map((piece) => (piece.match ? `${HIGHLIGHT_ON}${forOutput(piece.text, io.stdoutIsTTY)}${HIGHLIGHT_OFF}` : forOutput(piece.text, io.stdoutIsTTY)))
+          .map((piece) => {
+            const clean = forOutput(piece.text, io.stdoutIsTTY);
+            return piece.match ? `${HIGHLIGHT_ON}${clean}${HIGHLIGHT_OFF}` : clean;
+          })
           .join('');
   let found = 0;
   if (options.json) {

@@ -2,7 +2,6 @@
  * The interactive session: read a message, stream the reply, keep the whole conversation and
  * send it each turn, until the user leaves. Every turn is saved as it happens.
  */
-import { noteFor } from '../../../terminal/wrap-note.js';
 import { plainWanted } from '../../../terminal/plain.js';
 import { PlainLineReader } from './plain-reader.js';
 import { StreamUsageAsk } from '../../../chat/stream-usage.js';
@@ -26,15 +25,16 @@ import { applyRole } from './role.js';
 import { runSlashCommand } from './commands.js';
 import { MessageComposer } from './composer.js';
 import { LineReader } from './line-reader.js';
-import type { SessionDeps, SessionReader, SessionState } from './session-state.js';
+import { say, type SessionDeps, type SessionReader, type SessionState } from './session-state.js';
 import { parseInput, unknownCommandHint } from './slash-commands.js';
 import { openTerminalInput, type TerminalInput } from './terminal-input.js';
 
 const PROMPT = '› ';
 const CONTINUATION = '… ';
 
+/** A line for the person at the session, as the slash commands say theirs (session-state.ts). */
 function note(io: IO, text: string): void {
-  io.stderr.write(`${text.includes('\n') ? text : noteFor(text, io.stderr as { columns?: number }, io.stderrIsTTY)}\n`);
+  say({ io }, text);
 }
 
 /** Said once, when a write fails: the session goes on in memory. */
