@@ -1,8 +1,12 @@
 /**
  * Every command in the README's `sh` blocks is run here, in README order, against the emulator,
- * as a user would type it (through a `svc` on PATH), so the README cannot rot. Interactive ones
- * run in a real terminal (tmux); `svc emulator` runs in the background for the lines after it.
- * The npm lines are what CI itself runs (.ci/run) and the demo has its own test below.
+ * so the README cannot rot. A line with any shell around svc (a pipe, a redirection, a variable,
+ * an environment prefix) runs in bash with a `svc` on PATH, as a user would type it; interactive
+ * ones run in a real terminal (tmux); `svc emulator` runs in the background for the lines after
+ * it. A line that is one svc command and nothing else has its words split by bash and runs
+ * in-process (main(argv, io)): a process of its own would add a Node start-up and nothing the
+ * line shows (the launcher and PATH are the other lines', and test/e2e's, to show). The npm
+ * lines are what CI itself runs (.ci/run) and the demo has its own test below.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { runSvc } from '../helpers/in-process.js';
 import { hasStackTrace, makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
 import { startTmux, tmuxAvailable } from '../helpers/tmux.js';
 
@@ -28,7 +33,16 @@ export function shellBlocks(markdown: string): string[][] {
   return blocks;
 }
 
-type Kind = 'npm' | 'emulator' | 'repl' | 'repl-piped' | 'login' | 'plain';
+type Kind = 'npm' | 'emulator' | 'repl' | 'repl-piped' | 'login' | 'bare' | 'plain';
+
+/**
+ * One svc command with nothing of the shell around it: once quoted words are set aside, no pipe,
+ * redirection, substitution, variable, glob, brace, tilde or environment prefix is left.
+ */
+export function isBareCommand(line: string): boolean {
+  const unquoted = line.replace(/'[^']*'|"(?:[^"\\$`]|\\.)*"/g, 'Q').replace(/\s+#.*$/, '').trim();
+  return /^svc\s/.test(unquoted) && !/[|&;<>()$`*?[\]{}~\\]/.test(unquoted);
+}
 
 /** How a line has to be run. Anything not listed as interactive must work without a terminal. */
 export function kindOf(line: string): Kind {
@@ -38,6 +52,7 @@ export function kindOf(line: string): Kind {
   if (/^svc chat(\s+(-c|--continue|--session\s+\S+))?$/.test(command)) return 'repl';
   if (/\|\s*svc chat -i\b/.test(command)) return 'repl-piped';
   if (/^svc auth login$/.test(command)) return 'login';
+  if (isBareCommand(line)) return 'bare';
   return 'plain';
 }
 
@@ -69,6 +84,15 @@ async function runPlain(script: string): Promise<void> {
   expect(hasStackTrace(result.stderr)).toBe(false);
 }
 
+/** A bare command: bash splits its words (quotes, escapes, the comment), main() runs them. */
+async function runBare(line: string): Promise<void> {
+  const split = await execa('bash', ['-c', `printf '%s\\0' ${line.replace(/^svc\s+/, '')}`], { cwd: sandbox.home, env, extendEnv: false, stdin: 'ignore' });
+  const words = split.stdout.split('\0').slice(0, -1);
+  const result = await runSvc(words, undefined, { env, cwd: sandbox.home });
+  expect(result.exitCode, `${line}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0);
+  expect(hasStackTrace(result.stderr)).toBe(false);
+}
+
 async function runInTerminal(line: string, kind: Kind): Promise<void> {
   const term = await startTmux(line, env, sandbox.home);
   try {
@@ -95,6 +119,17 @@ const blocks = shellBlocks(markdown);
 describe('README examples', { shuffle: false }, () => {
   it('has examples to run', () => {
     expect(blocks.length).toBeGreaterThan(8);
+  });
+
+  it('runs in-process only the lines with no shell around svc', () => {
+    expect(kindOf('svc chat -f notes.md "a | b; c > d"   # a comment (with | and >)')).toBe('bare');
+    expect(kindOf("svc roles set t --system 'You {{lang}} $HOME'")).toBe('bare');
+    expect(kindOf('svc chat "hi" | cat')).toBe('plain');
+    expect(kindOf('svc chat "hi" > out.txt')).toBe('plain');
+    expect(kindOf('SVC_SAVE_ONE_SHOTS=off svc chat "hi"')).toBe('plain');
+    expect(kindOf('svc chat "$PROMPT"')).toBe('plain');
+    expect(kindOf('svc chat -f *.log "hi"')).toBe('plain');
+    expect(kindOf('svc chat --session work')).toBe('repl');
   });
 
   blocks.forEach((lines, index) => {
@@ -126,6 +161,8 @@ describe('README examples', { shuffle: false }, () => {
             });
             baseUrl = /SVC_BASE_URL=(\S+)/.exec(stderr)?.[1];
             expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+          } else if (kind === 'bare') {
+            await runBare(line);
           } else if (kind === 'plain') {
             await runPlain(line);
           } else {
