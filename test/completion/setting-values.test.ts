@@ -3,15 +3,15 @@
  * (choices, on/off, the models `svc models` last listed) and `svc config set <Tab>` the names, in
  * bash, zsh and fish, through the hidden `svc config choices` the scripts call.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { settingNames } from '../../src/settings/definitions.js';
 import { bashComplete } from '../helpers/bash-complete.js';
 import { runSvc } from '../helpers/in-process.js';
-import { makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
+import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const hasShell = async (shell: string): Promise<boolean> => (await execa(shell, ['-c', 'exit 0'], { reject: false }).catch(() => ({ exitCode: 1 }))).exitCode === 0;
@@ -19,14 +19,34 @@ const [hasZsh, hasFish] = await Promise.all([hasShell('zsh'), hasShell('fish')])
 
 let sandbox: Sandbox;
 let bin: string;
+let answers: string;
 beforeAll(async () => {
   sandbox = makeSandbox({ SVC_BASE_URL: 'http://127.0.0.1:9' });
   // What `svc models` keeps for completion: the ids, for this base URL.
   mkdirSync(join(sandbox.home, 'cache', 'svc'), { recursive: true });
   writeFileSync(join(sandbox.home, 'cache', 'svc', 'models.json'), JSON.stringify({ baseUrl: 'http://127.0.0.1:9', ids: ['svc-pro', 'svc-mini'] }));
+  // The scripts' `svc config choices [NAME]`, answered by main() here, once each, and replayed to
+  // the shells by a stand-in `svc` on PATH: what is tested is the scripts and what svc prints, and
+  // a Node start-up per Tab would add neither (completion.test.ts runs the scripts against the
+  // real binary). A call the stand-in was not given fails the case (afterEach).
+  answers = join(sandbox.home, 'answers');
+  mkdirSync(answers);
+  // `set` too: at `svc config set <Tab>` the scripts ask about the word before, and svc answers
+  // a word that names no setting with nothing.
+  for (const words of [['config', 'choices'], ['config', 'choices', 'set'], ...settingNames.map((name) => ['config', 'choices', name])]) {
+    const result = await runSvc(words, sandbox);
+    expect([result.exitCode, result.stderr]).toEqual([0, '']);
+    writeFileSync(join(answers, words.join(' ')), result.stdout);
+  }
   bin = join(sandbox.home, 'bin');
   mkdirSync(bin, { recursive: true });
-  writeFileSync(join(bin, 'svc'), `#!/bin/sh\nexec node "${SVC_BIN}" "$@"\n`, { mode: 0o755 });
+  writeFileSync(join(bin, 'svc'), `#!/bin/sh\n[ -f "${answers}/$*" ] && exec cat "${answers}/$*"\necho "$*" >> "${answers}/unexpected"\nexit 1\n`, { mode: 0o755 });
+});
+afterEach(() => {
+  const unexpected = join(answers, 'unexpected');
+  const calls = existsSync(unexpected) ? readFileSync(unexpected, 'utf8') : '';
+  rmSync(unexpected, { force: true });
+  expect(calls, 'svc called with words it was not given').toBe('');
 });
 afterAll(() => sandbox?.cleanup());
 
@@ -52,7 +72,7 @@ describe('svc config choices', () => {
 
 describe('bash', () => {
   it.each(CASES)('%j → %j', async (line, expected) => {
-    expect((await bashComplete(line, sandbox.env, root)).sort()).toEqual([...expected].sort());
+    expect((await bashComplete(line, sandbox.env, root, join(bin, 'svc'))).sort()).toEqual([...expected].sort());
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * What bash offers on Tab for `line` (the cursor at its end), from the committed
- * completions/svc.bash, with `svc` running the built binary in `env`, from `cwd`.
+ * completions/svc.bash, with `svc` running the built binary in `env`, from `cwd` (or `svc`, a
+ * command that stands in for it).
  */
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -8,9 +9,9 @@ import { SVC_BIN } from './run-svc.js';
 
 const COMPLETIONS = fileURLToPath(new URL('../../completions/svc.bash', import.meta.url));
 
-export async function bashComplete(line: string, env: Record<string, string>, cwd: string): Promise<string[]> {
+export async function bashComplete(line: string, env: Record<string, string>, cwd: string, svc = `node "${SVC_BIN}"`): Promise<string[]> {
   const script = `
-    svc() { node "${SVC_BIN}" "$@"; }
+    svc() { ${svc} "$@"; }
     source "${COMPLETIONS}"
     COMP_LINE="$1"; COMP_POINT=\${#COMP_LINE}
     read -ra COMP_WORDS <<< "$COMP_LINE"
