@@ -23,7 +23,10 @@ export class PlainLineReader implements SessionReader {
     this.#rl = createInterface({ input, terminal: false });
     this.#rl.on('line', (text) => this.#results.deliver({ kind: 'line', text }));
     this.#rl.on('close', () => {
-      this.#results.close();
+      // Ctrl-D at the prompt: the terminal echoes nothing for it, so the line is ended here,
+      // before what the session says next ("saved as …") lands after the prompt.
+      const atPrompt = this.#results.waiting;
+      if (this.#results.close() && atPrompt) output.write('\n');
       this.#results.deliver({ kind: 'eof' });
     });
   }
