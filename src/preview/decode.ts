@@ -5,8 +5,8 @@
  *     third of pngjs's time; everything else by pngjs, the long-standing pure-JavaScript codec
  *     (zlib from Node itself), which handles every colour type, bit depth, palette, transparency
  *     chunk and interlacing the format allows.
- *   - JPEG: @jsquash/jpeg, mozjpeg in WebAssembly: about 25 ms a megapixel where jpeg-js (svc's
- *     JPEG encoder, pure JavaScript) takes 170 ms, most of the preview's budget.
+ *   - JPEG: @jsquash/jpeg, mozjpeg in WebAssembly: about 25 ms a megapixel where jpeg-js (once the
+ *     emulator's JPEG encoder too) takes 170 ms in pure JavaScript, most of the preview's budget.
  *   - WebP: @jsquash/webp's decoder, libwebp in WebAssembly, from the package svc already carries.
  */
 import { detectFormat, readDimensions, type ImageFormat } from '../api/images/formats.js';

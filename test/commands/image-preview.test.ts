@@ -36,7 +36,7 @@ function pngFile(data: Uint8Array, width: number, height: number): Buffer {
 const PIXELS = picture();
 const FILES: Record<'png' | 'jpeg' | 'webp', Buffer> = {
   png: pngFile(PIXELS, 320, 180),
-  jpeg: encodeJpeg(PIXELS, 320, 180),
+  jpeg: await encodeJpeg(PIXELS, 320, 180),
   webp: Buffer.alloc(0),
 };
 const MALICIOUS_PROMPT = 'a harbour\x1b]0;owned\x07 at dawn\x1b[2J';

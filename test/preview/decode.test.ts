@@ -57,7 +57,7 @@ describe('decodeImage', () => {
   });
 
   it('JPEG (mozjpeg) comes back within the codec’s loss', async () => {
-    const image = await decodeImage(encodeJpeg(pixels, width, height));
+    const image = await decodeImage(await encodeJpeg(pixels, width, height));
     expect([image.width, image.height]).toEqual([width, height]);
     expect(largestDifference(image.data, pixels)).toBeLessThan(24);
   });
@@ -84,7 +84,7 @@ describe('decodeImage', () => {
       const { decodeImage } = await import('../../src/preview/decode.js');
       const error = await decodeImage(Buffer.concat([jpegHeader(8, 8), Buffer.alloc(30)])).catch((caught: unknown) => caught);
       expect((error as Error).message).toBe('the jpeg file could not be decoded');
-      const truncated = encodeJpeg(gradient(16, 16), 16, 16).subarray(0, 200);
+      const truncated = (await encodeJpeg(gradient(16, 16), 16, 16)).subarray(0, 200);
       await decodeImage(truncated).catch(() => undefined);
       for (const spy of printed) expect(spy).not.toHaveBeenCalled();
     } finally {

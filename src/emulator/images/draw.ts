@@ -53,9 +53,12 @@ const CROSS = [[1, 0], [-1, 0], [0, 1], [0, -1]] as const;
 function drawSky(p: Pixels, plan: ScenePlan): void {
   const { width, height, data } = p;
   const horizonPx = (plan.water?.level ?? 0.75) * height;
-  const words = new Uint32Array(data.buffer, data.byteOffset, width * height);
+  // Signed words: with alpha 255 in the top byte a pixel is above 2^31 as an unsigned number, and
+  // V8 fills a typed array element by element when the value does not fit a small integer: as
+  // Uint32 the sky took 17 ms a megapixel, as Int32 0.3.
+  const words = new Int32Array(data.buffer, data.byteOffset, width * height);
   const packed = new Uint8ClampedArray(4);
-  const packedWord = new Uint32Array(packed.buffer);
+  const packedWord = new Int32Array(packed.buffer);
   for (let y = 0; y < height; y += 1) {
     // A slightly eased ramp: the colour changes faster near the horizon, as a real sky's does.
     const t = clamp01((y + 0.5) / horizonPx) ** 1.6;

@@ -1,6 +1,6 @@
 /**
  * Turns drawn pixels into a file in the requested format. Each encoder is its own module, imported
- * on first use: the chat endpoint, and svc's startup, never load zlib, jpeg-js or the WebP wasm.
+ * on first use: the chat endpoint, and svc's startup, never load zlib or the JPEG and WebP wasm.
  */
 import type { Pixels } from './pixels.js';
 import type { OutputFormat } from './sizes.js';
