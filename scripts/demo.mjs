@@ -4,10 +4,34 @@
 // image. Everything it writes (settings, conversations, the image) lives in one throwaway folder,
 // removed at the end, so the user's files are untouched and nothing is left behind.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Modification time of `path`, or of the newest file under it; 0 when it is missing. */
+function newest(path) {
+  try {
+    const stat = statSync(path);
+    if (!stat.isDirectory()) return stat.mtimeMs;
+    return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+  } catch {
+    return 0;
+  }
+}
+
+// A clone has no dist/ until it is built (the build runs at `npm pack`, not at every install:
+// README, Install), and a pulled change leaves it stale: build then, and only then. Never
+// otherwise, because the build empties dist/ first, and the README's test runs this demo while
+// other tests run the built files.
+const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'scripts', 'compile.mjs')), newest(join(root, 'scripts', 'bundle.mjs')), newest(join(root, 'package-lock.json')));
+const built = Math.min(newest(join(root, 'dist', 'bundle', 'cli.js')), newest(join(root, 'dist', 'bundle', 'help.json')));
+if (built === 0 || built < sources) {
+  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 const svcBin = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'svc-demo-'));
