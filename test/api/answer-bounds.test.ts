@@ -26,9 +26,9 @@ afterAll(async () => {
   sandbox.cleanup();
 });
 
-async function send(res: ServerResponse, text: string): Promise<boolean> {
+async function send(res: ServerResponse, bytes: Buffer): Promise<boolean> {
   if (res.destroyed) return false;
-  if (!res.write(text)) {
+  if (!res.write(bytes)) {
     // Both listeners go once either fires: the loop waits thousands of times on one response.
     await new Promise<void>((resolve) => {
       const done = (): void => {
@@ -43,12 +43,14 @@ async function send(res: ServerResponse, text: string): Promise<boolean> {
   return !res.destroyed;
 }
 
-/** `head`, then `piece` over and over until the client goes away. */
+/** `head`, then `piece` over and over until the client goes away (encoded once: megabytes a write). */
 function endless(contentType: string, head: string, piece: string): Handler {
+  const headBytes = Buffer.from(head);
+  const pieceBytes = Buffer.from(piece);
   return async (_req, res) => {
     res.writeHead(200, { 'content-type': contentType });
-    if (!(await send(res, head))) return;
-    while (await send(res, piece));
+    if (!(await send(res, headBytes))) return;
+    while (await send(res, pieceBytes));
   };
 }
 
