@@ -28,6 +28,9 @@ export interface TmuxSession {
   kill(): Promise<void>;
 }
 
+/** How long waitFor lets a burst of output land before it looks at the screen again. */
+const BURST_MS = 30;
+
 export async function tmuxAvailable(): Promise<boolean> {
   return (await execa('tmux', ['-V'], { reject: false })).exitCode === 0;
 }
@@ -96,6 +99,10 @@ export async function startTmux(command: string, env: Record<string, string>, wo
         last = await screen();
         if (typeof match === 'string' ? last.includes(match) : match.test(last)) return last;
         await changed(seen, Math.min(1000, Math.max(0, deadline - Date.now())));
+        // Output comes in bursts (a streamed reply changes the screen every few milliseconds):
+        // a moment's wait lets the burst land, so one capture sees it instead of one per piece.
+        // Each capture is a tmux process, forked from this big worker.
+        if (changes !== seen) await new Promise((resolve) => setTimeout(resolve, BURST_MS));
       }
       throw new Error(`timed out waiting for ${String(match)}; the screen was:\n${last}`);
     },
