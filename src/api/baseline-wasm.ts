@@ -8,7 +8,7 @@
  * the optimised parser saves less than that even on a 33 MB stream (bench/README.md has the
  * figures; measured again for issue 22: a one-shot chat takes 125 ms with it, 189 ms without,
  * medians of 15 alternating). The flag only affects WebAssembly compiled after it is set, but it holds for the
- * rest of the process: WebAssembly that needs speed (the emulator's WebP encoder) must not run
+ * rest of the process: WebAssembly that needs speed (the emulator's JPEG and WebP encoders) must not run
  * in a process that has loaded the HTTP client. V8 flags are no API: test/api/baseline-wasm
  * checks that this Node's V8 still knows the flag and that setting it prints nothing.
  */
