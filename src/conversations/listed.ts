@@ -4,7 +4,7 @@
  * thousands need not read them all again.
  */
 import type { Usage } from '../api/chat-types.js';
-import { cutLine, perModel, type Conversation } from './model.js';
+import { cutLine, leadingLine, perModel, type Conversation } from './model.js';
 
 /** The longest first line a listing shows (--json): what is kept of it is one character more, to know it was cut. */
 export const LONGEST_OPENING = 200;
@@ -50,13 +50,13 @@ export function listedOf(name: string, updated: string, conversation: Conversati
     name,
     updated,
     turns: conversation.turns.length,
-    opening: (question.trim().split('\n')[0] ?? '').slice(0, LONGEST_OPENING + 1),
+    opening: leadingLine(question).slice(0, LONGEST_OPENING + 1),
     models: modelsOf(conversation),
     tokens: { spent: tokensOf(conversation.spent), byModel: tokensByModel },
   };
 }
 
-/** The conversation's first line cut to `width` (at most LONGEST_OPENING), as model.ts firstLine cuts it. */
+/** The conversation's first line cut to `width` (at most LONGEST_OPENING), as model.ts firstLineOf cuts a line. */
 export function openingIn(listed: ListedConversation, width: number): string {
   return cutLine(listed.opening, Math.min(width, LONGEST_OPENING));
 }

@@ -174,17 +174,17 @@ export function toMessages(conversation: Pick<Conversation, 'system' | 'turns'>)
   return messages;
 }
 
+/** The first line of `text`, its ends trimmed, uncut. */
+export function leadingLine(text: string): string {
+  return text.trim().split('\n')[0] ?? '';
+}
+
 /** The first line of `text`, cut to `width` characters with an ellipsis. */
 export function firstLineOf(text: string, width = 60): string {
-  return cutLine(text.trim().split('\n')[0] ?? '', width);
+  return cutLine(leadingLine(text), width);
 }
 
 /** `line` as it fits in `width` characters: cut, with an ellipsis, when longer. */
 export function cutLine(line: string, width: number): string {
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
-}
-
-/** The first line of the first user message, for listings. */
-export function firstLine(conversation: Conversation, width = 60): string {
-  return firstLineOf(conversation.turns[0]?.user ?? '', width);
 }
