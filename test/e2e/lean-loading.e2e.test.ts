@@ -5,7 +5,7 @@
  * server ever negotiates HTTP/2, and the Markdown renderer and highlight.js load only when
  * stdout is a terminal. Checked by what the process loaded, not by timing.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,19 @@ describe('a streamed chat loads only what it uses', () => {
     expect(loaded).not.toContain('http2');
     expect(loaded).not.toContain('tls');
     expect(loaded).not.toContain('child_process');
+  });
+});
+
+describe('node:crypto stays unloaded where nothing needs it (storage/temp-name.ts, batch/records.ts)', () => {
+  // About 2.5 ms of start-up, for random names and ids that Math.random serves as well.
+  it('a chat that saves its conversation, and a batch of chat lines, load no crypto', async () => {
+    const chat = await builtinsLoadedBy(['chat', 'what loads?']);
+    expect(chat).toContain('net'); // the preload works and the request was made
+    expect(chat).not.toContain('crypto');
+    writeFileSync(join(setup.sandbox.home, 'lines.jsonl'), `${JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'user', content: 'hi' }] } })}\n`);
+    const batch = await builtinsLoadedBy(['batch', join(setup.sandbox.home, 'lines.jsonl'), '-o', join(setup.sandbox.home, 'out.jsonl')]);
+    expect(readFileSync(join(setup.sandbox.home, 'out.jsonl'), 'utf8')).toMatch(/"id":"batch_req_[0-9a-f]{24}"/);
+    expect(batch).not.toContain('crypto');
   });
 });
 
