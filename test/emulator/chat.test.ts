@@ -29,6 +29,7 @@ describe('a completion', () => {
       created: expect.any(Number),
       model: 'svc-pro',
       // Every field OpenAI's completion has (issue 23, item 2), for clients written against it.
+      service_tier: 'default',
       system_fingerprint: 'fp_svc_emulator',
       choices: [{ index: 0, message: { role: 'assistant', content: expect.any(String), refusal: null }, logprobs: null, finish_reason: 'stop' }],
       usage: {

@@ -52,7 +52,9 @@ describe('max_completion_tokens', () => {
 
 describe('response_format', () => {
   it('json_object: the reply is a JSON object', async () => {
-    const completion = await sdk.client.chat.completions.create({ model: 'svc-pro', messages, response_format: { type: 'json_object' } });
+    // OpenAI wants the word in the messages (client-fields.test.ts has the refusal without it).
+    const asked = [{ role: 'system' as const, content: 'Answer in JSON.' }, ...messages];
+    const completion = await sdk.client.chat.completions.create({ model: 'svc-pro', messages: asked, response_format: { type: 'json_object' } });
     const value = JSON.parse(completion.choices[0]?.message.content ?? '') as Record<string, unknown>;
     expect(typeof value.answer).toBe('string');
     expect(value.keywords).toContain('bakery');

@@ -61,7 +61,7 @@ const invalid: [string, Record<string, unknown>, string | null, RegExp][] = [
   ['include_usage not boolean', { messages: [user], stream: true, stream_options: { include_usage: 'yes' } }, 'stream_options.include_usage', /must be a boolean/],
   ['stream_options unknown key', { messages: [user], stream: true, stream_options: { foo: 1 } }, 'stream_options.foo', /Unrecognized request argument supplied: stream_options.foo/],
   ['unknown top-level field', { messages: [user], frobnicate: 2 }, 'frobnicate', /^Unrecognized request argument supplied: frobnicate$/],
-  ['unknown field reported before others', { messages: 'bad', functions: [] }, 'functions', /Unrecognized request argument supplied: functions/],
+  ['unknown field reported before others', { messages: 'bad', function: [] }, 'function', /Unrecognized request argument supplied: function$/],
   ['body an array', [user] as unknown as Record<string, unknown>, null, /must be a JSON object/],
 ];
 

@@ -37,6 +37,8 @@ export interface Completion {
   usage: Usage;
   /** `logprobs` asked for, with this many alternatives per token. */
   logprobs: { top: number } | undefined;
+  /** The tier the answer reports, as OpenAI's answers do (`default` unless another was asked for). */
+  serviceTier: string;
 }
 
 /**
@@ -70,6 +72,7 @@ export function buildCompletion(request: ChatRequest, replies: ReadonlyArray<str
     choices,
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
     logprobs: request.logprobs.enabled ? { top: request.logprobs.top } : undefined,
+    serviceTier: request.client.serviceTier,
   };
 }
 
@@ -113,6 +116,7 @@ export function completionBody(c: Completion): object {
     object: 'chat.completion',
     created: c.created,
     model: c.model,
+    service_tier: c.serviceTier,
     system_fingerprint: SYSTEM_FINGERPRINT,
     choices: c.choices.map((choice, index) => ({ index, message: messageOf(choice), logprobs: logprobsOf(c, choice), finish_reason: choice.finishReason })),
     usage: fullUsage(c.usage),
@@ -131,6 +135,7 @@ export function completionChunks(c: Completion, includeUsage: boolean): object[]
     object: 'chat.completion.chunk',
     created: c.created,
     model: c.model,
+    service_tier: c.serviceTier,
     system_fingerprint: SYSTEM_FINGERPRINT,
     choices,
     ...(includeUsage ? { usage: usage ? fullUsage(usage) : null } : {}),

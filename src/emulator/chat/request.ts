@@ -9,6 +9,7 @@ import { parseMessage, type ChatMessage } from './messages.js';
 import { parseResponseFormat, type ResponseFormat } from './response-format.js';
 import { parseTools, type Tools } from './tools.js';
 import { parseLogprobs, type LogprobsRequest } from './logprobs.js';
+import { CLIENT_FIELDS, parseClientFields, type ClientFields } from './client-fields.js';
 import {
   describe, isObject, optionalBoolean, optionalInteger, optionalNumber, optionalString,
   rejectUnknownFields, required, type JsonObject,
@@ -37,13 +38,15 @@ export interface ChatRequest {
   responseFormat: ResponseFormat;
   tools: Tools;
   logprobs: LogprobsRequest;
+  /** What client code adds that changes nothing in the reply (client-fields.ts). */
+  client: ClientFields;
 }
 
 const FIELDS = [
   'messages', 'model', 'max_tokens', 'temperature', 'top_p', 'stream', 'stop',
   'presence_penalty', 'frequency_penalty', 'user', 'stream_options',
   'max_completion_tokens', 'n', 'seed', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls',
-  'logprobs', 'top_logprobs',
+  'logprobs', 'top_logprobs', ...CLIENT_FIELDS,
 ];
 
 /** OpenAI's bound on `n` is 128; the emulator makes at most eight replies. */
@@ -110,6 +113,16 @@ function parseIncludeUsage(body: JsonObject, stream: boolean): boolean {
 }
 
 /**
+ * OpenAI refuses `json_object` unless a message asks for JSON in words (a model told only by the
+ * format tends to write whitespace until the token limit), and scripts meet that refusal the day
+ * they move from the emulator to the service: here they meet it first.
+ */
+function requireJsonWord(messages: readonly ChatMessage[], format: ResponseFormat): void {
+  if (format.type !== 'json_object' || messages.some((message) => /json/i.test(message.content))) return;
+  throw invalidParam('messages', "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.", null);
+}
+
+/**
  * Validates a parsed JSON body as a chat request. Throws a 400 naming the first bad parameter;
  * unknown fields are refused first, as OpenAI does, so a misspelt option is never silently ignored.
  */
@@ -132,7 +145,9 @@ export function parseChatRequest(body: unknown): ChatRequest {
   const n = parseN(body);
   const seed = parseSeed(body);
   const responseFormat = parseResponseFormat(body);
+  requireJsonWord(messages, responseFormat);
   const tools = parseTools(body);
   const logprobs = parseLogprobs(body);
-  return { messages, model, maxTokens, temperature, topP, stream, stop, presencePenalty, frequencyPenalty, user, includeUsage, n, seed, responseFormat, tools, logprobs };
+  const client = parseClientFields(body);
+  return { messages, model, maxTokens, temperature, topP, stream, stop, presencePenalty, frequencyPenalty, user, includeUsage, n, seed, responseFormat, tools, logprobs, client };
 }

@@ -10,6 +10,7 @@ import type { Route } from '../router.js';
 import { buildCompletion, completionBody, completionChunks } from './completion.js';
 import { choiceText } from './generate.js';
 import { parseChatRequest } from './request.js';
+import { unsupportedForModel } from './client-fields.js';
 import { streamEvents } from './stream.js';
 
 /**
@@ -22,6 +23,10 @@ export const chatCompletionsRoute: Route = {
   async handle({ body, res, config, signal }) {
     const request = parseChatRequest(body);
     if (!isChatModel(request.model) && !config.extraModels.includes(request.model)) throw modelNotFound(request.model);
+    // A model named with --model stands for whatever the client asks for; the emulator's own are
+    // neither reasoning nor search models.
+    const refused = isChatModel(request.model) ? request.client.modelSpecific[0] : undefined;
+    if (refused !== undefined) throw unsupportedForModel(refused);
     assertAllowed(config.blacklist, request.messages.map((m) => m.content));
     const completion = buildCompletion(request, Array.from({ length: request.n }, (_, index) => choiceText(request, index)));
     const chunks = completionChunks(completion, request.includeUsage);

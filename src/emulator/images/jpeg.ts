@@ -24,9 +24,9 @@ const OPTIONS: MozJpegOptions = { quality: JPEG_QUALITY, baseline: true, progres
 
 const encoder = wasmCodec<Encode<MozJpegOptions>>(() => import('@jsquash/jpeg/encode.js'), ['@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm']);
 
-/** Encodes RGBA pixels (alpha ignored) as a baseline JPEG file. */
-export async function encodeJpeg(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number): Promise<Buffer> {
+/** Encodes RGBA pixels (alpha ignored) as a baseline JPEG file, at `quality` (0 to 100) or 85. */
+export async function encodeJpeg(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number, quality = JPEG_QUALITY): Promise<Buffer> {
   const encode = await encoder();
   const data = rgba instanceof Uint8ClampedArray ? rgba : new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength);
-  return Buffer.from(await encode({ data, width, height }, OPTIONS));
+  return Buffer.from(await encode({ data, width, height }, quality === JPEG_QUALITY ? OPTIONS : { ...OPTIONS, quality }));
 }

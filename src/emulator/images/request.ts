@@ -4,7 +4,7 @@
  */
 import { invalidParam } from '../errors.js';
 import { DEFAULT_IMAGE_MODEL } from '../models.js';
-import { describe, isObject, optionalEnum, optionalString, rejectUnknownFields, required, type JsonObject } from '../validate.js';
+import { describe, isObject, optionalBoolean, optionalEnum, optionalString, rejectUnknownFields, required, type JsonObject } from '../validate.js';
 import { ASPECT_RATIOS, OUTPUT_FORMATS, type AspectRatio, type OutputFormat } from './sizes.js';
 
 /** A validated image request with its defaults filled in. */
@@ -23,14 +23,43 @@ export interface ImageRequest {
   n: number;
   /** `b64_json` (the default) or `url`: a link to the image served by the emulator for a while. */
   responseFormat: 'b64_json' | 'url';
+  /** `output_compression` (0 to 100): the JPEG or WebP quality; undefined for the encoder's own. */
+  compression: number | undefined;
 }
 
-const FIELDS = ['prompt', 'model', 'aspect_ratio', 'output_format', 'seed', 'negative_prompt', 'n', 'size', 'response_format', 'quality', 'style', 'user'];
+const FIELDS = [
+  'prompt', 'model', 'aspect_ratio', 'output_format', 'seed', 'negative_prompt', 'n', 'size', 'response_format', 'quality', 'style', 'user',
+  'output_compression', 'background', 'moderation', 'stream', 'partial_images',
+];
 
 const MAX_N = 4;
 /** Accepted as OpenAI's are; the emulator draws the same picture whatever they say. */
 const QUALITIES = ['auto', 'standard', 'hd', 'low', 'medium', 'high'] as const;
 const STYLES = ['vivid', 'natural'] as const;
+/** Accepted as OpenAI's are; the emulator's scenes are opaque, and its blacklist is its moderation. */
+const BACKGROUNDS = ['transparent', 'opaque', 'auto'] as const;
+const MODERATIONS = ['low', 'auto'] as const;
+
+/** `output_compression`: an integer from 0 to 100, the quality of a JPEG or WebP (a PNG is lossless). */
+function parseCompression(body: JsonObject): number | undefined {
+  const value = body.output_compression;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 100) return value;
+  throw invalidParam('output_compression', `output_compression must be an integer from 0 to 100; got ${describe(value)}`, typeof value === 'number' ? 'invalid_value' : 'invalid_type');
+}
+
+/**
+ * `stream: true` asks for partial images as they are drawn, which the emulator does not make: a
+ * clear 400 rather than a whole answer the client's stream reader cannot read.
+ */
+function refuseStreaming(body: JsonObject): void {
+  const stream = optionalBoolean(body, 'stream');
+  const partial = body.partial_images;
+  if (partial !== undefined && partial !== null && (typeof partial !== 'number' || !Number.isInteger(partial) || partial < 0 || partial > 3)) {
+    throw invalidParam('partial_images', `partial_images must be an integer from 0 to 3; got ${describe(partial)}`, typeof partial === 'number' ? 'invalid_value' : 'invalid_type');
+  }
+  if (stream === true) throw invalidParam('stream', 'The emulator answers each image whole: stream is not supported for images.', 'unsupported_value');
+}
 
 /** The aspect ratio nearest to an OpenAI `size` ("1792x1024", "auto"). */
 function aspectOfSize(body: JsonObject): AspectRatio | undefined {
@@ -103,5 +132,9 @@ export function parseImageRequest(body: unknown): ImageRequest {
   optionalEnum(body, 'quality', QUALITIES);
   optionalEnum(body, 'style', STYLES);
   optionalString(body, 'user');
-  return { prompt, model, aspectRatio, outputFormat, seed, negativePrompt, n, responseFormat };
+  const compression = parseCompression(body);
+  optionalEnum(body, 'background', BACKGROUNDS);
+  optionalEnum(body, 'moderation', MODERATIONS);
+  refuseStreaming(body);
+  return { prompt, model, aspectRatio, outputFormat, seed, negativePrompt, n, responseFormat, compression };
 }

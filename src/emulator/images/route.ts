@@ -57,7 +57,7 @@ export const imageGenerationsRoute: Route = {
       const image = await renderQueue.run(async () => {
         // A client that gave up while waiting in the queue costs nothing.
         if (signal.aborted) return undefined;
-        return encodeImage(await drawScene(plan, width, height), request.outputFormat);
+        return encodeImage(await drawScene(plan, width, height), request.outputFormat, request.compression);
       });
       if (image === undefined || signal.aborted) return;
       data.push(

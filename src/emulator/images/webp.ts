@@ -13,13 +13,16 @@ export const WEBP_METHOD = 2;
 
 // The package picks its JavaScript glue with the same SIMD test as the engine, so glue and
 // wasm always match: the SIMD build first, the plain one where SIMD cannot compile.
-const encoder = wasmCodec<Encode<{ method: number }>>(() => import('@jsquash/webp/encode.js'), [
+const encoder = wasmCodec<Encode<{ method: number; quality?: number }>>(() => import('@jsquash/webp/encode.js'), [
   '@jsquash/webp/codec/enc/webp_enc_simd.wasm',
   '@jsquash/webp/codec/enc/webp_enc.wasm',
 ]);
 
-/** Encodes RGBA pixels as a lossy WebP file. The first call also loads the codec (about 0.1 s). */
-export async function encodeWebp(rgba: Uint8ClampedArray, width: number, height: number): Promise<Buffer> {
+/**
+ * Encodes RGBA pixels as a lossy WebP file, at `quality` (0 to 100) or libwebp's default 75. The
+ * first call also loads the codec (about 0.1 s).
+ */
+export async function encodeWebp(rgba: Uint8ClampedArray, width: number, height: number, quality?: number): Promise<Buffer> {
   const encode = await encoder();
-  return Buffer.from(await encode({ data: rgba, width, height }, { method: WEBP_METHOD }));
+  return Buffer.from(await encode({ data: rgba, width, height }, quality === undefined ? { method: WEBP_METHOD } : { method: WEBP_METHOD, quality }));
 }
