@@ -185,6 +185,31 @@ describe('tools', () => {
     expect(answered.choices[0]!.message.content).toBeTruthy();
   });
 
+  it('the order of a tool loop is checked as OpenAI checks it: every call answered, every answer to a call', async () => {
+    const user = { role: 'user' as const, content: 'Please get time in Lisbon and weather in Porto' };
+    const calls: OpenAI.ChatCompletionMessageToolCall[] = [
+      { id: 'call_a', type: 'function', function: { name: 'get_time', arguments: '{"zone":"Europe/Lisbon"}' } },
+      { id: 'call_b', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Porto","unit":"celsius"}' } },
+    ];
+    const assistant = { role: 'assistant' as const, content: null, tool_calls: calls };
+    const result = (id: string) => ({ role: 'tool' as const, tool_call_id: id, content: 'ok' });
+    const refused = async (list: OpenAI.ChatCompletionMessageParam[]) => {
+      const error = await sdk.client.chat.completions.create({ model: 'svc-pro', tools, messages: list }).then(() => undefined, (thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+      const { param, message } = error as InstanceType<typeof OpenAI.BadRequestError>;
+      return { param, message };
+    };
+    // Both results, in either order: an answer.
+    const answered = await sdk.client.chat.completions.create({ model: 'svc-pro', tools, messages: [user, assistant, result('call_b'), result('call_a')] });
+    expect(answered.choices[0]!.finish_reason).toBe('stop');
+    // One result missing, whether the conversation ends there or goes on.
+    for (const list of [[user, assistant, result('call_a')], [user, assistant, result('call_a'), user]]) {
+      expect(await refused(list)).toEqual({ param: 'messages[1].role', message: expect.stringMatching(/must be followed by tool messages .* did not have response messages: call_b$/) as unknown as string });
+    }
+    expect(await refused([user, assistant, result('call_a'), result('call_x')])).toEqual({ param: 'messages[3].tool_call_id', message: "400 Invalid parameter: 'tool_call_id' of 'call_x' not found in 'tool_calls' of previous message." });
+    expect(await refused([user, result('call_a')])).toMatchObject({ param: 'messages[1].role', message: expect.stringContaining("role 'tool' must be a response to a preceeding message with 'tool_calls'") as unknown as string });
+  });
+
   it('streamed as OpenAI streams them: finalChatCompletion() rebuilds the call', async () => {
     const request = { model: 'svc-pro', messages, tools, tool_choice: 'required' as const, seed: 5 };
     const whole = await sdk.client.chat.completions.create(request);

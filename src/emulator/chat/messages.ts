@@ -74,3 +74,38 @@ export function parseMessage(value: unknown, index: number): ChatMessage {
   required(value, 'content', `${at}.content`);
   return { role: shown, content: contentText(value.content, at) };
 }
+
+/** The ids of an assistant message's tool calls (its shape was checked by parseMessage). */
+function toolCallIds(value: JsonObject): string[] {
+  return Array.isArray(value.tool_calls) ? value.tool_calls.map((call) => (call as { id: string }).id) : [];
+}
+
+/**
+ * The order of a tool loop, as OpenAI checks it: an assistant message with `tool_calls` is
+ * followed by a `tool` message for each of its ids before anything else, and a `tool` message
+ * answers a call of the assistant message before it. A script whose loop drops or mislabels a
+ * result is refused here as it would be by the service, not answered as if all were well.
+ * The wording is OpenAI's (its "preceeding" included), for whoever searches for it.
+ */
+export function checkToolTurns(values: readonly JsonObject[]): void {
+  let open: { index: number; ids: readonly string[]; waiting: Set<string> } | undefined;
+  const unanswered = (turn: NonNullable<typeof open>): Error =>
+    invalidParam(`messages[${turn.index}].role`, `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...turn.waiting].join(', ')}`, null);
+  values.forEach((value, index) => {
+    if (value.role === 'tool') {
+      if (open === undefined) {
+        throw invalidParam(`messages[${index}].role`, "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", null);
+      }
+      const id = value.tool_call_id as string;
+      if (!open.ids.includes(id)) {
+        throw invalidParam(`messages[${index}].tool_call_id`, `Invalid parameter: 'tool_call_id' of '${id}' not found in 'tool_calls' of previous message.`, null);
+      }
+      open.waiting.delete(id);
+      return;
+    }
+    if (open !== undefined && open.waiting.size > 0) throw unanswered(open);
+    const ids = value.role === 'assistant' ? toolCallIds(value) : [];
+    open = ids.length > 0 ? { index, ids, waiting: new Set(ids) } : undefined;
+  });
+  if (open !== undefined && open.waiting.size > 0) throw unanswered(open);
+}

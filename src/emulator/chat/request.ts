@@ -5,7 +5,7 @@
  */
 import { invalidParam } from '../errors.js';
 import { DEFAULT_CHAT_MODEL } from '../models.js';
-import { parseMessage, type ChatMessage } from './messages.js';
+import { checkToolTurns, parseMessage, type ChatMessage } from './messages.js';
 import { parseResponseFormat, type ResponseFormat } from './response-format.js';
 import { parseTools, type Tools } from './tools.js';
 import { parseLogprobs, type LogprobsRequest } from './logprobs.js';
@@ -84,7 +84,9 @@ function parseMessages(body: JsonObject): ChatMessage[] {
     throw invalidParam('messages', `messages must be an array of message objects; got ${describe(value)}`, 'invalid_type');
   }
   if (value.length === 0) throw invalidParam('messages', 'messages must contain at least one message', 'empty_array');
-  return value.map(parseMessage);
+  const messages = value.map(parseMessage);
+  checkToolTurns(value as JsonObject[]);
+  return messages;
 }
 
 function parseStop(body: JsonObject): string[] {
