@@ -185,6 +185,44 @@ describe('tools', () => {
     expect(answered.choices[0]!.message.content).toBeTruthy();
   });
 
+  it('auto: every function the message asks for, in parallel and in its order; parallel_tool_calls false, the first', async () => {
+    const question = [{ role: 'user' as const, content: 'What is the time in Tokyo, and the weather in Paris?' }];
+    const both = await sdk.client.chat.completions.create({ model: 'svc-pro', messages: question, tools, seed: 9 });
+    const calls = (both.choices[0]!.message.tool_calls ?? []) as OpenAI.ChatCompletionMessageFunctionToolCall[];
+    expect(calls.map((call) => call.function.name)).toEqual(['get_time', 'get_weather']);
+    expect(new Set(calls.map((call) => call.id)).size).toBe(2);
+    // The arguments come from the other words of the question, not from the words that chose the tool.
+    expect(calls.map((call) => Object.values(JSON.parse(call.function.arguments) as object)[0])).toEqual([expect.stringMatching(/^(tokyo|paris)$/i), expect.stringMatching(/^(tokyo|paris)$/i)]);
+    expect(both.choices[0]!.finish_reason).toBe('tool_calls');
+    const one = await sdk.client.chat.completions.create({ model: 'svc-pro', messages: question, tools, parallel_tool_calls: false });
+    expect((one.choices[0]!.message.tool_calls as OpenAI.ChatCompletionMessageFunctionToolCall[]).map((call) => call.function.name)).toEqual(['get_time']);
+    // Streamed, each call under its own index; the SDK puts them back together.
+    const streamed = await sdk.client.chat.completions.stream({ model: 'svc-pro', messages: question, tools, seed: 9 }).finalChatCompletion();
+    expect(streamed.choices[0]!.message.tool_calls).toEqual(calls);
+    // A word that only looks like a subject is not one ("timeless" is not "time").
+    const none = await sdk.client.chat.completions.create({ model: 'svc-pro', messages: [{ role: 'user', content: 'Write a timeless poem' }], tools });
+    expect(none.choices[0]!.message.tool_calls).toBeUndefined();
+  });
+
+  it("the SDK's runTools() loop runs the tools the question asks for, then ends in text", async () => {
+    const ran: string[] = [];
+    const tool = (name: string, parameters: Record<string, unknown>) => ({
+      type: 'function' as const,
+      function: { name, description: name, parameters, parse: JSON.parse, function: (args: object) => { ran.push(`${name} ${JSON.stringify(args)}`); return { ok: true }; } },
+    });
+    const runner = sdk.client.chat.completions.runTools({
+      model: 'svc-pro',
+      messages: [{ role: 'user', content: 'What is the weather in Paris and the time in Tokyo?' }],
+      tools: [
+        tool('get_weather', { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }),
+        tool('get_time', { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] }),
+      ],
+    });
+    const text = await runner.finalContent();
+    expect(ran.map((line) => line.split(' ')[0])).toEqual(['get_weather', 'get_time']);
+    expect(text?.length).toBeGreaterThan(0);
+  });
+
   it('the order of a tool loop is checked as OpenAI checks it: every call answered, every answer to a call', async () => {
     const user = { role: 'user' as const, content: 'Please get time in Lisbon and weather in Porto' };
     const calls: OpenAI.ChatCompletionMessageToolCall[] = [

@@ -19,13 +19,13 @@ export interface Usage {
   total_tokens: number;
 }
 
-/** One choice of the reply: its tokens (joined, the content, or a tool call's arguments) and why it ended. */
+/** One choice of the reply: its tokens (joined, the content, or its tool calls' arguments) and why it ended. */
 export interface Choice {
   tokens: string[];
   content: string;
   finishReason: FinishReason;
-  /** A call of one of the request's tools, in place of text. */
-  toolCall?: ToolCall;
+  /** Calls of the request's tools (several when they run in parallel), in place of text. */
+  toolCalls?: ReadonlyArray<{ call: ToolCall; tokens: string[] }>;
 }
 
 /** The reply as delivered: its choices (`n` of them, one by default) and usage. */
@@ -57,9 +57,12 @@ export function limitReply(text: string, stop: readonly string[], maxTokens: num
 }
 
 /** Builds the completion for a validated request from the generated text of each choice. */
-export function buildCompletion(request: ChatRequest, replies: ReadonlyArray<string | ToolCall>): Completion {
+export function buildCompletion(request: ChatRequest, replies: ReadonlyArray<string | readonly ToolCall[]>): Completion {
   const choices = replies.map((reply): Choice => {
-    if (typeof reply !== 'string') return { tokens: tokenize(reply.arguments), content: '', finishReason: 'tool_calls', toolCall: reply };
+    if (typeof reply !== 'string') {
+      const toolCalls = reply.map((call) => ({ call, tokens: tokenize(call.arguments) }));
+      return { tokens: toolCalls.flatMap((each) => each.tokens), content: '', finishReason: 'tool_calls', toolCalls };
+    }
     const { tokens, finishReason } = limitReply(reply, request.stop, request.maxTokens);
     return { tokens, content: tokens.join(''), finishReason };
   });
@@ -78,7 +81,7 @@ export function buildCompletion(request: ChatRequest, replies: ReadonlyArray<str
 
 /** A choice's logprobs in OpenAI's shape (null unless asked for, and for a tool call). */
 function logprobsOf(c: Completion, choice: Choice, from = 0, to = choice.tokens.length): object | null {
-  if (!c.logprobs || choice.toolCall) return null;
+  if (!c.logprobs || choice.toolCalls) return null;
   const top = c.logprobs.top;
   return { content: choice.tokens.slice(from, to).map((token, offset) => tokenLogprob(token, from + offset, top)), refusal: null };
 }
@@ -98,11 +101,11 @@ function fullUsage(usage: Usage): object {
   };
 }
 
-/** The message of a choice: its text, or (content null) its tool call, as OpenAI's are. */
+/** The message of a choice: its text, or (content null) its tool calls, as OpenAI's are. */
 function messageOf(choice: Choice): object {
-  if (!choice.toolCall) return { role: 'assistant', content: choice.content, refusal: null };
-  const { id, name, arguments: args } = choice.toolCall;
-  return { role: 'assistant', content: null, refusal: null, tool_calls: [{ id, type: 'function', function: { name, arguments: args } }] };
+  if (!choice.toolCalls) return { role: 'assistant', content: choice.content, refusal: null };
+  const calls = choice.toolCalls.map(({ call }) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+  return { role: 'assistant', content: null, refusal: null, tool_calls: calls };
 }
 
 /**
@@ -143,14 +146,20 @@ export function completionChunks(c: Completion, includeUsage: boolean): object[]
   const choice = (index: number, delta: object, finishReason: FinishReason | null = null, logprobs: object | null = null): object => ({ index, delta, logprobs, finish_reason: finishReason });
   return [
     ...c.choices.flatMap((each, index) => {
-      const call = each.toolCall;
-      // A tool call streams as OpenAI's do: its id and name first, then the arguments in pieces.
-      const opening = call
-        ? { role: 'assistant', content: null, refusal: null, tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }
-        : { role: 'assistant', content: '', refusal: null };
-      const piece = (token: string): object => (call ? { tool_calls: [{ index: 0, function: { arguments: token } }] } : { content: token });
-      const tokens = each.tokens.map((token, at) => chunk([choice(index, piece(token), null, logprobsOf(c, each, at, at + 1))]));
-      return [chunk([choice(index, opening)]), ...tokens, chunk([choice(index, {}, each.finishReason)])];
+      const end = chunk([choice(index, {}, each.finishReason)]);
+      if (each.toolCalls) {
+        // Tool calls stream as OpenAI's do: each call's id and name (the first with the role),
+        // then its arguments in pieces, then the next call.
+        return [
+          ...each.toolCalls.flatMap(({ call, tokens }, k) => [
+            chunk([choice(index, { ...(k === 0 ? { role: 'assistant', content: null, refusal: null } : {}), tool_calls: [{ index: k, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] })]),
+            ...tokens.map((token) => chunk([choice(index, { tool_calls: [{ index: k, function: { arguments: token } }] })])),
+          ]),
+          end,
+        ];
+      }
+      const tokens = each.tokens.map((token, at) => chunk([choice(index, { content: token }, null, logprobsOf(c, each, at, at + 1))]));
+      return [chunk([choice(index, { role: 'assistant', content: '', refusal: null })]), ...tokens, end];
     }),
     ...(includeUsage ? [chunk([], c.usage)] : []),
   ];

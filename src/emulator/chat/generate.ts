@@ -23,7 +23,7 @@ import { keywords } from './keywords.js';
 import type { ChatRequest } from './request.js';
 import { structuredReply } from './structured.js';
 import { jsonReply } from './response-format.js';
-import { makeCall, toolToCall, type ToolCall } from './tools.js';
+import { makeCall, subjectWords, toolsToCall, type ToolCall } from './tools.js';
 import { commitMessageFor, shellCommandFor, systemAskOf } from './system-asks.js';
 import {
   BODY_SENTENCES, CLOSERS, EARLIER_REFERENCES, FALLBACK_WORDS, QUESTION_OPENERS, STATEMENT_OPENERS,
@@ -132,13 +132,19 @@ export function generateReply(request: ChatRequest, seed = replySeed(request)): 
  * The text of choice `index` of `n`: the prose reply, or the JSON the response format asks for.
  * Choices differ when they can (a seed, or a temperature above 0), as a model's samples do.
  */
-export function choiceText(request: ChatRequest, index: number): string | ToolCall {
+export function choiceText(request: ChatRequest, index: number): string | ToolCall[] {
   const base = replySeed(request);
   const seed = index > 0 && (request.seed !== undefined || request.temperature > 0) ? (base + index * 0x9e3779b1) >>> 0 : base;
   const lastUser = request.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
   const words = keywords(lastUser, 8);
-  const tool = toolToCall(request.tools, request.messages.at(-1)?.role ?? 'user', lastUser);
-  if (tool) return makeCall(tool, createRng(seed ^ 0x27d4eb2d), words);
+  const tools = toolsToCall(request.tools, request.messages.at(-1)?.role ?? 'user', lastUser);
+  if (tools.length > 0) {
+    const rng = createRng(seed ^ 0x27d4eb2d);
+    // "the weather in Paris" asks get_weather about Paris: the word that chose it is no argument.
+    const chosenBy = new Set(tools.flatMap((tool) => subjectWords(tool.name)));
+    const about = words.filter((word) => !chosenBy.has(word.toLowerCase()));
+    return tools.map((tool) => makeCall(tool, rng, about.length > 0 ? about : words));
+  }
   const prose = generateReply(request, seed);
   return jsonReply(request.responseFormat, prose, words, createRng(seed ^ 0x5bd1e995)) ?? prose;
 }

@@ -1,9 +1,13 @@
 /**
- * Tools (OpenAI function calling): `tools` (functions with a JSON Schema of their parameters) and
- * `tool_choice` (`none`, `auto`, `required`, or one function by name). The emulator calls a tool
- * when it is made to (`required`, or a function named), or, with `auto`, when the last user
- * message names one of the functions; after a tool's result (a `tool` message) it answers in
- * text. The arguments are made from the function's parameter schema, deterministic for the seed.
+ * Tools (OpenAI function calling): `tools` (functions with a JSON Schema of their parameters),
+ * `tool_choice` (`none`, `auto`, `required`, or one function by name) and `parallel_tool_calls`.
+ * The emulator calls a tool when it is made to (`required`, or a function named), or, with
+ * `auto`, when the last user message asks for what a function is about: its name, or a word of
+ * it that is not a generic verb ("the weather in Paris" for `get_weather`). Every function the
+ * message asks for is called at once, in the order the message asks, unless
+ * `parallel_tool_calls` is false (then the first). After a tool's result (a `tool` message) it
+ * answers in text. The arguments are made from the function's parameter schema, deterministic
+ * for the seed.
  */
 import { invalidParam } from '../errors.js';
 import type { Rng } from '../random.js';
@@ -20,6 +24,8 @@ export type ToolChoice = { kind: 'none' } | { kind: 'auto' } | { kind: 'required
 export interface Tools {
   functions: ToolFunction[];
   choice: ToolChoice;
+  /** `parallel_tool_calls` (true unless false is sent): several calls in one reply. */
+  parallel: boolean;
 }
 
 /** A tool call as the reply carries it. */
@@ -69,19 +75,52 @@ export function parseTools(body: JsonObject): Tools {
   if (body.parallel_tool_calls !== undefined && body.parallel_tool_calls !== null && typeof body.parallel_tool_calls !== 'boolean') {
     throw invalidParam('parallel_tool_calls', `parallel_tool_calls must be a boolean; got ${describe(body.parallel_tool_calls)}`, 'invalid_type');
   }
-  return { functions, choice: parseChoice(body, functions) };
+  return { functions, choice: parseChoice(body, functions), parallel: body.parallel_tool_calls !== false };
 }
 
-/** The function to call for this conversation, or undefined to answer in text. */
-export function toolToCall(tools: Tools, lastRole: string, lastUser: string): ToolFunction | undefined {
-  const { functions, choice } = tools;
-  if (choice.kind === 'none' || functions.length === 0) return undefined;
-  if (choice.kind === 'function') return functions.find((fn) => fn.name === choice.name);
+/** Words of a name that say nothing of what a function is about. */
+const GENERIC_WORDS = new Set([
+  'get', 'set', 'fetch', 'list', 'create', 'update', 'delete', 'remove', 'find', 'search', 'lookup', 'look', 'query', 'read',
+  'write', 'make', 'run', 'call', 'send', 'add', 'check', 'current', 'info', 'data', 'details', 'the', 'for', 'and', 'tool',
+]);
+
+/** What a function is about, from its name: `get_weather` → weather, `getStockPrice` → stock, price. */
+export function subjectWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length >= 3 && !GENERIC_WORDS.has(word));
+}
+
+/** Where `text` (lower case) first asks for `fn`: its name, or a subject word of it as a whole word; -1 when nowhere. */
+function firstMention(fn: ToolFunction, text: string): number {
+  const name = fn.name.toLowerCase();
+  const places = [text.indexOf(name), text.indexOf(name.replace(/[_-]/g, ' '))];
+  for (const word of subjectWords(fn.name)) {
+    const match = new RegExp(`\\b${word}s?\\b`).exec(text);
+    if (match) places.push(match.index);
+  }
+  const found = places.filter((at) => at >= 0);
+  return found.length === 0 ? -1 : Math.min(...found);
+}
+
+/** The functions to call for this conversation, in order; none to answer in text. */
+export function toolsToCall(tools: Tools, lastRole: string, lastUser: string): ToolFunction[] {
+  const { functions, choice, parallel } = tools;
+  if (choice.kind === 'none' || functions.length === 0) return [];
+  if (choice.kind === 'function') return functions.filter((fn) => fn.name === choice.name);
+  const first = functions.slice(0, 1);
   // A tool's result just came back: answer it in words (no endless loop of calls).
-  if (lastRole === 'tool') return choice.kind === 'required' ? functions[0] : undefined;
-  if (choice.kind === 'required') return functions[0];
+  if (lastRole === 'tool') return choice.kind === 'required' ? first : [];
   const text = lastUser.toLowerCase();
-  return functions.find((fn) => text.includes(fn.name.toLowerCase()) || text.includes(fn.name.toLowerCase().replace(/[_-]/g, ' ')));
+  const asked = functions
+    .map((fn) => ({ fn, at: firstMention(fn, text) }))
+    .filter(({ at }) => at >= 0)
+    .sort((a, b) => a.at - b.at)
+    .map(({ fn }) => fn);
+  const calls = asked.length === 0 && choice.kind === 'required' ? first : asked;
+  return parallel ? calls : calls.slice(0, 1);
 }
 
 /** A call of `fn`, its arguments made from its parameters' schema. */
