@@ -12,6 +12,7 @@
 import { invalidParam } from '../errors.js';
 import type { Rng } from '../random.js';
 import { describe, isObject, rejectUnknownFields, required, type JsonObject } from '../validate.js';
+import { checkStrictSchema } from './strict-schema.js';
 
 export type ResponseFormat = { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; name: string; schema: JsonObject };
 
@@ -37,6 +38,10 @@ export function parseResponseFormat(body: JsonObject): ResponseFormat {
   }
   const schema = spec.schema ?? {};
   if (!isObject(schema)) throw invalidParam('response_format.json_schema.schema', `response_format.json_schema.schema must be a JSON Schema object; got ${describe(schema)}`, 'invalid_type');
+  if (spec.strict !== undefined && spec.strict !== null && typeof spec.strict !== 'boolean') {
+    throw invalidParam('response_format.json_schema.strict', `response_format.json_schema.strict must be a boolean; got ${describe(spec.strict)}`, 'invalid_type');
+  }
+  if (spec.strict === true) checkStrictSchema(schema, `response_format '${name}'`, 'response_format');
   return { type: 'json_schema', name, schema };
 }
 

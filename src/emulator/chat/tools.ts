@@ -13,6 +13,7 @@ import { invalidParam } from '../errors.js';
 import type { Rng } from '../random.js';
 import { describe, isObject, rejectUnknownFields, required, type JsonObject } from '../validate.js';
 import { valueFromSchema } from './response-format.js';
+import { checkStrictSchema } from './strict-schema.js';
 
 export interface ToolFunction {
   name: string;
@@ -53,6 +54,10 @@ function parseFunctions(body: JsonObject): ToolFunction[] {
     if (typeof name !== 'string' || !NAME.test(name)) throw invalidParam(`${at}.function.name`, `${at}.function.name must be letters, digits, "_" or "-" (at most 64); got ${describe(name)}`, 'invalid_value');
     const parameters = fn.parameters ?? { type: 'object', properties: {} };
     if (!isObject(parameters)) throw invalidParam(`${at}.function.parameters`, `${at}.function.parameters must be a JSON Schema object; got ${describe(parameters)}`, 'invalid_type');
+    if (fn.strict !== undefined && fn.strict !== null && typeof fn.strict !== 'boolean') {
+      throw invalidParam(`${at}.function.strict`, `${at}.function.strict must be a boolean; got ${describe(fn.strict)}`, 'invalid_type');
+    }
+    if (fn.strict === true) checkStrictSchema(parameters, `function '${name}'`, `${at}.function.parameters`);
     return { name, parameters };
   });
 }
