@@ -2,7 +2,7 @@
  * `svc batch` as a real process: SIGINT mid-run keeps every finished line and exits 130, and a
  * rerun finishes the job without asking anything twice; requests and prompts read from stdin.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,35 @@ describe('svc batch in a real process', () => {
     const prompts = await svc(['batch', '--prompts', '-', '-o', 'prompts.out.jsonl'], sandbox, { env, input: 'one\n\ntwo\n' });
     expect(prompts.exitCode, prompts.stderr).toBe(0);
     expect(lines(home('prompts.out.jsonl')).map((line) => (JSON.parse(line) as { custom_id: string }).custom_id).sort()).toEqual(['line-1', 'line-3']);
+  });
+
+  it('a pipe named as a path (<(…), /dev/stdin, --prompts <(…)) is read once and every request sent', async () => {
+    const env = { ...sandbox.env, SVC_BASE_URL: emulator.baseUrl };
+    writeFileSync(home('three.jsonl'), ['p0', 'p1', 'p2'].map(chatLine).join('\n'));
+    const script = [
+      `"${process.execPath}" "${SVC_BIN}" batch <(cat three.jsonl) -o sub.out.jsonl || exit 11`,
+      `cat three.jsonl | "${process.execPath}" "${SVC_BIN}" batch /dev/stdin -o dev.out.jsonl || exit 12`,
+      `"${process.execPath}" "${SVC_BIN}" batch --prompts <(printf 'a\\nb\\n') -o prompts-sub.out.jsonl || exit 13`,
+    ].join('\n');
+    const result = await execa('bash', ['-c', script], { cwd: sandbox.home, env, extendEnv: false, reject: false, timeout: 20_000 });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const ids = (file: string) => lines(home(file)).map((line) => (JSON.parse(line) as { custom_id: string }).custom_id).sort();
+    expect(ids('sub.out.jsonl')).toEqual(['p0', 'p1', 'p2']);
+    expect(ids('dev.out.jsonl')).toEqual(['p0', 'p1', 'p2']);
+    expect(ids('prompts-sub.out.jsonl')).toEqual(['line-1', 'line-2']);
+  });
+
+  it('a named pipe nobody writes to: SIGINT stops svc at once, exit 130, nothing sent and no lock left', async () => {
+    await execa('mkfifo', [home('requests.fifo')]);
+    const child = execa(process.execPath, [SVC_BIN, 'batch', 'requests.fifo', '-o', 'fifo.out.jsonl'], { cwd: sandbox.home, env: sandbox.env, extendEnv: false, reject: false, stdin: 'ignore', timeout: 20_000 });
+    // It is waiting for a writer once the lock on its output is taken.
+    await expect.poll(() => existsSync(home('fifo.out.jsonl.lock')), { timeout: 10_000 }).toBe(true);
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toContain('svc: interrupted');
+    expect(existsSync(home('fifo.out.jsonl.lock'))).toBe(false);
+    expect(server().requests).toHaveLength(0);
   });
 
   it('a bad line on stdin: exit 2, listed, nothing sent', async () => {

@@ -1,13 +1,13 @@
 /**
  * Reading the requests: a JSONL file in the OpenAI Batch format, or one prompt per line
  * (`--prompts`), from a file or stdin. The input is read twice as a stream, never held: a first
- * pass checks every line (nothing is sent if any is bad), a second feeds the workers. stdin cannot
- * be read twice, so the first pass copies it to an owner-only temporary file as it goes.
+ * pass checks every line (nothing is sent if any is bad), a second feeds the workers. stdin and
+ * pipes cannot be read twice, so the first pass copies them to an owner-only temporary file as it goes.
  */
-import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeSync, type ReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SvcError, UsageError } from '../../core/errors.js';
+import { InterruptedError, SvcError, UsageError } from '../../core/errors.js';
 import type { IO } from '../../terminal/io.js';
 import { asBytes } from '../../terminal/streams.js';
 import { describeSystemError, errnoCode } from '../../core/system-errors.js';
@@ -29,33 +29,73 @@ export interface InputSource {
 
 export type Entry = { line: number; request: BatchRequest } | { line: number; problem: string };
 
-/** The input named on the command line: `-` is stdin (never a terminal), anything else a file. */
-export function openInput(io: IO, name: string, format: InputFormat): InputSource {
-  if (name === '-') return stdinSource(io, format);
+/**
+ * The input named on the command line: `-` is stdin (never a terminal), anything else a path. A
+ * path that is not a regular file (a named pipe, `<(…)`, `/dev/stdin`) can be read only once, so
+ * it is kept like stdin; it is opened without blocking, so Ctrl-C still reaches svc while it
+ * waits for a writer (`signal`).
+ */
+export function openInput(io: IO, name: string, format: InputFormat, signal?: AbortSignal): InputSource {
+  if (name === '-') {
+    if (io.stdinKind === 'tty') {
+      throw new UsageError('- reads the requests from stdin, which is this terminal', { hint: 'pipe or redirect them: svc batch - < requests.jsonl' });
+    }
+    return readOnce('stdin', format, () => io.stdin, signal);
+  }
   const path = resolve(io.cwd, name);
+  let regular: boolean;
+  let fifo: boolean;
   try {
-    if (statSync(path).isDirectory()) throw new UsageError(`${name} is a folder, not a file of requests`);
+    const stats = statSync(path);
+    if (stats.isDirectory()) throw new UsageError(`${name} is a folder, not a file of requests`);
+    regular = stats.isFile();
+    fifo = stats.isFIFO();
   } catch (error) {
     if (error instanceof UsageError) throw error;
     if (errnoCode(error) === 'ENOENT') throw new UsageError(`${name}: no such file`);
     throw new UsageError(`cannot read ${name}: ${describeSystemError(error)}`);
   }
+  if (!regular) return readOnce(name, format, () => openPipe(path, fifo, signal), signal);
   return { name, path, format, read: () => createReadStream(path), dispose() {} };
 }
 
-function stdinSource(io: IO, format: InputFormat): InputSource {
-  if (io.stdinKind === 'tty') {
-    throw new UsageError('- reads the requests from stdin, which is this terminal', { hint: 'pipe or redirect them: svc batch - < requests.jsonl' });
-  }
+/**
+ * A read stream of a pipe or device. Opening a named pipe waits for a writer, in a thread of
+ * Node's pool that Node waits for at exit: if Ctrl-C comes first, svc opens the pipe for writing
+ * itself (which never waits, and only succeeds while a reader is waiting) and closes it, so that
+ * open returns, the stream sees the end, and svc can stop.
+ */
+function openPipe(path: string, fifo: boolean, signal: AbortSignal | undefined): ReadStream {
+  const stream = createReadStream(path, { signal });
+  if (!fifo || signal === undefined) return stream;
+  const release = (): void => {
+    if (!stream.pending) return;
+    try {
+      closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+    } catch {
+      // No reader waiting (it opened meanwhile): nothing to release.
+    }
+  };
+  signal.addEventListener('abort', release, { once: true });
+  stream.once('open', () => signal.removeEventListener('abort', release));
+  stream.once('close', () => signal.removeEventListener('abort', release));
+  return stream;
+}
+
+/**
+ * Input that can be read only once (stdin, a pipe): the first pass copies it to an owner-only
+ * temporary file as it goes, and the second reads that copy.
+ */
+function readOnce(name: string, format: InputFormat, open: () => AsyncIterable<unknown>, signal: AbortSignal | undefined): InputSource {
   let spool: string | undefined;
   return {
-    name: 'stdin',
+    name,
     path: undefined,
     format,
     read() {
       if (spool !== undefined) return createReadStream(join(spool, 'input'));
       spool = mkdtempSync(join(tmpdir(), 'svc-batch-'));
-      return copied(io.stdin, join(spool, 'input'));
+      return copied(open(), join(spool, 'input'), name, signal);
     },
     dispose() {
       if (spool !== undefined) rmSync(spool, { recursive: true, force: true });
@@ -64,7 +104,7 @@ function stdinSource(io: IO, format: InputFormat): InputSource {
 }
 
 /** Pass `stream` on while copying it to `path` (created owner-only: requests may be private). */
-async function* copied(stream: AsyncIterable<unknown>, path: string): AsyncGenerator<Buffer> {
+async function* copied(stream: AsyncIterable<unknown>, path: string, name: string, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
   const fd = openSync(path, 'wx', 0o600);
   try {
     for await (const piece of stream) {
@@ -72,10 +112,14 @@ async function* copied(stream: AsyncIterable<unknown>, path: string): AsyncGener
       try {
         for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
       } catch (error) {
-        throw new SvcError(`cannot keep a copy of stdin in ${tmpdir()}: ${describeSystemError(error)}; nothing was sent`, { hint: 'free some space there (or set TMPDIR), or pass the requests as a file' });
+        throw new SvcError(`cannot keep a copy of ${name} in ${tmpdir()}: ${describeSystemError(error)}; nothing was sent`, { hint: 'free some space there (or set TMPDIR), or pass the requests as a file' });
       }
       yield bytes;
     }
+  } catch (error) {
+    // Stopped while reading (a pipe whose writer never came): nothing was sent.
+    if (signal?.aborted === true) throw new InterruptedError('interrupted while reading the requests; nothing was sent');
+    throw error;
   } finally {
     closeSync(fd);
   }

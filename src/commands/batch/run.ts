@@ -104,7 +104,7 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
   // The role's blanks are checked here, before the input is read or anything sent.
   const role = fillRole(plan.role === undefined ? undefined : loadRole(io.env, plan.role), plan.vars ?? {});
   keepHeapSteady();
-  const source = openInput(io, plan.input.name, plan.input.format);
+  const source = openInput(io, plan.input.name, plan.input.format, context.signal);
   let lock: HeldLock | undefined;
   try {
     const outputPath = plan.output === undefined ? undefined : resolve(io.cwd, plan.output);
