@@ -53,6 +53,17 @@ function firstChoice(choices: unknown): JsonObject | undefined {
   return undefined;
 }
 
+/** The choices after the first (`n` above 1, asked for with --param), for --json to keep. */
+function laterChoices(choices: unknown): readonly JsonObject[] {
+  if (!Array.isArray(choices)) return NO_CHOICES;
+  let later: JsonObject[] | undefined;
+  for (const choice of choices as unknown[]) {
+    if (isObject(choice) && typeof choice.index === 'number' && choice.index > 0) (later ??= []).push(choice);
+  }
+  return later ?? NO_CHOICES;
+}
+const NO_CHOICES: readonly JsonObject[] = [];
+
 /** Fields svc assembles itself; the rest is kept as sent. */
 const OWN_TOP_LEVEL = new Set(['id', 'object', 'created', 'model', 'choices', 'usage']);
 const OWN_CHOICE = new Set(['index', 'delta', 'message', 'finish_reason', 'text']);
@@ -125,6 +136,8 @@ export class CompletionAssembler {
   #sawContent = false;
   /** The reasoning text the latest add() carried ('' when none). */
   #lastReasoning = '';
+  /** Choices after the first, by index, assembled as they came (shown only in --json). */
+  readonly #later = new Map<number, JsonObject>();
 
   constructor(private readonly requestedModel: string) {}
 
@@ -144,6 +157,7 @@ export class CompletionAssembler {
       this.#usage = usage;
       this.#rawUsage = value.usage as JsonObject;
     }
+    for (const later of laterChoices(value.choices)) this.#addLater(later);
     const choice = firstChoice(value.choices);
     if (!choice) return '';
     this.#sawChoice = true;
@@ -182,6 +196,30 @@ export class CompletionAssembler {
       this.#hold(text.length);
     }
     return text;
+  }
+
+  /**
+   * A choice after the first: a whole one kept as sent, a streamed one's deltas merged into its
+   * message (text joined, tool calls by index), its finish reason the latest.
+   */
+  #addLater(choice: JsonObject): void {
+    const index = choice.index as number;
+    const { delta, ...rest } = choice;
+    if (!isObject(delta)) {
+      const kept = structuredClone(choice);
+      this.#hold(JSON.stringify(kept).length);
+      this.#later.set(index, kept);
+      return;
+    }
+    let target = this.#later.get(index);
+    if (target === undefined) {
+      target = { index, message: { role: 'assistant', content: '' }, finish_reason: null };
+      this.#later.set(index, target);
+    }
+    // The role comes once, in the first delta: set, not joined.
+    const { role: _role, ...pieces } = delta;
+    this.#hold(mergeDelta(target.message as JsonObject, pieces));
+    for (const [key, value] of Object.entries(rest)) if (key !== 'index') keepLatest(target, key, structuredClone(value));
   }
 
   #mergeMessage(message: JsonObject): void {
@@ -253,6 +291,8 @@ export class CompletionAssembler {
           ...copied(this.#choiceExtra),
           finish_reason: this.#finishReason,
         },
+        // As the service sent them: only --json reads past the first choice.
+        ...[...this.#later.keys()].sort((a, b) => a - b).map((index) => structuredClone(this.#later.get(index)!) as ChatCompletion['choices'][number]),
       ],
     };
     // The counts svc read, over the service's own usage object (its details kept).

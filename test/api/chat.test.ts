@@ -54,6 +54,28 @@ describe('runChat streaming', () => {
     });
   });
 
+  it('a stream of n > 1 choices: each assembled under its index (for --json), only the first shown', async () => {
+    const piece = (index: number, delta: object, finish: string | null = null) => chunk(undefined, null, { choices: [{ index, delta, finish_reason: finish }] });
+    const { completion, deltas } = await chatWith(
+      reply.sse([
+        piece(0, { role: 'assistant', content: '' }),
+        piece(1, { role: 'assistant', content: '' }),
+        piece(0, { content: 'Hel' }),
+        piece(1, { content: 'Bon' }),
+        piece(1, { content: 'jour' }),
+        piece(0, { content: 'lo' }),
+        piece(1, {}, 'length'),
+        piece(0, {}, 'stop'),
+        'data: [DONE]\n\n',
+      ]),
+    );
+    expect(deltas.join('')).toBe('Hello');
+    expect(completion?.choices).toEqual([
+      { index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' },
+      { index: 1, message: { role: 'assistant', content: 'Bonjour' }, finish_reason: 'length' },
+    ]);
+  });
+
   it('a stream that ends after a finish_reason without [DONE] is complete', async () => {
     const { completion, error } = await chatWith(reply.sse([chunk('a'), chunk('b', 'length')]));
     expect(error).toBeUndefined();
@@ -118,6 +140,13 @@ describe('runChat non-streaming', () => {
     const { completion } = await chatWith(reply.json(200, { id: 'c', object: 'chat.completion', created: 3, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'yes' }, finish_reason: 'stop' }], usage }), plain);
     expect(completion?.usage).toEqual(usage);
     expect(completion?.choices[0]?.message.content).toBe('yes');
+  });
+
+  it('every choice of an answer with n > 1 is kept (for --json), the first one the reply', async () => {
+    const second = { index: 1, message: { role: 'assistant', content: 'no', refusal: null }, logprobs: null, finish_reason: 'stop' };
+    const { completion, deltas } = await chatWith(reply.json(200, { id: 'c', object: 'chat.completion', created: 3, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'yes' }, finish_reason: 'stop' }, second] }), plain);
+    expect(deltas.join('')).toBe('yes');
+    expect(completion?.choices).toEqual([{ index: 0, message: { role: 'assistant', content: 'yes' }, finish_reason: 'stop' }, second]);
   });
 
   it('JSON of the wrong shape (no choices) is malformed', async () => {
