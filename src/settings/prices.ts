@@ -75,15 +75,18 @@ export function priceFor(prices: ReadonlyMap<string, Price>, ...models: Readonly
 
 /**
  * The cost of tokens spent per model; undefined when a model that used tokens has no price
- * (a partial sum would read as the whole cost).
+ * (a partial sum would read as the whole cost), and when no model has a price at all: nothing
+ * spent, or a service that counts no tokens, is no reason to show a "$0.0000" nobody priced.
  */
 export function costOfSpent(byModel: Readonly<Record<string, Usage>>, prices: ReadonlyMap<string, Price>): number | undefined {
   let dollars = 0;
+  let priced = false;
   for (const [model, usage] of Object.entries(byModel)) {
-    if (usage.total_tokens === 0 && usage.prompt_tokens === 0 && usage.completion_tokens === 0) continue;
     const price = prices.get(model);
+    if (price) priced = true;
+    if (usage.total_tokens === 0 && usage.prompt_tokens === 0 && usage.completion_tokens === 0) continue;
     if (!price) return undefined;
     dollars += costOf(usage, price);
   }
-  return dollars;
+  return priced ? dollars : undefined;
 }

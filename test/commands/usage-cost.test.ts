@@ -46,6 +46,15 @@ describe('prices', () => {
     expect(costOfSpent({ a: usage(500_000, 500_000), b: usage(0, 0) }, prices)).toBe(1);
     expect(costOfSpent({ a: usage(1, 1), b: usage(1, 1) }, prices)).toBeUndefined();
   });
+
+  it('no cost where nothing was priced: no tokens counted (a service without usage), or nothing spent', () => {
+    const prices = new Map([['a', { input: 1, output: 1 }]]);
+    expect(costOfSpent({ b: usage(0, 0) }, prices)).toBeUndefined();
+    expect(costOfSpent({}, prices)).toBeUndefined();
+    expect(costOfSpent({ b: usage(0, 0) }, new Map())).toBeUndefined();
+    // A priced model that spent nothing did cost nothing.
+    expect(costOfSpent({ a: usage(0, 0) }, prices)).toBe(0);
+  });
 });
 
 describe('svc config set prices.MODEL', () => {
