@@ -2,7 +2,7 @@
  * One chat completion, streamed or not, delivered as text deltas to a callback and returned
  * whole as the service-api.md 2.2 object.
  */
-import { MalformedResponseError, NetworkError, RejectedError, ServerError, type ApiError } from '../core/errors.js';
+import { MalformedResponseError, NetworkError } from '../core/errors.js';
 import { isObject } from '../core/json.js';
 import { htmlAnswerError, isHtmlAnswer, peekBody, readUpTo } from './answer-body.js';
 import { CompletionAssembler } from './chat-assembler.js';
@@ -12,7 +12,7 @@ import { MAX_CHAT_ANSWER_BYTES } from './limits.js';
 import { describeBytes } from '../core/byte-size.js';
 import { missingReplyError } from './reply-checks.js';
 import { closedBeforeReply } from './transport-errors.js';
-import { errorCodeOf, extractServiceMessage, hasServiceError, isRequestProblem, messageFromJson, parseServiceJson as parseJson } from './service-message.js';
+import { hasServiceError, parseServiceJson as parseJson, serviceErrorIn } from './service-message.js';
 import { SseDecoder } from './sse/decode.js';
 import { RepeatChunks } from './sse/repeat-chunks.js';
 import type { SseEvent } from './sse/event-parser.js';
@@ -38,21 +38,6 @@ export function partialOf(error: unknown): ChatCompletion | undefined {
 function attachPartial(error: unknown, assembler: CompletionAssembler): unknown {
   if (error !== null && typeof error === 'object') Object.assign(error, { partial: assembler.completion() });
   return error;
-}
-
-/**
- * An `error` inside a 200 answer or a stream (`data: {"error":…}`, `event: error`, llama.cpp's
- * `error:` line): the service failed (in a stream, after it started), and says so in its own
- * words. A problem with the request (a 4xx code, `invalid_request_error`: a prompt over the
- * context size) is a rejection, exit 4, as the same answer with an HTTP status would be; the
- * rest is the service failing, exit 1.
- */
-function serviceErrorIn(value: unknown, rawData: string, requestId: string | undefined, where: 'answer' | 'stream' | 'stream-start'): ApiError {
-  const message = messageFromJson(value) ?? messageFromJson({ error: value }) ?? extractServiceMessage(rawData, undefined).message ?? 'unknown error';
-  const details = { status: 0, serviceMessage: message, requestId, code: errorCodeOf(value) };
-  const place = where === 'stream' ? ' mid-reply' : where === 'stream-start' ? ' before the reply began' : '';
-  const text = `the service reported an error${place}: ${message}`;
-  return isRequestProblem(value) ? new RejectedError(text, details) : new ServerError(text, details);
 }
 
 /** A stream's error event: its data parsed when it is JSON, else kept as the message text. */

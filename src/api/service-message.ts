@@ -2,7 +2,7 @@
  * Finding the service's own words in an error body, whatever shape the service or a proxy in
  * front of it chose; and reading a body that must be JSON.
  */
-import { MalformedResponseError } from '../core/errors.js';
+import { MalformedResponseError, RejectedError, ServerError, type ApiError } from '../core/errors.js';
 
 export interface ServiceMessage {
   /** What the service said, or a description of what came back instead. */
@@ -129,4 +129,19 @@ export function parseServiceJson(text: string, what: string): unknown {
     const snippet = text.trim().slice(0, 120);
     throw new MalformedResponseError(`the service sent ${what} that is not JSON: ${JSON.stringify(snippet)}`);
   }
+}
+
+/**
+ * An `error` inside a 200 answer or a stream (`data: {"error":…}`, `event: error`, llama.cpp's
+ * `error:` line): the service failed (in a stream, after it started), and says so in its own
+ * words. A problem with the request (a 4xx code, `invalid_request_error`: a prompt over the
+ * context size) is a rejection, exit 4, as the same answer with an HTTP status would be; the
+ * rest is the service failing, exit 1. An image answer reports errors the same way.
+ */
+export function serviceErrorIn(value: unknown, rawData: string, requestId: string | undefined, where: 'answer' | 'stream' | 'stream-start'): ApiError {
+  const message = messageFromJson(value) ?? messageFromJson({ error: value }) ?? extractServiceMessage(rawData, undefined).message ?? 'unknown error';
+  const details = { status: 0, serviceMessage: message, requestId, code: errorCodeOf(value) };
+  const place = where === 'stream' ? ' mid-reply' : where === 'stream-start' ? ' before the reply began' : '';
+  const text = `the service reported an error${place}: ${message}`;
+  return isRequestProblem(value) ? new RejectedError(text, details) : new ServerError(text, details);
 }

@@ -41,6 +41,19 @@ describe('svc image and answers that are not an image result', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('an error in a 200 answer: a rejected request is exit 4, a failing service exit 1, as for chat', async () => {
+    const safety = { error: { message: 'Your request was rejected as a result of our safety system.', type: 'invalid_request_error', code: 'content_policy_violation' } };
+    server.script(reply.json(200, safety));
+    const rejected = await runSvc(['image', 'a lighthouse', '-o', join(dir, 'out.png')], sandbox);
+    expect(rejected.exitCode).toBe(4);
+    expect(rejected.stderr).toContain('the service reported an error: Your request was rejected as a result of our safety system.');
+    server.script(reply.json(200, { error: { message: 'The engine is overloaded.', type: 'server_error' } }));
+    const failed = await runSvc(['image', 'a lighthouse', '-o', join(dir, 'out.png')], sandbox);
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stderr).toContain('The engine is overloaded.');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('an empty 200 says the answer was empty', async () => {
     server.script(reply.text(200, '', 'application/json'));
     const result = await runSvc(['image', 'a lighthouse', '-o', join(dir, 'out.png')], sandbox);

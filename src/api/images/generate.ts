@@ -4,10 +4,10 @@
  */
 import type { Usage } from '../chat-types.js';
 import type { ApiClient } from '../client.js';
-import { MalformedResponseError, ServerError } from '../../core/errors.js';
+import { MalformedResponseError } from '../../core/errors.js';
 import { isObject } from '../../core/json.js';
 import { htmlAnswerError, isHtmlAnswer, peekBody } from '../answer-body.js';
-import { hasServiceError, messageFromJson } from '../service-message.js';
+import { hasServiceError, serviceErrorIn } from '../service-message.js';
 import { BlobScanner, placeholder, type BlobSink } from './blob-scanner.js';
 import type { AspectRatio, ImageFormat } from './formats.js';
 import { downloadImage } from './download.js';
@@ -64,10 +64,8 @@ type AnswerImage = { revisedPrompt: string | undefined } & ({ file: ImageSink } 
 
 function readAnswer(document: unknown, files: ImageSink[]): Omit<ImageGeneration, 'status' | 'requestId' | 'images'> & { images: AnswerImage[] } {
   if (!isObject(document)) throw new MalformedResponseError('the service answered with something that is not an image result');
-  if (hasServiceError(document)) {
-    const message = messageFromJson(document) ?? 'unknown error';
-    throw new ServerError(`the service reported an error: ${message}`, { status: 0, serviceMessage: message, requestId: undefined });
-  }
+  // As for a chat answer: a problem with the request (content_policy_violation) is exit 4.
+  if (hasServiceError(document)) throw serviceErrorIn(document, JSON.stringify(document), undefined, 'answer');
   if (!Array.isArray(document.data)) throw new MalformedResponseError('the service answered without `data`: not an image result');
   if (document.data.length === 0) throw new MalformedResponseError('the service answered with no images (`data` is empty)');
   const images = document.data.map((item, index): AnswerImage => {
