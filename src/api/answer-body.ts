@@ -93,6 +93,11 @@ export function isHtmlAnswer(head: string, contentType: string): boolean {
  */
 export async function htmlAnswerError(body: AsyncIterable<Uint8Array>, baseUrlOrigin: string | undefined): Promise<HtmlAnswerError> {
   const { text } = await readUpTo(body, MAX_ERROR_BODY_BYTES).catch(() => ({ text: '' }));
+  return htmlPageError(text, baseUrlOrigin);
+}
+
+/** The same error for a page already read (`text`: the page, or its start). */
+export function htmlPageError(text: string, baseUrlOrigin: string | undefined): HtmlAnswerError {
   const title = extractServiceMessage(text, 'text/html').message;
   const named = title && title !== 'an HTML page' ? ` ("${title}")` : '';
   return new HtmlAnswerError(`an HTML page${named} came back instead of the service's answer`, {

@@ -102,5 +102,16 @@ describe('svc models', () => {
       expect(result.stderr).toBe(`svc: error: the service at ${server.baseUrl} offers no model list (GET /v1/models) (HTTP 404)\n`);
       expect(server.requests[0]).toMatchObject({ method: 'GET', url: '/v1/models' });
     });
+
+    it('a login page in place of the list is named as such, with the proxy hint, exit 1, nothing cached', async () => {
+      server.script(reply.text(200, '<html><head><title>Login required</title></head><body>…</body></html>', 'text/html'));
+      const result = await runSvc(['models', '--base-url', server.baseUrl, '--max-retries', '0'], sandbox);
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('svc: error: an HTML page ("Login required") came back instead of the service\'s answer');
+      expect(result.stderr).toMatch(/check HTTPS_PROXY\/NO_PROXY and the base URL/);
+      const cached = await runSvc(['models', '--cached', '--base-url', server.baseUrl], sandbox);
+      expect(cached.stdout).toBe('');
+    });
   });
 });

@@ -2,7 +2,7 @@
  * `svc models`: GET /v1/models, printed as a table (terminal), ids (pipe) or JSON, and kept in the
  * cache folder so that shell completion of -m can offer the ids without asking the service.
  */
-import { readUpTo } from '../../api/answer-body.js';
+import { htmlPageError, isHtmlAnswer, readUpTo } from '../../api/answer-body.js';
 import { MAX_CHAT_ANSWER_BYTES } from '../../api/limits.js';
 import { parseServiceJson } from '../../api/service-message.js';
 import { ApiError, MalformedResponseError, RejectedError } from '../../core/errors.js';
@@ -60,6 +60,8 @@ export async function runModels(factory: Factory, flags: ModelsFlags, signal: Ab
   try {
     const response = await client.getEndpoint('models', signal);
     text = (await readUpTo(response.body, MAX_CHAT_ANSWER_BYTES)).text;
+    // A proxy's or captive portal's page in place of the list: said as chat and image say it.
+    if (isHtmlAnswer(text.trimStart(), response.contentType)) throw htmlPageError(text, client.baseUrlOrigin);
   } catch (error) {
     // A server with no model list: one line that says so (exit 4), not the base-URL hint of a 404.
     if (error instanceof ApiError && (error.status === 404 || error.status === 405)) {
