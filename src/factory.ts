@@ -180,13 +180,15 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
       io.stderr.write(`svc: warning: ${baseUrl} is plain http:// to another machine: the API key travels unencrypted (use https://)\n`);
     }
     const timeoutMs = Math.round(resolved.timeout.value * 1000);
-    const { ApiClient, createDispatcher } = await import('./api/client.js');
+    const { ApiClient, createDispatcher, proxyFor, readProxySettings } = await import('./api/client.js');
     const dispatcher = await createDispatcher(timeoutMs, options.connections, io.env);
+    const proxy = proxyFor(readProxySettings(io.env), baseUrl);
     closers.push(() => dispatcher.destroy());
     const debug = debugLogger(io, () => key.key);
     return new ApiClient({
       baseUrl,
       baseUrlOrigin: settingOrigin('baseUrl', resolved.baseUrl.source),
+      proxy,
       apiKey: key.key,
       userAgent,
       timeoutMs,

@@ -12,12 +12,14 @@ import { requestHeaders } from './request-headers.js';
 import { extractServiceMessage } from './service-message.js';
 import { errorForStatus } from './status-errors.js';
 import { networkError, transportErrorCode } from './transport-errors.js';
+import type { Proxy } from './proxy-settings.js';
 import { wrapResponse, type ApiResponse } from './response.js';
 import { getUrl } from './get-url.js';
 import { endpointUrl } from './url.js';
 
 export type { ApiResponse };
 export { createDispatcher } from './dispatcher.js';
+export { proxyFor, readProxySettings } from './proxy-settings.js';
 
 export interface RetryNotice {
   /** The status that failed, or the connection error's code. */
@@ -45,6 +47,8 @@ export interface ClientOptions {
   baseUrl: string;
   /** Where the base URL was set ("--base-url", "SVC_BASE_URL", ...), named in hints about it. */
   baseUrlOrigin?: string | undefined;
+  /** The proxy requests to the base URL go through (proxy-settings.ts), named when it fails. */
+  proxy?: Proxy | undefined;
   apiKey: string;
   userAgent: string;
   /** Longest silence allowed: waiting for headers, or between two pieces of the body. */
@@ -191,7 +195,7 @@ export class ApiClient {
     const sleep = options.sleep ?? abortableSleep;
     const now = options.now ?? Date.now;
     const random = options.random ?? Math.random;
-    const transport = { url, timeoutMs: options.timeoutMs, midResponse: false, baseUrlOrigin: options.baseUrlOrigin };
+    const transport = { url, timeoutMs: options.timeoutMs, midResponse: false, baseUrlOrigin: options.baseUrlOrigin, proxy: options.proxy };
 
     for (let retriesDone = 0; ; retriesDone++) {
       await options.pause?.wait(signal);

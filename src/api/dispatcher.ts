@@ -1,5 +1,6 @@
 /** The undici dispatcher every request goes through: proxies, connect timeout, connection bounds. */
 import type { Dispatcher } from 'undici';
+import { readProxySettings } from './proxy-settings.js';
 import { Agent, loadEnvHttpProxyAgent } from './undici-parts.js';
 
 /**
@@ -20,12 +21,11 @@ export async function createDispatcher(timeoutMs: number, connections?: number, 
   // about 3 s (the server's 5 s less undici's margin) for a thread.
   const bounded = connections === undefined ? {} : { connections, keepAliveTimeout: 300, keepAliveMaxTimeout: 300 };
   const options = { connect: { timeout: Math.min(10_000, timeoutMs) }, ...bounded };
-  // Read as undici reads them (the lowercase name first, an empty value meaning none), but from
-  // `env`, and handed over: undici would read process.env, which an in-process run does not use.
-  const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
-  const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY ?? '';
+  // Read as undici reads them, but from `env`, and handed over: undici would read process.env,
+  // which an in-process run does not use (proxy-settings.ts).
+  const proxies = readProxySettings(env);
   // With no proxy, EnvHttpProxyAgent sends every request through a plain Agent anyway, after
   // parsing its URL again and reading NO_PROXY: 2,000 times in a batch. Not even loaded then.
-  if (!httpProxy && !httpsProxy) return new Agent(options);
-  return new (await loadEnvHttpProxyAgent())({ ...options, httpProxy, httpsProxy, noProxy: env.no_proxy ?? env.NO_PROXY ?? '' });
+  if (!proxies.http && !proxies.https) return new Agent(options);
+  return new (await loadEnvHttpProxyAgent())({ ...options, httpProxy: proxies.http?.url ?? '', httpsProxy: proxies.https?.url ?? '', noProxy: proxies.noProxy });
 }

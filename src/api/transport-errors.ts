@@ -3,6 +3,7 @@
  * user can act on. undici reports these by `code`; Node's own socket errors too.
  */
 import { NetworkError } from '../core/errors.js';
+import type { Proxy } from './proxy-settings.js';
 import { originNote } from './status-errors.js';
 
 /** The error code of a transport error, looking through AggregateError and `cause`. */
@@ -25,6 +26,23 @@ export interface TransportContext {
   bodyStarted?: boolean;
   /** Where the base URL was set (ClientOptions.baseUrlOrigin), so the hint points there. */
   baseUrlOrigin?: string | undefined;
+  /** The proxy the request went through, if any: a failure to connect is then the proxy's. */
+  proxy?: Proxy | undefined;
+}
+
+/** A connection that failed on the way to the proxy: said so, with the variable that names it. */
+function proxyConnectError(code: string, context: TransportContext & { proxy: Proxy }, cause: unknown): NetworkError | undefined {
+  const { proxy } = context;
+  const reason =
+    code === 'ECONNREFUSED' ? 'connection refused'
+    : code === 'UND_ERR_CONNECT_TIMEOUT' ? 'no answer to the connection attempt'
+    : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'its host was not found (DNS lookup failed)'
+    : undefined;
+  if (reason === undefined) return undefined;
+  return new NetworkError(`could not connect to the proxy ${proxy.shown}: ${reason}`, {
+    hint: `requests to ${new URL(context.url).host} go through it (${proxy.variable}); is it running? unset ${proxy.variable}, or list the host in NO_PROXY, to connect directly`,
+    cause,
+  });
 }
 
 /** The answer's headers came, then the connection ended before any of the reply. */
@@ -43,6 +61,8 @@ export function networkError(error: unknown, context: TransportContext): Network
   const seconds = context.timeoutMs / 1000;
   const detail = error instanceof Error ? error.message : String(error);
   const timeoutHint = 'raise the limit with --timeout or SVC_TIMEOUT (seconds)';
+  const throughProxy = context.proxy && code !== undefined ? proxyConnectError(code, { ...context, proxy: context.proxy }, error) : undefined;
+  if (throughProxy) return throughProxy;
   switch (code) {
     case 'UND_ERR_HEADERS_TIMEOUT':
       return new NetworkError(`timeout: no answer from ${host} within ${seconds} s`, { hint: timeoutHint, cause: error });
