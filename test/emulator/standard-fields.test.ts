@@ -24,6 +24,17 @@ describe('n', () => {
     expect(total).toBeGreaterThan(0);
   });
 
+  it('streams the choices side by side, as OpenAI does, not one after another', async () => {
+    const stream = await sdk.client.chat.completions.create({ model: 'svc-mini', messages, n: 3, seed: 4, temperature: 1, stream: true });
+    const order: number[] = [];
+    for await (const chunk of stream) for (const choice of chunk.choices) order.push(choice.index);
+    // The first three chunks open the three choices, and each choice's chunks spread over the stream.
+    expect(order.slice(0, 3)).toEqual([0, 1, 2]);
+    const last = (index: number) => order.lastIndexOf(index);
+    const first = (index: number) => order.indexOf(index);
+    for (const index of [0, 1, 2]) expect(first(index)).toBeLessThan(Math.min(last(0), last(1), last(2)));
+  });
+
   it('streams each choice under its index; finalChatCompletion() rebuilds them all', async () => {
     const runner = sdk.client.chat.completions.stream({ model: 'svc-mini', messages, n: 2, seed: 3, temperature: 1 });
     const final = await runner.finalChatCompletion();

@@ -127,8 +127,8 @@ export function completionBody(c: Completion): object {
 }
 
 /**
- * The streamed chunks, in order, for each choice in turn (each chunk names its `index`, as
- * OpenAI's do): the role, one per token, the finish reason; then, only with `include_usage`, a
+ * The streamed chunks, each choice's in order and the choices side by side (each chunk names
+ * its `index`, as OpenAI's do): the role, one per token, the finish reason; then, only with `include_usage`, a
  * usage chunk with no choices. With `include_usage` every other chunk carries `usage: null`, as
  * OpenAI's do.
  */
@@ -144,23 +144,30 @@ export function completionChunks(c: Completion, includeUsage: boolean): object[]
     ...(includeUsage ? { usage: usage ? fullUsage(usage) : null } : {}),
   });
   const choice = (index: number, delta: object, finishReason: FinishReason | null = null, logprobs: object | null = null): object => ({ index, delta, logprobs, finish_reason: finishReason });
-  return [
-    ...c.choices.flatMap((each, index) => {
-      const end = chunk([choice(index, {}, each.finishReason)]);
-      if (each.toolCalls) {
-        // Tool calls stream as OpenAI's do: each call's id and name (the first with the role),
-        // then its arguments in pieces, then the next call.
-        return [
-          ...each.toolCalls.flatMap(({ call, tokens }, k) => [
-            chunk([choice(index, { ...(k === 0 ? { role: 'assistant', content: null, refusal: null } : {}), tool_calls: [{ index: k, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] })]),
-            ...tokens.map((token) => chunk([choice(index, { tool_calls: [{ index: k, function: { arguments: token } }] })])),
-          ]),
-          end,
-        ];
-      }
-      const tokens = each.tokens.map((token, at) => chunk([choice(index, { content: token }, null, logprobsOf(c, each, at, at + 1))]));
-      return [chunk([choice(index, { role: 'assistant', content: '', refusal: null })]), ...tokens, end];
-    }),
-    ...(includeUsage ? [chunk([], c.usage)] : []),
-  ];
+  const perChoice = c.choices.map((each, index) => {
+    const end = chunk([choice(index, {}, each.finishReason)]);
+    if (each.toolCalls) {
+      // Tool calls stream as OpenAI's do: each call's id and name (the first with the role),
+      // then its arguments in pieces, then the next call.
+      return [
+        ...each.toolCalls.flatMap(({ call, tokens }, k) => [
+          chunk([choice(index, { ...(k === 0 ? { role: 'assistant', content: null, refusal: null } : {}), tool_calls: [{ index: k, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] })]),
+          ...tokens.map((token) => chunk([choice(index, { tool_calls: [{ index: k, function: { arguments: token } }] })])),
+        ]),
+        end,
+      ];
+    }
+    const tokens = each.tokens.map((token, at) => chunk([choice(index, { content: token }, null, logprobsOf(c, each, at, at + 1))]));
+    return [chunk([choice(index, { role: 'assistant', content: '', refusal: null })]), ...tokens, end];
+  });
+  return [...interleaved(perChoice), ...(includeUsage ? [chunk([], c.usage)] : [])];
+}
+
+/** The chunks of several choices taken in turn, one of each, as OpenAI streams `n` choices side by side. */
+function interleaved(lists: readonly object[][]): object[] {
+  if (lists.length === 1) return lists[0]!;
+  const out: object[] = [];
+  const longest = Math.max(...lists.map((list) => list.length));
+  for (let at = 0; at < longest; at++) for (const list of lists) if (at < list.length) out.push(list[at]!);
+  return out;
 }
