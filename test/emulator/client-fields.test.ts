@@ -93,6 +93,25 @@ describe('chat: fields only some models take', () => {
   });
 });
 
+describe('image parts', () => {
+  const withImage = (url: string) =>
+    sdk.client.chat.completions.create({ model: 'svc-pro', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url } }] }] });
+  const pixel = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
+
+  it('an https URL or a base64 data URL of an image is taken', async () => {
+    for (const url of ['https://example.com/cat.png', `data:image/png;base64,${pixel}`]) {
+      expect((await withImage(url)).choices[0]?.message.content?.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('a data URL that is not base64 of an image, or a file path, is a 400 naming the part', async () => {
+    for (const url of ['data:image/png;base64,notbase64!!', 'data:image/png,rawbytes', `data:text/plain;base64,${pixel}`]) {
+      expect(await refusal(withImage(url))).toMatchObject({ status: 400, param: 'messages[0].content[1].image_url.url', code: 'invalid_image_format' });
+    }
+    expect(await refusal(withImage('/home/me/cat.png'))).toMatchObject({ status: 400, param: 'messages[0].content[1].image_url.url', code: 'invalid_image_url' });
+  });
+});
+
 describe("response_format json_object needs the word 'json' in the messages, as OpenAI's does", () => {
   it('refused without it, answered with it in any case and in any message', async () => {
     const without = sdk.client.chat.completions.create({ model: 'svc-pro', messages, response_format: { type: 'json_object' } });

@@ -41,9 +41,28 @@ function contentText(value: unknown, at: string): string {
       if (!isObject(image) || typeof image.url !== 'string' || image.url === '') {
         throw invalidParam(`${where}.image_url.url`, `${where}.image_url must be an object with a url; got ${describe(image)}`, 'invalid_type');
       }
+      checkImageUrl(image.url, `${where}.image_url.url`);
     }
   });
   return texts.join('\n');
+}
+
+/** The image formats OpenAI reads from a message. */
+const IMAGE_DATA_URL = /^data:image\/(?:png|jpeg|jpg|gif|webp);base64,([A-Za-z0-9+/]+={0,2})$/;
+
+/**
+ * An image part's URL, as OpenAI takes it: http(s), not fetched here (the emulator does not look
+ * at images), or a base64 `data:` URL of a PNG, JPEG, GIF or WebP, which must decode: a script
+ * that builds it wrong (no `;base64`, a file path, text that is not base64) is told so here.
+ */
+function checkImageUrl(url: string, param: string): void {
+  if (/^https?:\/\//i.test(url)) return;
+  if (!url.startsWith('data:')) {
+    throw invalidParam(param, `${param} must be an http(s) URL or a data:image/...;base64 URL; got ${describe(url)}`, 'invalid_image_url');
+  }
+  if (!IMAGE_DATA_URL.test(url) || (url.length - url.indexOf(',') - 1) % 4 !== 0) {
+    throw invalidParam(param, `${param} is not a valid image data URL: expected data:image/png (jpeg, gif or webp);base64, then the base64 of the file; got ${describe(url)}`, 'invalid_image_format');
+  }
 }
 
 function parseToolCalls(value: JsonObject, at: string): void {
