@@ -23,7 +23,7 @@ import { keywords } from './keywords.js';
 import type { ChatRequest } from './request.js';
 import { structuredReply } from './structured.js';
 import { jsonReply } from './response-format.js';
-import { makeCall, subjectWords, toolsToCall, type ToolCall } from './tools.js';
+import { askingParts, makeCall, subjectWords, toolsToCall, type ToolCall } from './tools.js';
 import { commitMessageFor, shellCommandFor, systemAskOf } from './system-asks.js';
 import {
   BODY_SENTENCES, CLOSERS, EARLIER_REFERENCES, FALLBACK_WORDS, QUESTION_OPENERS, STATEMENT_OPENERS,
@@ -140,10 +140,15 @@ export function choiceText(request: ChatRequest, index: number): string | ToolCa
   const tools = toolsToCall(request.tools, request.messages.at(-1)?.role ?? 'user', lastUser);
   if (tools.length > 0) {
     const rng = createRng(seed ^ 0x27d4eb2d);
-    // "the weather in Paris" asks get_weather about Paris: the word that chose it is no argument.
+    // "the weather in Paris" asks get_weather about Paris: the words of its own part of the
+    // message, less the word that chose it.
     const chosenBy = new Set(tools.flatMap((tool) => subjectWords(tool.name)));
-    const about = words.filter((word) => !chosenBy.has(word.toLowerCase()));
-    return tools.map((tool) => makeCall(tool, rng, about.length > 0 ? about : words));
+    const parts = askingParts(tools, lastUser);
+    return tools.map((tool, at) => {
+      const own = keywords(parts[at] ?? lastUser, 8).filter((word) => !chosenBy.has(word.toLowerCase()));
+      const about = words.filter((word) => !chosenBy.has(word.toLowerCase()));
+      return makeCall(tool, rng, own.length > 0 ? own : about.length > 0 ? about : words);
+    });
   }
   const prose = generateReply(request, seed);
   return jsonReply(request.responseFormat, prose, words, createRng(seed ^ 0x5bd1e995)) ?? prose;

@@ -110,6 +110,23 @@ function firstMention(fn: ToolFunction, text: string): number {
   return found.length === 0 ? -1 : Math.min(...found);
 }
 
+/**
+ * The part of `text` that asks for each of `called`: from its first mention to the next one's
+ * ("the time in Tokyo, and the weather in Paris" → get_time: "time in Tokyo, and the", get_weather:
+ * "weather in Paris"), so each call's arguments can come from its own words. A function the text
+ * does not mention (forced, or `required`) gets the whole text.
+ */
+export function askingParts(called: readonly ToolFunction[], text: string): string[] {
+  const lower = text.toLowerCase();
+  const starts = called.map((fn) => firstMention(fn, lower));
+  const sorted = starts.filter((at) => at >= 0).sort((a, b) => a - b);
+  return starts.map((at) => {
+    if (at < 0) return text;
+    const next = sorted.find((other) => other > at);
+    return text.slice(at, next);
+  });
+}
+
 /** The functions to call for this conversation, in order; none to answer in text. */
 export function toolsToCall(tools: Tools, lastRole: string, lastUser: string): ToolFunction[] {
   const { functions, choice, parallel } = tools;
