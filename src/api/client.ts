@@ -67,6 +67,20 @@ export interface ClientOptions {
 }
 
 
+/**
+ * The request went out on a kept-alive connection that the service closed as it arrived: no
+ * answer to it, but an earlier answer was read on that connection (undici's socket info counts
+ * its bytes). Servers that close after each answer without saying `Connection: close` do this to
+ * every other request of a batch, and the request most likely never reached them; so its first
+ * retry goes at once, as browsers resend on a stale connection, rather than after a backoff
+ * with a notice on stderr. It is still a retry: with --max-retries 0 nothing is sent twice,
+ * since a service that read the request and then dropped the connection looks the same.
+ */
+function closedWhileKeptAlive(error: unknown): boolean {
+  const record = error as { code?: unknown; socket?: { bytesRead?: unknown } } | null;
+  return record?.code === 'UND_ERR_SOCKET' && typeof record.socket?.bytesRead === 'number' && record.socket.bytesRead > 0;
+}
+
 function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new InterruptedError());
@@ -197,6 +211,7 @@ export class ApiClient {
     const random = options.random ?? Math.random;
     const transport = { url, timeoutMs: options.timeoutMs, midResponse: false, baseUrlOrigin: options.baseUrlOrigin, proxy: options.proxy };
 
+    let resentOnNewConnection = false;
     for (let retriesDone = 0; ; retriesDone++) {
       await options.pause?.wait(signal);
       options.debug?.(`${method} ${url} (attempt ${retriesDone + 1}${payload === undefined ? '' : `, ${payload.length} bytes`}, Authorization: Bearer [redacted])`);
@@ -214,6 +229,12 @@ export class ApiClient {
         });
       } catch (error) {
         if (signal?.aborted) throw new InterruptedError();
+        if (!resentOnNewConnection && retriesDone < options.maxRetries && closedWhileKeptAlive(error)) {
+          // Most likely not the service failing: a retry, but at once and without a notice.
+          resentOnNewConnection = true;
+          options.debug?.('the service had closed the kept-alive connection as svc sent on it; sending again on a new one');
+          continue;
+        }
         const code = transportErrorCode(error);
         const decision = decideRetry({ retriesDone, maxRetries: options.maxRetries, status: undefined, headers: {}, errorCode: code, now: now(), random });
         if (!decision.retry) throw networkError(error, transport);

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, type ClientOptions, type RetryNotice } from '../../src/api/client.js';
@@ -111,6 +113,44 @@ describe('ApiClient retries', () => {
     const response = await client().post('x', {});
     expect(response.status).toBe(200);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('a kept-alive connection the server closed as the request went out: retried at once, without a notice', async () => {
+    // A server that answers the first request of each connection and drops the connection when
+    // the second arrives, as one that closes after every answer without `Connection: close`
+    // does to a request sent just before its close is seen.
+    const seen = new Map<unknown, number>();
+    const closing = createServer((req, res) => {
+      const count = (seen.get(req.socket) ?? 0) + 1;
+      seen.set(req.socket, count);
+      if (count > 1) return void req.socket.destroy();
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2' }).end('{}'));
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(closing.address() as AddressInfo).port}`;
+    const agents = [new Agent({ connections: 1 }), new Agent({ connections: 1 })];
+    try {
+      const api = client({ baseUrl, dispatcher: agents[0], maxRetries: 1 });
+      for (let i = 0; i < 4; i++) expect((await api.post('x', {})).status).toBe(200);
+      expect(sleeps).toEqual([]);
+      expect(notices).toEqual([]);
+      // With no retries allowed, nothing is sent twice: the second request of each connection fails.
+      const strict = client({ baseUrl, dispatcher: agents[1], maxRetries: 0 });
+      const outcomes = [];
+      for (let i = 0; i < 4; i++) outcomes.push(await strict.post('x', {}).then((response) => response.status, (error: unknown) => (error as Error).constructor.name));
+      expect(outcomes).toEqual([200, 'NetworkError', 200, 'NetworkError']);
+    } finally {
+      await Promise.all(agents.map((each) => each.close()));
+      await new Promise((resolve) => closing.close(resolve));
+    }
+  });
+
+  it('a fresh connection closed before any answer is not sent again without retries allowed', async () => {
+    server.script(reply.reset());
+    const error = await client({ maxRetries: 0 }).post('x', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('retries connection refused, then reports it as a network error (exit 6)', async () => {
