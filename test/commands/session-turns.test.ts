@@ -111,6 +111,10 @@ describe('/save and /system', () => {
     const { stderr } = await session([`/save ${target}`]);
     expect(stderr).toContain(`could not save: the folder ${join(sandbox.home, 'no', 'such')} does not exist`);
     expect(stderr).not.toMatch(/ENOENT: no such file/);
+    // With a trailing slash the name is a folder, even one that does not exist: no file is made.
+    const slashed = await session([`/save ${join(sandbox.home, 'newdir')}/`]);
+    expect(slashed.stderr).toContain(`could not save: the folder ${join(sandbox.home, 'newdir')} does not exist`);
+    expect(existsSync(join(sandbox.home, 'newdir'))).toBe(false);
   });
 
   it('/save ~/file.json writes in the home folder, and never over an existing file or folder', async () => {

@@ -2,7 +2,7 @@
  * `svc sessions search` and `svc sessions export` (issue 15, items 11 and 12), on conversation
  * files written as svc writes them, with chosen times so the order is known.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/in-process.js';
@@ -220,6 +220,11 @@ describe('svc sessions export', () => {
     const missing = await run(['sessions', 'export', 'work', '-o', join(sandbox.home, 'nowhere', 'x.md')]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain(`the folder ${join(sandbox.home, 'nowhere')} does not exist`);
+    // A trailing slash names a folder even where there is none: refused, never a file of that name.
+    const slashed = await run(['sessions', 'export', 'work', '-o', 'newdir/']);
+    expect(slashed.exitCode).toBe(2);
+    expect(slashed.stderr).toContain(`the folder ${join(sandbox.home, 'newdir')} does not exist`);
+    expect(existsSync(join(sandbox.home, 'newdir'))).toBe(false);
     expect(readdirSync(folder)).toEqual(['work.md']);
   });
 

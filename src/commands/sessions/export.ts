@@ -79,8 +79,9 @@ export async function runExport(factory: Factory, name: string, options: ExportO
   const conversation = conversationStoreFor(io).read(name);
   const toStdout = options.output === undefined || options.output === '-';
   let path = toStdout ? undefined : resolve(io.cwd, options.output!);
-  // `-o notes/` puts <name>.md in that folder, as cp and svc image do.
-  if (path !== undefined && isFolder(path)) path = join(path, `${name}.${format}`);
+  // `-o notes/` puts <name>.md in that folder, as cp and svc image do; with its slash it names a
+  // folder even where none exists (then refused below, naming it), never a file to create.
+  if (path !== undefined && (isFolder(path) || /[\\/]$/.test(options.output!))) path = join(path, `${name}.${format}`);
   // Image links are relative to where the export is read from: its folder, or here for stdout.
   const base = path === undefined ? io.cwd : dirname(path);
   let text: string;

@@ -89,7 +89,7 @@ const handlers: Record<SlashCommandName, Handler> = {
   save: (state, arg) => {
     const name = arg.trim();
     if (name === '') return say(state, 'usage: /save <file.json>');
-    say(state, neutraliseForTerminal(saveMessages(savePath(name, state.io.cwd, state.io.env), state.session.messages())));
+    say(state, neutraliseForTerminal(saveMessages(savePath(name, state.io.cwd, state.io.env), state.session.messages(), /[\\/]$/.test(name))));
   },
   usage: (state) => {
     // Both count every reply kept, undone and retried ones included (their tokens were used),

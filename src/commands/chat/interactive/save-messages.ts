@@ -38,8 +38,15 @@ function whyNot(path: string, error: unknown): string {
   }
 }
 
-/** Write `messages` to `path`; returns the line to show: what was saved, or why not. */
-export function saveMessages(path: string, messages: ChatMessage[]): string {
+/**
+ * Write `messages` to `path`; returns the line to show: what was saved, or why not. `asFolder`:
+ * the name the user typed ended in `/`, which names a folder even where none exists yet (the
+ * resolved path has lost the slash), never a file to create.
+ */
+export function saveMessages(path: string, messages: ChatMessage[], asFolder = false): string {
+  if (asFolder) {
+    return isFolder(path) ? `${path} is a folder: give a file name (e.g. ${join(path, 'conversation.json')})` : `could not save: the folder ${path} does not exist (create it first, or choose another path)`;
+  }
   let fd: number;
   try {
     // 'wx': an existing file (or folder) is never replaced.
