@@ -37,31 +37,31 @@ _svc_complete_path() {
   case "$path" in
     '')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-v --version --plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'chat image batch sessions roles models render auth config profiles emulator completion help' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'chat image batch sessions roles models render auth config profiles emulator completion help' -- "$cur"))
       ;;
     'chat')
       case "$prev" in
-        -m|--model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
-        -s|--system) return ;;
+        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        -s|--system) compopt +o default 2>/dev/null; return ;;
         -f|--file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --var) return ;;
-        --role) COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
-        --max-tokens) return ;;
-        -t|--temperature) return ;;
-        --top-p) return ;;
-        --stop) return ;;
-        --presence-penalty) return ;;
-        --frequency-penalty) return ;;
-        --user) return ;;
-        --session) COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
-        --param) return ;;
-        --base-url) return ;;
-        --timeout) return ;;
-        --max-retries) return ;;
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --var) compopt +o default 2>/dev/null; return ;;
+        --role) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --max-tokens) compopt +o default 2>/dev/null; return ;;
+        -t|--temperature) compopt +o default 2>/dev/null; return ;;
+        --top-p) compopt +o default 2>/dev/null; return ;;
+        --stop) compopt +o default 2>/dev/null; return ;;
+        --presence-penalty) compopt +o default 2>/dev/null; return ;;
+        --frequency-penalty) compopt +o default 2>/dev/null; return ;;
+        --user) compopt +o default 2>/dev/null; return ;;
+        --session) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --param) compopt +o default 2>/dev/null; return ;;
+        --base-url) compopt +o default 2>/dev/null; return ;;
+        --timeout) compopt +o default 2>/dev/null; return ;;
+        --max-retries) compopt +o default 2>/dev/null; return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json -x --extract --extract-last --raw --usage --show-reasoning --no-stdin -i --interactive -c --continue --session --no-save --list --dry-run --param --base-url --timeout --max-retries --plain --profile -h --help' -- "$cur")); return; fi
       :
@@ -69,18 +69,18 @@ _svc_complete_path() {
     'image')
       case "$prev" in
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --aspect) COMPREPLY=($(compgen -W '1:1 16:9 9:16 4:3 3:4 21:9' -- "$cur")); return ;;
-        --format) COMPREPLY=($(compgen -W 'png jpeg webp' -- "$cur")); return ;;
-        --seed) return ;;
-        -n|--count) return ;;
-        --negative) return ;;
-        -m|--model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
-        --preview) COMPREPLY=($(compgen -W 'auto kitty iterm sixel blocks none' -- "$cur")); return ;;
-        --param) return ;;
-        --base-url) return ;;
-        --timeout) return ;;
-        --max-retries) return ;;
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --aspect) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W '1:1 16:9 9:16 4:3 3:4 21:9' -- "$cur")); return ;;
+        --format) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'png jpeg webp' -- "$cur")); return ;;
+        --seed) compopt +o default 2>/dev/null; return ;;
+        -n|--count) compopt +o default 2>/dev/null; return ;;
+        --negative) compopt +o default 2>/dev/null; return ;;
+        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        --preview) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'auto kitty iterm sixel blocks none' -- "$cur")); return ;;
+        --param) compopt +o default 2>/dev/null; return ;;
+        --base-url) compopt +o default 2>/dev/null; return ;;
+        --timeout) compopt +o default 2>/dev/null; return ;;
+        --max-retries) compopt +o default 2>/dev/null; return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-o --output --aspect --format --seed -n --count --negative -m --model --preview --open --force --no-metadata --json --dry-run --param --base-url --timeout --max-retries --plain --profile -h --help' -- "$cur")); return; fi
       :
@@ -89,150 +89,150 @@ _svc_complete_path() {
       case "$prev" in
         --prompts) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --concurrency) return ;;
+        --concurrency) compopt +o default 2>/dev/null; return ;;
         --images-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        -m|--model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
-        -s|--system) return ;;
-        --max-tokens) return ;;
-        -t|--temperature) return ;;
-        --top-p) return ;;
-        --stop) return ;;
-        --presence-penalty) return ;;
-        --frequency-penalty) return ;;
-        --user) return ;;
-        --aspect) COMPREPLY=($(compgen -W '1:1 16:9 9:16 4:3 3:4 21:9' -- "$cur")); return ;;
-        --format) COMPREPLY=($(compgen -W 'png jpeg webp' -- "$cur")); return ;;
-        --seed) return ;;
-        --negative) return ;;
-        --role) COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
-        --var) return ;;
-        --param) return ;;
-        --base-url) return ;;
-        --timeout) return ;;
-        --max-retries) return ;;
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        -s|--system) compopt +o default 2>/dev/null; return ;;
+        --max-tokens) compopt +o default 2>/dev/null; return ;;
+        -t|--temperature) compopt +o default 2>/dev/null; return ;;
+        --top-p) compopt +o default 2>/dev/null; return ;;
+        --stop) compopt +o default 2>/dev/null; return ;;
+        --presence-penalty) compopt +o default 2>/dev/null; return ;;
+        --frequency-penalty) compopt +o default 2>/dev/null; return ;;
+        --user) compopt +o default 2>/dev/null; return ;;
+        --aspect) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W '1:1 16:9 9:16 4:3 3:4 21:9' -- "$cur")); return ;;
+        --format) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'png jpeg webp' -- "$cur")); return ;;
+        --seed) compopt +o default 2>/dev/null; return ;;
+        --negative) compopt +o default 2>/dev/null; return ;;
+        --role) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --var) compopt +o default 2>/dev/null; return ;;
+        --param) compopt +o default 2>/dev/null; return ;;
+        --base-url) compopt +o default 2>/dev/null; return ;;
+        --timeout) compopt +o default 2>/dev/null; return ;;
+        --max-retries) compopt +o default 2>/dev/null; return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--prompts -o --output --concurrency --retry-failed --images-dir -m --model -s --system --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --aspect --format --seed --negative --role --var --no-metadata --json -x --extract --extract-last --dry-run --param --base-url --timeout --max-retries --plain --profile -h --help' -- "$cur")); return; fi
       COMPREPLY=($(compgen -f -- "$cur"))
       ;;
     'sessions')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'list show fork search export delete' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list show fork search export delete' -- "$cur"))
       ;;
     'sessions list')
       case "$prev" in
-        -n|--limit) return ;;
-        --since) return ;;
-        --model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        -n|--limit) compopt +o default 2>/dev/null; return ;;
+        --since) compopt +o default 2>/dev/null; return ;;
+        --model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-n --limit --since --model --json --usage --plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'sessions show')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --all --usage --plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'sessions fork')
       case "$prev" in
-        --at) return ;;
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --at) compopt +o default 2>/dev/null; return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--at --plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'sessions search')
       case "$prev" in
-        -n|--limit) return ;;
-        --since) return ;;
-        --model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        -n|--limit) compopt +o default 2>/dev/null; return ;;
+        --since) compopt +o default 2>/dev/null; return ;;
+        --model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-n --limit --since --model --json --plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'sessions export')
       case "$prev" in
-        --format) COMPREPLY=($(compgen -W 'md html json' -- "$cur")); return ;;
+        --format) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'md html json' -- "$cur")); return ;;
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --with-images) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--format -o --output --force --with-images --plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'sessions delete')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'roles')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'list show set edit rm' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list show set edit rm' -- "$cur"))
       ;;
     'roles list')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'roles show')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'roles set')
       case "$prev" in
-        -s|--system) return ;;
-        -m|--model) COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
-        --prompt) return ;;
-        --param) return ;;
-        --max-tokens) return ;;
-        -t|--temperature) return ;;
-        --top-p) return ;;
-        --stop) return ;;
-        --presence-penalty) return ;;
-        --frequency-penalty) return ;;
-        --user) return ;;
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        -s|--system) compopt +o default 2>/dev/null; return ;;
+        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        --prompt) compopt +o default 2>/dev/null; return ;;
+        --param) compopt +o default 2>/dev/null; return ;;
+        --max-tokens) compopt +o default 2>/dev/null; return ;;
+        -t|--temperature) compopt +o default 2>/dev/null; return ;;
+        --top-p) compopt +o default 2>/dev/null; return ;;
+        --stop) compopt +o default 2>/dev/null; return ;;
+        --presence-penalty) compopt +o default 2>/dev/null; return ;;
+        --frequency-penalty) compopt +o default 2>/dev/null; return ;;
+        --user) compopt +o default 2>/dev/null; return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-s --system -m --model --prompt --param --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'roles edit')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'roles rm')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'models')
       case "$prev" in
-        --base-url) return ;;
-        --timeout) return ;;
-        --max-retries) return ;;
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --base-url) compopt +o default 2>/dev/null; return ;;
+        --timeout) compopt +o default 2>/dev/null; return ;;
+        --max-retries) compopt +o default 2>/dev/null; return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --cached --base-url --timeout --max-retries --plain --profile -h --help' -- "$cur")); return; fi
       :
@@ -243,120 +243,120 @@ _svc_complete_path() {
       ;;
     'auth')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'login logout status' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'login logout status' -- "$cur"))
       ;;
     'auth login')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--with-key --plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'auth logout')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'auth status')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'config')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'get set unset list path' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'get set unset list path' -- "$cur"))
       ;;
     'config get')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage keyCommand params saveOneShots' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage keyCommand params saveOneShots' -- "$cur"))
       ;;
     'config set')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      local values; values="$(svc config choices "$prev" 2>/dev/null)"; if [[ -n "$values" && "$prev" != set ]]; then COMPREPLY=($(compgen -W "$values" -- "$cur")); else COMPREPLY=($(compgen -W "$(svc config choices 2>/dev/null)" -- "$cur")); fi
+      compopt +o default 2>/dev/null; local values; values="$(svc config choices "$prev" 2>/dev/null)"; if [[ -n "$values" && "$prev" != set ]]; then COMPREPLY=($(compgen -W "$values" -- "$cur")); else COMPREPLY=($(compgen -W "$(svc config choices 2>/dev/null)" -- "$cur")); fi
       ;;
     'config unset')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage keyCommand params saveOneShots' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage keyCommand params saveOneShots' -- "$cur"))
       ;;
     'config list')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'config path')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'profiles')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'list use' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list use' -- "$cur"))
       ;;
     'profiles list')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'profiles use')
       case "$prev" in
-        --profile) COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'emulator')
       case "$prev" in
-        --port) return ;;
-        --host) return ;;
-        --api-key) return ;;
-        --block) return ;;
-        --delay) return ;;
-        --model) return ;;
-        --fail) return ;;
-        --cut-after) return ;;
-        --latency) return ;;
-        --record) return ;;
-        --cassette) return ;;
-        --replay) return ;;
+        --port) compopt +o default 2>/dev/null; return ;;
+        --host) compopt +o default 2>/dev/null; return ;;
+        --api-key) compopt +o default 2>/dev/null; return ;;
+        --block) compopt +o default 2>/dev/null; return ;;
+        --delay) compopt +o default 2>/dev/null; return ;;
+        --model) compopt +o default 2>/dev/null; return ;;
+        --fail) compopt +o default 2>/dev/null; return ;;
+        --cut-after) compopt +o default 2>/dev/null; return ;;
+        --latency) compopt +o default 2>/dev/null; return ;;
+        --record) compopt +o default 2>/dev/null; return ;;
+        --cassette) compopt +o default 2>/dev/null; return ;;
+        --replay) compopt +o default 2>/dev/null; return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --api-key --block --delay --model --fail --cut-after --latency --record --cassette --replay --replay-timing -h --help' -- "$cur")); return; fi
       :
       ;;
     'completion')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur"))
       ;;
     'help')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
-      COMPREPLY=($(compgen -W 'chat image batch sessions roles models render auth config profiles emulator completion' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'chat image batch sessions roles models render auth config profiles emulator completion' -- "$cur"))
       ;;
   esac
 }

@@ -116,7 +116,7 @@ complete -c svc -n '__svc_at image' -l max-retries -x -d 'retries for connection
 complete -c svc -n '__svc_at image' -l plain -d 'no spinner, colour, cursor movement or preview; replies as text, a line at a time (env SVC_PLAIN=1, TERM=dumb)'
 complete -c svc -n '__svc_at image' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at image' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at batch' -f -F
+complete -c svc -n '__svc_at batch' -F
 complete -c svc -n '__svc_at batch' -l prompts -r -F -d 'one chat prompt per non-empty line (- for stdin); custom_id is line-<n>'
 complete -c svc -n '__svc_at batch' -s o -l output -r -F -d 'results file (appended to; a rerun skips what it holds); default stdout'
 complete -c svc -n '__svc_at batch' -l concurrency -x -d 'requests in flight at once, 1 to 64 (default 4)'

@@ -86,6 +86,15 @@ describe('bash completion, for real', () => {
     expect((await complete(line)).sort()).toEqual([...expected].sort());
   });
 
+  it('a value that is not a file offers its own values or nothing, never the file names bash falls back to', async () => {
+    // No model list kept for this base URL, a free-text system message, a file argument: files only for the last.
+    expect(await complete('svc chat -m ')).toEqual([]);
+    expect(await complete('svc chat -s pa')).toEqual([]);
+    expect(await complete('svc sessions show pa')).toEqual([]);
+    expect((await complete('svc batch pa')).sort()).toEqual(['package-lock.json', 'package.json']);
+    expect((await complete('svc chat -f pa')).sort()).toEqual(['package-lock.json', 'package.json']);
+  });
+
   it('after a colon, only the rest of the value is offered (bash splits words at ":")', async () => {
     expect(await complete('svc image --aspect 16:')).toEqual(['9']);
   });
@@ -109,7 +118,9 @@ describe.skipIf(!hasFish)('fish completion', () => {
     ['svc image --aspect ', ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9']],
     ['svc auth ', ['login', 'logout', 'status']],
     ['svc chat --session ', ['weekend', 'work']],
-  ])('%j completes for real', async (line, expected) => {
+    // A command whose argument is a file (fish refuses -f with -F, and said so on every Tab).
+    ['svc batch package', ['package.json', 'package-lock.json']],
+  ])('%j completes for real, with nothing on stderr', async (line, expected) => {
     const bin = sandbox.home + '/bin';
     await execa('sh', ['-c', `mkdir -p "${bin}" && printf '#!/bin/sh\\nexec node "${SVC_BIN}" "$@"\\n' > "${bin}/svc" && chmod +x "${bin}/svc"`]);
     const result = await execa('fish', ['-c', `source completions/svc.fish; complete -C ${JSON.stringify(line)}`], {
@@ -119,5 +130,6 @@ describe.skipIf(!hasFish)('fish completion', () => {
     });
     const offered = result.stdout.split('\n').map((row) => row.split('\t')[0]).filter(Boolean);
     expect(offered.sort()).toEqual([...expected].sort());
+    expect(result.stderr).toBe('');
   });
 });

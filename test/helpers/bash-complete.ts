@@ -17,7 +17,11 @@ export async function bashComplete(line: string, env: Record<string, string>, cw
     read -ra COMP_WORDS <<< "$COMP_LINE"
     [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
     COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
+    # As readline does for \`complete -o default\`: an empty answer falls back to file names,
+    # unless the function turned that off with compopt (a builtin only while completing).
+    compopt() { [[ "$1 $2" == "+o default" ]] && no_default=1; return 0; }
     _svc
+    if [[ \${#COMPREPLY[@]} -eq 0 && -z "$no_default" ]]; then COMPREPLY=($(compgen -f -- "\${COMP_WORDS[COMP_CWORD]}")); fi
     printf '%s\\n' "\${COMPREPLY[@]}"`;
   const result = await execa('bash', ['-c', script, 'bash', line], { cwd, env, extendEnv: false });
   return result.stdout.split('\n').filter(Boolean);

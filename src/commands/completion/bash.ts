@@ -26,6 +26,13 @@ function candidates(source: ValueSource | undefined): string {
   }
 }
 
+/**
+ * The script is registered with `-o default`, so that a file argument gets bash's own file
+ * completion; for a value that is not a file (a model id, a session, a system message), an
+ * empty answer must stay empty rather than fall back to file names.
+ */
+const NO_FILES = 'compopt +o default 2>/dev/null';
+
 function flagNames(command: CompletionCommand): string[] {
   return command.flags.flatMap((flag) => flag.names);
 }
@@ -40,9 +47,12 @@ export function renderBash(commands: CompletionCommand[]): string {
       .map((flag) => {
         const names = flag.names.join('|');
         const action = candidates(flag.values);
-        return `        ${names}) ${action ? `${action}; ` : ''}return ;;`;
+        const noFiles = flag.values?.kind === 'files' ? '' : `${NO_FILES}; `;
+        return `        ${names}) ${noFiles}${action ? `${action}; ` : ''}return ;;`;
       });
-    const positional = command.subcommands.length > 0 ? `COMPREPLY=($(compgen -W ${quote(command.subcommands.map((sub) => sub.name).join(' '))} -- "$cur"))` : candidates(command.argument);
+    const listed = command.subcommands.length > 0 ? `COMPREPLY=($(compgen -W ${quote(command.subcommands.map((sub) => sub.name).join(' '))} -- "$cur"))` : candidates(command.argument);
+    // A list of names (subcommands, sessions, roles...) offers those or nothing, never files.
+    const positional = listed && command.argument?.kind !== 'files' ? `${NO_FILES}; ${listed}` : listed;
     return [
       `    ${quote(key)})`,
       valueCases.length > 0 ? `      case "$prev" in\n${valueCases.join('\n')}\n      esac` : '',

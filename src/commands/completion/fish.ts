@@ -31,7 +31,12 @@ export function renderFish(commands: CompletionCommand[]): string {
   for (const command of commands) {
     const when = `-n ${quote(['__svc_at', ...command.path].join(' '))}`;
     for (const sub of command.subcommands) lines.push(`complete -c svc ${when} -f -a ${quote(sub.name)} -d ${quote(sub.description)}`);
-    if (command.subcommands.length === 0 && command.argument) lines.push(`complete -c svc ${when} -f${values(command.argument)}`);
+    if (command.subcommands.length === 0 && command.argument) {
+      // -f (no files) with -F (files) is an error in fish ("invalid option combination"): an
+      // argument that is a file gets -F alone.
+      const noFiles = command.argument.kind === 'files' ? '' : ' -f';
+      lines.push(`complete -c svc ${when}${noFiles}${values(command.argument)}`);
+    }
     for (const flag of command.flags) {
       const names = flag.names.map((name) => (name.startsWith('--') ? ` -l ${name.slice(2)}` : ` -s ${name.slice(1)}`)).join('');
       const takes = flag.takesValue ? (flag.values?.kind === 'files' ? ' -r' : ' -x') : '';
