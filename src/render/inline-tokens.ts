@@ -137,7 +137,36 @@ export function inCode(r: TokenReader, span: Span, i: number): boolean {
   return true;
 }
 
-export function bracketOpen(r: TokenReader): boolean {
+/** Link text longer than this is not taken for one: its `[` is shown as it is. */
+const MAX_LINK_TEXT = 2000;
+
+/**
+ * Whether the `[` at `i` starts a link: its matching `]` (brackets nested inside counted, escaped
+ * ones skipped) is followed by `(`. 'wait' while the text that decides has not arrived.
+ */
+function bracketFate(text: string, i: number, complete: boolean): 'link' | 'literal' | 'wait' {
+  let depth = 0;
+  const end = Math.min(text.length, i + 1 + MAX_LINK_TEXT);
+  for (let j = i + 1; j < end; j++) {
+    const char = text[j];
+    if (char === '\\') j += 1;
+    else if (char === '[') depth += 1;
+    else if (char === ']' && depth > 0) depth -= 1;
+    else if (char === ']') {
+      if (j + 1 >= text.length) return complete ? 'literal' : 'wait';
+      return text[j + 1] === '(' ? 'link' : 'literal';
+    }
+  }
+  return end < text.length || end - i - 1 >= MAX_LINK_TEXT || complete ? 'literal' : 'wait';
+}
+
+/**
+ * A `[` is decided before anything after it is shown: a link (its text styled, the bracket
+ * hidden) only once its `](` has arrived, else the bracket as it is. Deciding later could find
+ * the bracket on a row already finished, where it could no longer be shown (`arr[0` read as
+ * `arr0`). The price: after a `[` that closes nothing, the rest of the line waits for its end.
+ */
+export function bracketOpen(r: TokenReader, i: number): boolean {
   const s = r.state;
   if (r.literal.has(s.pos)) {
     r.emit('[');
@@ -145,7 +174,14 @@ export function bracketOpen(r: TokenReader): boolean {
     r.emit('[');
     r.state = { ...r.state, brackets: s.brackets + 1 };
   } else {
-    r.state = { ...s, spans: [...s.spans, { kind: 'link', char: '[', length: 1, at: s.pos }] };
+    const fate = bracketFate(r.text, i, r.complete);
+    if (fate === 'wait') return false;
+    if (fate === 'literal') {
+      r.literal.add(s.pos);
+      r.emit('[');
+    } else {
+      r.state = { ...s, spans: [...s.spans, { kind: 'link', char: '[', length: 1, at: s.pos }] };
+    }
   }
   r.advance(1, '[');
   return true;

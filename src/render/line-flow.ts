@@ -10,8 +10,9 @@
  * row.
  *
  * What a later character can change is limited to that row: an opener that never closes (`*args`)
- * is shown literally at the end of the line if it is on the last row, a `[` that turns out not to
- * start a link gets its bracket back, a link whose URL completes gets its hyperlink. Each of those
+ * is shown literally at the end of the line if it is on the last row, a `]` met inside a link's
+ * text gives a bracket back, a link whose URL completes gets its hyperlink. (A `[` itself waits
+ * until its `](` or the line's end has arrived: inline-tokens.ts bracketOpen says why.) Each of those
  * re-interprets the current row from the state saved at its start, with the new knowledge.
  * An opener on a row already committed keeps its styling to the end of the line: the price of
  * never redrawing more than one row. Because the decisions depend only on the text, never on how
@@ -167,7 +168,7 @@ export class LineFlow {
       case '`':
         return codeOpen(r, i);
       case '[':
-        return bracketOpen(r);
+        return bracketOpen(r, i);
       case ']':
         return bracketClose(r, i);
       case '#':
