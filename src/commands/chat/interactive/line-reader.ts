@@ -47,6 +47,7 @@ export class LineReader {
       ...(completion ? { completer: (line: string) => this.#complete(line, completion) } : {}),
     });
     this.#rl.pause();
+    this.#keepRowCount();
     this.#onlyWhilePrompting(output, resizeListeners);
     this.#rl.on('line', (text) => {
       // Kept for Up by remember(), once the session knows the whole message this line is part of.
@@ -140,6 +141,22 @@ export class LineReader {
    * a reply (SIGWINCH while it streams) that would draw the prompt over the line being written
    * and erase what follows. Its resize listener runs only while a prompt is shown.
    */
+  /**
+   * Node's readline (20 and 22) writes a character typed at the end of the line straight out,
+   * without noting how many rows the line now takes (its `prevRows`), so the next full redraw
+   * (Home, Left back across a row, a word deleted) starts on the last row and leaves the rows
+   * above it on the screen. After every key, readline's own handler first (it was attached when
+   * the interface was made), the count is set from the public `getCursorPos()`.
+   * test/e2e/session-editing.pty.test.ts shows the screen; if an upgrade of Node renames the
+   * field, that test fails rather than users' screens.
+   */
+  #keepRowCount(): void {
+    const rl = this.#rl as Interface & { prevRows?: number };
+    this.#filter.on('keypress', () => {
+      rl.prevRows = rl.getCursorPos().rows;
+    });
+  }
+
   #onlyWhilePrompting(output: Writable, before: Set<unknown>): void {
     for (const listener of output.listeners('resize')) {
       if (before.has(listener)) continue;
