@@ -11,6 +11,10 @@ import type { Factory } from '../factory.js';
 import { forOutput } from '../core/terminal-text.js';
 import { jsonForOutput } from '../core/json.js';
 import { LineOutput } from '../terminal/streams.js';
+import { cutToColumns } from '../render/width.js';
+
+/** The first line of each conversation is cut to this many terminal columns (wide characters take two). */
+const OPENING_COLUMNS = 60;
 
 /**
  * `--usage`: the tokens a conversation's replies used (undone and retried ones included), and
@@ -55,7 +59,7 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
       spent = `\t${used.total_tokens}${prices.size > 0 ? `\t${cost === undefined ? '-' : formatCost(cost)}` : ''}`;
     }
     // The time is a record's text too (a hand-edited or foreign file): cleaned like the first line.
-    let more = out.add(`${s.name}\t${clean(s.updated.slice(0, 16).replace('T', ' '))}\t${s.turns}${spent}\t${clean(openingIn(s, 60))}\n`);
+    let more = out.add(`${s.name}\t${clean(s.updated.slice(0, 16).replace('T', ' '))}\t${s.turns}${spent}\t${clean(cutToColumns(openingIn(s, OPENING_COLUMNS), OPENING_COLUMNS))}\n`);
     if (typeof more !== 'boolean') more = await more;
     if (!more) break;
   }

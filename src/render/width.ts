@@ -25,3 +25,21 @@ export function textWidth(text: string): number {
   for (const char of text) width += codePointWidth(char);
   return width;
 }
+
+/**
+ * `text` cut to at most `columns` terminal columns, `…` marking the cut; text with only
+ * one-column characters (the common case) is measured by its length alone.
+ */
+export function cutToColumns(text: string, columns: number): string {
+  if (!/[^\x20-\x7e]/.test(text)) return text.length > columns ? `${text.slice(0, columns - 1)}…` : text;
+  if (textWidth(text) <= columns) return text;
+  let used = 0;
+  let end = 0;
+  for (const char of text) {
+    const width = codePointWidth(char);
+    if (used + width > columns - 1) break;
+    used += width;
+    end += char.length;
+  }
+  return `${text.slice(0, end)}…`;
+}

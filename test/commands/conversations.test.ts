@@ -51,6 +51,17 @@ describe('saved one-shot conversations', () => {
     expect(transcript.stdout).toContain('[user]\nQ2');
   });
 
+  it('sessions list cuts a first line to 60 columns, wide characters counted as two', async () => {
+    scripted.server.script(answer('ok'), answer('ok'));
+    await runSvc(['chat', '--session', 'wide', '日本語の文章です'.repeat(6)], sandbox);
+    await runSvc(['chat', '--session', 'narrow', 'an ascii line that goes on '.repeat(4)], sandbox);
+    const rows = Object.fromEntries((await runSvc(['sessions', 'list'], sandbox)).stdout.trim().split('\n').map((line) => [line.split('\t')[0], line.split('\t').at(-1) ?? '']));
+    // 29 wide characters (58 columns) and the one-column …: one more would pass 60.
+    expect(rows.wide).toBe(`${'日本語の文章です'.repeat(3)}日本語の文…`);
+    expect(rows.narrow).toHaveLength(60);
+    expect(rows.narrow?.endsWith('…')).toBe(true);
+  });
+
   it('--no-save keeps nothing', async () => {
     scripted.server.script(answer('A1'));
     await runSvc(['chat', '--no-save', 'secret question'], sandbox);
