@@ -111,5 +111,7 @@ describe('formatUsage', () => {
   it('says the counts, or that there were none', () => {
     expect(formatUsage({ prompt_tokens: 12, completion_tokens: 30, total_tokens: 42 })).toBe('tokens: 12 prompt + 30 completion = 42 total');
     expect(formatUsage(undefined)).toBe('tokens: the service did not report usage');
+    // Totals with nothing counted (no reply had counts: a stream cut before its usage chunk).
+    expect(formatUsage({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 })).toBe('tokens: the service did not report usage');
   });
 });
