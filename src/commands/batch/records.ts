@@ -69,3 +69,20 @@ export function failureRecord(customId: string, error: SvcError): OutputRecord {
   if (error instanceof ApiError && error.status >= 400) return answerRecord(customId, error.status, error.requestId, errorBody(error));
   return errorRecord(customId, failureCode(error), error.hint ? `${error.message} (${error.hint})` : error.message);
 }
+
+const REDACTED = '[redacted]';
+
+/**
+ * `performed` with the key taken out of its record and failure text: a service that repeats the
+ * key in an error ("bad key sk-…") must not put it into the results file or the summary, as
+ * svc's own error lines never show it. Only the key itself is replaced (in its JSON-escaped form
+ * inside the record), so the service's and the model's other text stays exactly as sent.
+ */
+export function withoutKey<T extends { record: OutputRecord; failure?: string | undefined }>(performed: T, key: string | undefined): T {
+  if (key === undefined || key.length < 4) return performed;
+  const inJson = JSON.stringify(key).slice(1, -1);
+  const text = JSON.stringify(performed.record);
+  const failure = performed.failure?.split(key).join(REDACTED);
+  if (!text.includes(inJson)) return failure === performed.failure ? performed : { ...performed, failure };
+  return { ...performed, record: JSON.parse(text.split(inJson).join(REDACTED)) as OutputRecord, failure };
+}

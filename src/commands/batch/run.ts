@@ -6,7 +6,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { setMaxListeners } from 'node:events';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { chatParams } from '../../chat/request-params.js';
 import { forOutput } from '../../core/terminal-text.js';
 import { fillRole, promptWithRole } from '../../roles/fill-role.js';
@@ -23,6 +23,7 @@ import { OutputWatch } from '../../terminal/streams.js';
 import type { CommandContext } from '../context.js';
 import { checkFolder } from '../image-target.js';
 import { checkInput, openInput, readEntries, type InputSource } from './input.js';
+import { withoutKey } from './records.js';
 import type { BatchFlags } from './flags.js';
 import { parseBatchFlags, type BatchPlan } from './options.js';
 import { printBatchDryRun } from './dry-run.js';
@@ -53,7 +54,10 @@ function chatModelFor(plan: BatchPlan, settingModel: string, role: Role | undefi
   return plan.settings.model === undefined && role?.model !== undefined ? role.model : settingModel;
 }
 
-/** Whether the output file exists; it must be in a folder svc can write, and not be the input. */
+/**
+ * Whether the output file exists (a regular file, so a rerun resumes it); it must be in a folder
+ * svc can write, and not be the input.
+ */
 function existingOutput(path: string, shownAs: string, source: InputSource): boolean {
   checkFolder(dirname(path), `-o ${shownAs}`);
   let stat;
@@ -63,6 +67,9 @@ function existingOutput(path: string, shownAs: string, source: InputSource): boo
     return false;
   }
   if (stat.isDirectory()) throw new UsageError(`-o ${shownAs} is a folder; name a file for the results`);
+  // A device or a pipe (-o /dev/null) is written to, but never read back to resume (/dev/full
+  // reads as endless zeros, a pipe blocks) nor locked (no lock file beside a device in /dev).
+  if (!stat.isFile()) return false;
   if (source.path !== undefined) {
     const input = statSync(source.path);
     if (input.ino === stat.ino && input.dev === stat.dev) throw new UsageError(`-o ${shownAs} is the input file itself; name another file for the results`);
@@ -110,7 +117,9 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     const outputPath = plan.output === undefined ? undefined : resolve(io.cwd, plan.output);
     const exists = outputPath !== undefined && existingOutput(outputPath, plan.output!, source);
     // One run writes a results file at a time: a second is refused before it reads or sends anything.
-    if (outputPath !== undefined && !plan.dryRun) lock = lockOutput(outputPath, plan.output!);
+    // Locked by its real path: a second run through a symbolic link to it is the same file.
+    const lockable = outputPath !== undefined && (exists || !existsSync(outputPath));
+    if (lockable && !plan.dryRun) lock = lockOutput(exists ? realpathSync(outputPath) : outputPath, plan.output!);
     const previous = exists ? await readPreviousRun(outputPath!) : undefined;
     if (previous && previous.problems.length > 0) io.stderr.write(`${describeLineProblems(plan.output!, previous.problems)}\n`);
     const outcomes = previous?.outcomes ?? new Map<string, boolean>();
@@ -168,7 +177,7 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
         async (request) => {
           progress.start();
           try {
-            const done = await perform(request, { client, signal: run.signal, images, extract: plan.extract, metadata, warn });
+            const done = withoutKey(await perform(request, { client, signal: run.signal, images, extract: plan.extract, metadata, warn }), factory.loadedApiKey());
             await sink.write(done.record);
             progress.record(done);
           } catch (error) {
