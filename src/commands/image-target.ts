@@ -13,7 +13,7 @@ import type { IO } from '../terminal/io.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { freshPaths, nameTaken, numbered, outputLocation } from '../images/file-names.js';
 import type { ImagePlan } from './image-options.js';
-import { existsBeforeStart } from '../images/save.js';
+import { existsBeforeStart, notAFile } from '../images/save.js';
 
 /**
  * Below this much free space a disk counts as full before anything is sent. Only a disk that is
@@ -103,6 +103,8 @@ function chooseTarget(io: IO, plan: ImagePlan): ImageTarget {
   }
   // lstat, not exists: a symbolic link by that name (even one pointing nowhere) is taken too.
   if (!plan.force && nameTaken(location.path)) throw existsBeforeStart(location.path);
+  const special = plan.force ? notAFile(location.path) : undefined;
+  if (special) throw special;
   return { dir: location.dir, paths: (count) => numbered(location.path, count) };
 }
 

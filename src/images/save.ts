@@ -4,7 +4,7 @@
  * overwritten; with --force, rename() replaces the file in one step (a symbolic link by that name
  * is replaced itself, never written through). Several images are saved all or none.
  */
-import { linkSync, renameSync, rmSync } from 'node:fs';
+import { linkSync, lstatSync, renameSync, rmSync } from 'node:fs';
 import { SvcError, UsageError } from '../core/errors.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { nameTaken } from './file-names.js';
@@ -28,9 +28,27 @@ export function existsBeforeStart(path: string, nothingDone = 'nothing was sent'
   return new UsageError(`${path} already exists; it was kept, and ${nothingDone}`, { hint: EXISTS_HINT });
 }
 
+/**
+ * A device, pipe or socket by that name (`-o /dev/full --force`): --force replaces files, and a
+ * rename over one of these would replace the device itself with a file, as root a system one.
+ * Undefined when the name is free or a file, a folder or a link.
+ */
+export function notAFile(path: string, nothingDone = 'nothing was sent'): UsageError | undefined {
+  let stats;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  if (stats.isFile() || stats.isDirectory() || stats.isSymbolicLink()) return undefined;
+  return new UsageError(`${path} is not a file (a device, a pipe or a socket); --force replaces only files, and ${nothingDone}`, { hint: 'choose a file name with -o' });
+}
+
 export function commitFile(tempPath: string, finalPath: string, force: boolean): void {
   try {
     if (force) {
+      const special = notAFile(finalPath, 'nothing was written');
+      if (special) throw special;
       renameSync(tempPath, finalPath);
       return;
     }

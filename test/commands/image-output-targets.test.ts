@@ -5,6 +5,7 @@
  * temporary files of a killed run. Every refusal that can come before the request does.
  */
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { png } from '../helpers/fake-images.js';
@@ -98,6 +99,17 @@ describe('-o naming a folder', () => {
     expect(result.exitCode).toBe(0);
     expect(files()).toEqual(['a-red-fox-2.png', 'a-red-fox.png']);
     expect(readFileSync(home('a-red-fox.png'), 'utf8')).toBe('mine');
+  });
+});
+
+describe('--force replaces files only', () => {
+  it('a pipe (or a device) by that name stays: exit 2 before anything is sent', async () => {
+    execFileSync('mkfifo', [home('a-pipe')]);
+    const result = await svcImage(['a red fox', '-o', 'a-pipe', '--force']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(`${home('a-pipe')} is not a file (a device, a pipe or a socket); --force replaces only files, and nothing was sent`);
+    expect(scripted.server.requests).toHaveLength(0);
+    expect(lstatSync(home('a-pipe')).isFIFO()).toBe(true);
   });
 });
 

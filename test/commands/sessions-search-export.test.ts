@@ -2,7 +2,8 @@
  * `svc sessions search` and `svc sessions export` (issue 15, items 11 and 12), on conversation
  * files written as svc writes them, with chosen times so the order is known.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/in-process.js';
@@ -226,6 +227,14 @@ describe('svc sessions export', () => {
     expect(slashed.stderr).toContain(`the folder ${join(sandbox.home, 'newdir')} does not exist`);
     expect(existsSync(join(sandbox.home, 'newdir'))).toBe(false);
     expect(readdirSync(folder)).toEqual(['work.md']);
+  });
+
+  it('--force never replaces a pipe or a device with the export: exit 2, the pipe kept', async () => {
+    execFileSync('mkfifo', [join(sandbox.home, 'export-pipe')]);
+    const result = await run(['sessions', 'export', 'work', '-o', 'export-pipe', '--force']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('is not a file (a device, a pipe or a socket); --force replaces only files, and nothing was written');
+    expect(lstatSync(join(sandbox.home, 'export-pipe')).isFIFO()).toBe(true);
   });
 
   it('neutralises model text on a terminal; a file gets it exactly', async () => {

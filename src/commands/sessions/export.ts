@@ -16,7 +16,7 @@ import type { Factory } from '../../factory.js';
 import { describeSystemError, errnoCode } from '../../core/system-errors.js';
 import { forOutput } from '../../core/terminal-text.js';
 import { nameTaken } from '../../images/file-names.js';
-import { commitFile, existsBeforeStart } from '../../images/save.js';
+import { commitFile, existsBeforeStart, notAFile } from '../../images/save.js';
 import { tempPathIn } from '../../storage/temp-name.js';
 import { checkFolder } from '../image-target.js';
 
@@ -55,6 +55,8 @@ function isFolder(path: string): boolean {
 function writeWhole(path: string, text: string, force: boolean, shownAs: string): void {
   checkFolder(dirname(path), `-o ${shownAs}`);
   if (!force && nameTaken(path)) throw existsBeforeStart(path, 'nothing was written');
+  const special = force ? notAFile(path, 'nothing was written') : undefined;
+  if (special) throw special;
   const temp = tempPathIn(dirname(path));
   try {
     writeFileSync(temp, text, { flag: 'wx' });
