@@ -103,7 +103,14 @@ function chooseTarget(io: IO, plan: ImagePlan): ImageTarget {
   }
   // lstat, not exists: a symbolic link by that name (even one pointing nowhere) is taken too.
   if (!plan.force && nameTaken(location.path)) throw existsBeforeStart(location.path);
-  const special = plan.force ? notAFile(location.path) : undefined;
+  // -n N names its images name-1 … name-N: each is looked at before any request, too.
+  const variants = plan.count ?? 1;
+  const names = variants > 1 ? numbered(location.path, variants) : [location.path];
+  if (!plan.force) {
+    const taken = names.find((path) => nameTaken(path));
+    if (taken !== undefined) throw existsBeforeStart(taken);
+  }
+  const special = plan.force ? names.map((path) => notAFile(path)).find((error) => error !== undefined) : undefined;
   if (special) throw special;
   return { dir: location.dir, paths: (count) => numbered(location.path, count) };
 }

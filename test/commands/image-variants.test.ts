@@ -4,7 +4,7 @@
  * variant as it comes, one contact sheet on a terminal labelled with number and seed; a variant
  * that fails leaves the others saved; `/image -n` takes the same flag.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseImageCommand } from '../../src/commands/chat/interactive/image-args.js';
@@ -57,6 +57,16 @@ describe('svc image -n', () => {
     const labelRow = lines.indexOf(labels[0]!);
     expect(lines.slice(0, labelRow).filter((line) => line.includes('▀')).length).toBeGreaterThan(5);
     expect(lines.slice(labelRow + 1).some((line) => line.includes('▀'))).toBe(false);
+  });
+
+  it('a numbered name already taken is found before any request: exit 2, nothing sent, the file kept', async () => {
+    writeFileSync(home('pond-2.png'), 'mine');
+    const result = await runSvc(['image', 'a koi pond', '-n', '3', '-o', 'pond.png', '--base-url', scripted.server.baseUrl], env.sandbox);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(`${home('pond-2.png')} already exists; it was kept, and nothing was sent`);
+    expect(scripted.server.requests).toHaveLength(0);
+    expect(readFileSync(home('pond-2.png'), 'utf8')).toBe('mine');
+    expect(existsSync(home('pond-1.png'))).toBe(false);
   });
 
   it('refuses -n with -o -, and outside 1 to 8 (exit 2, nothing sent)', async () => {
