@@ -49,13 +49,23 @@ function userRoleNames(env: Env): string[] {
   return names.filter((file) => file.endsWith('.md') && isSimpleName(file.slice(0, -3))).map((file) => file.slice(0, -3));
 }
 
+/** Decodes only valid UTF-8: a role file is text svc may write back, so bytes it cannot read are no role. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /** The text of a user role file, undefined when there is none. */
 function readRoleText(env: Env, name: string): string | undefined {
+  let bytes: Buffer;
   try {
-    return readFileSync(roleFilePath(env, name), 'utf8');
+    bytes = readFileSync(roleFilePath(env, name));
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return undefined;
     throw new RoleFileProblem(`cannot be read: ${describeSystemError(error)}`);
+  }
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    // Read leniently, its bytes would be sent as U+FFFD and, after `roles set`, written back so.
+    throw new RoleFileProblem('is not UTF-8 text');
   }
 }
 

@@ -140,4 +140,17 @@ describe('svc chat --role', () => {
     expect(result.stderr).toContain(`the role file ${roleFilePath(sandbox.env, 'shell')} is not usable: max_tokens must be a whole number 1 or more`);
     expect(context.server.requests).toEqual([]);
   });
+
+  it('a role file that is not UTF-8 is refused, never sent as U+FFFD nor rewritten by roles set', async () => {
+    mkdirSync(join(sandbox.env.XDG_CONFIG_HOME!, 'svc', 'roles'), { recursive: true });
+    const bytes = Buffer.from([0xff, 0xfe, 0x00, 0x67, 0x61, 0x72, 0x62, 0x61, 0x67, 0x65]);
+    writeFileSync(roleFilePath(sandbox.env, 'binary'), bytes);
+    const chat = await runSvc(['chat', '--role', 'binary', 'hi'], sandbox);
+    expect(chat.exitCode).toBe(2);
+    expect(chat.stderr).toContain(`the role file ${roleFilePath(sandbox.env, 'binary')} is not UTF-8 text; nothing was sent`);
+    expect(context.server.requests).toEqual([]);
+    const set = await runSvc(['roles', 'set', 'binary', '-m', 'svc-mini'], sandbox);
+    expect(set.exitCode).toBe(2);
+    expect(readFileSync(roleFilePath(sandbox.env, 'binary')).equals(bytes)).toBe(true);
+  });
 });
