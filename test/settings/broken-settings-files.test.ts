@@ -178,6 +178,19 @@ describe('a broken config.json', () => {
     expect(JSON.parse(readFileSync(file('config.json'), 'utf8'))).toEqual({ timeout: 30 });
   });
 
+  it('a stored value that is not valid: config list still lists every setting, marks it, and says how to fix it (exit 2)', async () => {
+    plant('config.json', JSON.stringify({ timeout: -1, model: 'svc-mini' }));
+    const list = await run(['config', 'list'], { env: { ...sandbox.env, SVC_MAX_RETRIES: 'lots' } });
+    expect(list.exitCode).toBe(2);
+    expect(list.stdout).toContain('timeout\t\tinvalid\n');
+    expect(list.stdout).toContain('maxRetries\t\tinvalid\n');
+    expect(list.stdout).toContain('model\tsvc-mini\tstored\n');
+    expect(list.stderr).toContain('the stored setting timeout');
+    expect(list.stderr).toContain('svc config unset timeout');
+    expect(list.stderr).toContain('SVC_MAX_RETRIES must be a whole number');
+    expectClean(list);
+  });
+
   it('a folder in its place: config list warns and lists the defaults; config set says what is wrong', async () => {
     mkdirSync(file('config.json'), { recursive: true });
     const list = await run(['config', 'list']);

@@ -1,5 +1,6 @@
 import { SilentExit, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
+import { forOutput } from '../../core/terminal-text.js';
 import { isSettingName, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
 import { parseStored } from '../../settings/resolve.js';
 import { cachedModelIds } from '../../storage/models-cache.js';
@@ -62,11 +63,31 @@ export async function runUnset(factory: Factory, key: string): Promise<void> {
   await (await factory.configStore()).delete(name);
 }
 
+/**
+ * Every setting. One that is not valid (a stored `"timeout": -1`, `SVC_TIMEOUT=abc`) does not hide
+ * the others: the listing is where one goes to find it. It is listed with the source `invalid`,
+ * its problem and fix said on stderr, and the exit is still 2, as for any command that reads it.
+ */
 export async function runList(factory: Factory): Promise<void> {
+  const { io } = factory;
   const settings = await factory.settings({});
-  const lines = settingNames.map((name) => `${name}\t${settings[name].value ?? ''}\t${settings[name].source}`);
+  const lines: string[] = [];
+  const problems: UsageError[] = [];
+  for (const name of settingNames) {
+    try {
+      lines.push(`${name}\t${settings[name].value ?? ''}\t${settings[name].source}`);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      lines.push(`${name}\t\tinvalid`);
+      problems.push(error);
+    }
+  }
   for (const [model, price] of await factory.prices()) lines.push(`${PRICES_KEY}.${model}\t${formatPrice(price)}\tstored`);
-  factory.io.stdout.write(`${lines.join('\n')}\n`);
+  io.stdout.write(`${lines.join('\n')}\n`);
+  if (problems.length === 0) return;
+  // The last is reported as every error is (main); the others, the same way, before it.
+  for (const problem of problems.slice(0, -1)) io.stderr.write(forOutput(`svc: error: ${problem.message}${problem.hint ? `\n  ${problem.hint}` : ''}\n`, io.stderrIsTTY));
+  throw problems.at(-1)!;
 }
 
 /**
