@@ -73,7 +73,7 @@ export function missingKeyError(profile = 'default'): MissingKeyError {
  * Short keys show nothing of themselves at all.
  */
 export function maskKey(key: string): string {
-  if (key.length < 16) return `${'*'.repeat(8)} (${key.length} characters)`;
+  if (key.length < 16) return `${'*'.repeat(8)} (${key.length} character${key.length === 1 ? '' : 's'})`;
   return `${key.slice(0, 3)}${'*'.repeat(8)}${key.slice(-4)}`;
 }
 

@@ -19,6 +19,7 @@ describe('maskKey', () => {
   });
   it('shows nothing of a short key', () => {
     expect(maskKey('short-key-1')).toBe('******** (11 characters)');
+    expect(maskKey('k')).toBe('******** (1 character)');
   });
 });
 
