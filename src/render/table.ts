@@ -77,7 +77,10 @@ export function layoutFromCells(rows: readonly string[][], aligns: Align[], colu
   const room = Math.max(count, Math.min(columns, MAX_TABLE_WIDTH) - indent - SEPARATOR.length * (count - 1));
   const natural = Array.from({ length: count }, (_, i) => Math.max(3, ...rows.map((row) => textWidth(row[i] ?? ''))));
   const total = natural.reduce((sum, width) => sum + width, 0);
-  const widths = total <= room ? natural : natural.map((width) => Math.max(3, Math.floor((width * room) / total)));
+  let widths = total <= room ? natural : natural.map((width) => Math.max(3, Math.floor((width * room) / total)));
+  // In a very narrow window even 3 columns each are too many: narrower still, down to one, so the
+  // table stays inside the window (a cell then wraps a few characters a row).
+  if (widths.reduce((sum, width) => sum + width, 0) > room) widths = natural.map((width) => Math.max(1, Math.floor((width * room) / total)));
   return { indent, widths, aligns: rows[0]!.map((_, i) => aligns[i] ?? 'left') };
 }
 

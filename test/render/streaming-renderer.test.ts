@@ -49,6 +49,16 @@ describe('what is shown', () => {
     expect(render(markdown, { width }).text()).toBe(expected);
   });
 
+  it('a table in a window narrower than three columns of three: narrower columns, still inside the window', () => {
+    const table = '| name | value | note |\n|---|---|---|\n| alpha | 1 | first one |';
+    for (const width of [14, 11, 9]) {
+      const rows = render(table, { width }).text().split('\n');
+      expect(Math.max(...rows.map((row) => [...row].length)), `width ${width}`).toBeLessThanOrEqual(width);
+      // Nothing lost: the cells' letters are all there, only wrapped.
+      expect(rows.join('').replace(/[\s│─┼]/g, '')).toHaveLength('namevaluenotealpha1firstone'.length);
+    }
+  });
+
   it('styles: bold, italic, strike, inline code colour, heading colour', () => {
     const screen = render('# Head\na **b** *c* ~~d~~ `e`', { width: 40 });
     expect(screen.textWith(0, '1')).toBe('Head');
