@@ -53,7 +53,9 @@ describe('what is shown', () => {
     const table = '| name | value | note |\n|---|---|---|\n| alpha | 1 | first one |';
     for (const width of [14, 11, 9]) {
       const rows = render(table, { width }).text().split('\n');
-      expect(Math.max(...rows.map((row) => [...row].length)), `width ${width}`).toBeLessThanOrEqual(width);
+      // The test terminal wraps as a real one does: a row past the edge would leave a piece of it,
+      // without the column separators, on a row of its own.
+      expect(rows.every((row) => (row.match(/[│┼]/g) ?? []).length === 2), `width ${width}:\n${rows.join('\n')}`).toBe(true);
       // Nothing lost: the cells' letters are all there, only wrapped.
       expect(rows.join('').replace(/[\s│─┼]/g, '')).toHaveLength('namevaluenotealpha1firstone'.length);
     }
