@@ -70,6 +70,13 @@ describe('svc image saves its provenance in the file', () => {
     expect(info.exitCode).toBe(1);
     expect(info.stdout).toMatch(/^robot\.png\n {2}prompt {10}a tin robot\n {2}revised prompt {2}.+\n {2}model {11}svc-vision\n {2}seed {12}3\n {2}format {10}png \(1024×1024, [\d.]+ KiB\)\n {2}made {12}\d{4}-\d\d-\d\dT.+ by svc \d+\.\d+\.\d+\n$/);
     expect(info.stderr).toContain('svc: notes.png is not a PNG, JPEG or WebP image');
+    // A file that is not there is named too, before or after the others, which are still shown.
+    for (const files of [['missing.png', 'robot.png'], ['robot.png', 'missing.png']]) {
+      const withMissing = await runSvc(['image', 'info', ...files, '--json'], env.sandbox);
+      expect(withMissing.exitCode).toBe(1);
+      expect((JSON.parse(withMissing.stdout) as Array<{ path: string }>).map((entry) => entry.path)).toEqual(['robot.png']);
+      expect(withMissing.stderr).toContain('svc: error: cannot read missing.png: ');
+    }
   });
 
   it('a record holding escape sequences is neutralised on a terminal', async () => {

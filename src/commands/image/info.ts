@@ -1,8 +1,8 @@
 /**
  * `svc image info FILE...`: the provenance svc wrote into each image (images/provenance.ts), with
  * the format, pixel size and bytes read from the file itself, as a short block per file, or
- * `--json`. A file without svc's record is one line on stderr and exit 1 (the others are still
- * shown); a file that cannot be read is named. What the file says is neutralised on a terminal:
+ * `--json`. A file without svc's record, or one that cannot be read, is one line on stderr and
+ * exit 1 (the others are still shown). What the file says is neutralised on a terminal:
  * anyone can write an XMP packet.
  */
 import { resolve } from 'node:path';
@@ -69,7 +69,16 @@ export function runImageInfo(factory: Factory, files: string[], json: boolean): 
   let missing = 0;
   const found: Array<[string, ImageFacts]> = [];
   for (const file of files) {
-    const facts = factsOf(io.cwd, file);
+    let facts: ImageFacts;
+    try {
+      facts = factsOf(io.cwd, file);
+    } catch (error) {
+      // A file that cannot be read is named, like one without a record; the others are shown.
+      if (!(error instanceof SvcError)) throw error;
+      missing += 1;
+      io.stderr.write(`svc: error: ${forOutput(error.message, io.stderrIsTTY)}\n`);
+      continue;
+    }
     if (facts.record) found.push([file, facts]);
     else {
       missing += 1;
