@@ -9,7 +9,8 @@ import { SvcError, UsageError } from '../core/errors.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { nameTaken } from './file-names.js';
 
-const EXISTS_HINT = 'choose another name with -o, or pass --force to replace it';
+/** What to do about a taken name (`/image`, which has no --force, says it its own way). */
+export const EXISTS_HINT = 'choose another name with -o, or pass --force to replace it';
 
 /**
  * A file that appeared under the name while the work was done (another process won the name):

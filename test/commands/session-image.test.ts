@@ -97,6 +97,9 @@ describe('/image with a prompt', () => {
     expect(stderr).toContain('error: -o nowhere/: the folder');
     expect(stderr).toContain('saved pics/boat.png');
     expect(stderr).toMatch(/error: .*boat\.png.*(exists|already)/);
+    // The hint offers what /image takes: it has no --force.
+    expect(stderr).toContain('choose another name with -o, or leave -o out for a free one');
+    expect(stderr).not.toContain('--force');
     expect(server().requests).toHaveLength(1);
     expect(readdirSync(join(work, 'pics'))).toEqual(['boat.png']);
   });

@@ -8,7 +8,8 @@
  */
 import { firstLineOf, type ImageNote } from '../../../conversations/model.js';
 import { imageOptionsText } from '../../../conversations/timeline.js';
-import { UsageError } from '../../../core/errors.js';
+import { SvcError, UsageError } from '../../../core/errors.js';
+import { EXISTS_HINT } from '../../../images/save.js';
 import { reportError } from '../../../terminal/report-error.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { parseImageOptions, type ImagePlan } from '../../image-options.js';
@@ -68,6 +69,12 @@ export function imageHistoryLine(image: ImageNote, cwd?: string): string {
   return `[image] ${neutraliseForTerminal(firstLineOf(image.prompt, 70))} → ${neutraliseForTerminal(path)}${options === '' ? '' : ` (${neutraliseForTerminal(options)})`}`;
 }
 
+/** A taken name's hint names --force, which /image does not take: it says what /image can do. */
+function withoutForce(error: unknown): unknown {
+  if (!(error instanceof SvcError) || error.hint !== EXISTS_HINT) return error;
+  return new UsageError(error.message, { hint: 'choose another name with -o, or leave -o out for a free one' });
+}
+
 export async function runImageCommand(state: SessionState, arg: string): Promise<void> {
   const { io } = state;
   const { context } = state.deps;
@@ -75,7 +82,7 @@ export async function runImageCommand(state: SessionState, arg: string): Promise
   try {
     prepared = await prepare(state, arg);
   } catch (error) {
-    return reportError(io, error, context.factory.loadedApiKey());
+    return reportError(io, withoutForce(error), context.factory.loadedApiKey());
   }
   if (!prepared) return;
   const { plan, raw, job } = prepared;
@@ -93,7 +100,7 @@ export async function runImageCommand(state: SessionState, arg: string): Promise
     }
   } catch (error) {
     if (stop.signal.aborted) say(state, '(image cancelled; nothing saved)');
-    else await reportError(io, error, context.factory.loadedApiKey());
+    else await reportError(io, withoutForce(error), context.factory.loadedApiKey());
   } finally {
     releaseKeys();
     release();
