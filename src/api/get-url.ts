@@ -31,7 +31,10 @@ export interface GetContext {
 
 /** The URL as shown in messages: no query, no credentials. */
 export function shownUrl(url: URL): string {
-  return `${url.origin}${url.pathname}`;
+  // `origin` is "null" for a scheme with no origin (file:, data:): the scheme and host instead.
+  const origin = url.origin === 'null' ? `${url.protocol}${url.host === '' && url.protocol === 'file:' ? '//' : url.host === '' ? '' : `//${url.host}`}` : url.origin;
+  const path = url.protocol === 'data:' ? `${url.pathname.slice(0, 24)}…` : url.pathname;
+  return `${origin}${path}`;
 }
 
 /** A download that the host refused or could not serve. */

@@ -112,6 +112,13 @@ describe('svc image with an image URL', () => {
     expect(readFileSync(home('inline.png')).equals(IMAGE)).toBe(true);
   });
 
+  it('a file: URL is not fetched, and the message shows it as it is', async () => {
+    service.server.script(answerWithUrl('file:///etc/passwd'));
+    const result = await runSvc(['image', 'a fox', '-o', 'local.png'], sandbox);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('the image URL file:///etc/passwd is not http or https; svc does not fetch it');
+  });
+
   it('an entry with neither b64_json nor url: a clear error, exit 1', async () => {
     service.server.script(reply.json(200, { created: 1, data: [{ revised_prompt: 'nothing' }] }));
     const result = await runSvc(['image', 'a fox', '-o', 'none.png'], sandbox);
