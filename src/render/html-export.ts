@@ -13,7 +13,7 @@
 import { Marked, type Tokens } from 'marked';
 import type { Conversation, ImageNote, Turn } from '../conversations/model.js';
 import { whenUtc } from '../conversations/markdown.js';
-import { timeline } from '../conversations/timeline.js';
+import { imageOptionsText, timeline } from '../conversations/timeline.js';
 import { highlightHtml } from './highlight.js';
 
 /** An image's bytes, read by the caller; undefined when the file is gone. */
@@ -118,7 +118,10 @@ function turnHtml(turn: Turn, number: number, md: (text: string) => string): str
 
 function figure(image: ImageNote, data: EmbeddedImage | undefined): string {
   const revised = image.revisedPrompt ? `<br>Revised prompt: ${escapeHtml(image.revisedPrompt)}` : '';
-  const caption = `<figcaption>Image: ${escapeHtml(image.prompt)}${revised}</figcaption>`;
+  // When and how it was made, as the Markdown export's heading says it.
+  const options = imageOptionsText(image);
+  const about = `<span class="meta">(${escapeHtml(whenUtc(image.at))}${options === '' ? '' : `, ${escapeHtml(options)}`})</span>`;
+  const caption = `<figcaption>Image ${about}: ${escapeHtml(image.prompt)}${revised}</figcaption>`;
   if (!data) return `<figure class="image missing"><p class="meta">(the image file is gone: ${escapeHtml(image.path)})</p>${caption}</figure>`;
   const size = data.width && data.height ? ` width="${data.width}" height="${data.height}"` : '';
   return `<figure class="image"><img src="data:${data.mime};base64,${data.base64}"${size} alt="${escapeHtml(image.prompt)}">${caption}</figure>`;

@@ -113,6 +113,8 @@ describe.skipIf(!CHROMIUM)('svc sessions export --format html, in a real browser
       expect(sizes).toEqual([[true, 40, 30], [true, 24, 36]]);
       const captions = await page.locator('figcaption').allInnerTexts();
       expect(captions[0]).toContain('Revised prompt: A red fox at dawn <b>bold?</b>');
+      // When and how each was made, as in the Markdown export.
+      expect(captions[0]).toMatch(/^Image \(\d{4}-\d\d-\d\d \d\d:\d\d UTC, --seed 3\): a red fox/);
       expect(await page.locator('figure.missing').innerText()).toContain('the image file is gone');
 
       // The hostile text is shown as text: nothing ran, no element was made from it, nothing loaded.
