@@ -162,6 +162,25 @@ describe('svc batch: what is sent', () => {
     for (const body of sentBodies()) expect(body.stream).toBeUndefined();
   });
 
+  it('OpenAI fields an ordinary Batch file carries are passed on as given, for chat and for images', async () => {
+    const { png } = await import('../helpers/fake-images.js');
+    const chatExtras = { max_completion_tokens: 30, response_format: { type: 'json_object' }, seed: 4, n: 2, metadata: { run: 'x' }, logprobs: true };
+    const imageExtras = { size: '1024x1024', quality: 'high', response_format: 'b64_json' };
+    writeFileSync(
+      home('openai.jsonl'),
+      [
+        chatLine('chat-extras', chatExtras),
+        JSON.stringify({ custom_id: 'img-extras', method: 'POST', url: '/v1/images/generations', body: { prompt: 'c', ...imageExtras } }),
+      ].join('\n'),
+    );
+    scripted.server.script(reply.json(200, completion('ok')), reply.json(200, { created: 1, data: [{ b64_json: png(4, 4).toString('base64') }] }));
+    const result = await runSvc(['batch', 'openai.jsonl', '-o', 'openai.out.jsonl', '--concurrency', '1'], sandbox);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const [chat, image] = sentBodies();
+    expect(chat).toMatchObject(chatExtras);
+    expect(image).toMatchObject({ prompt: 'c', ...imageExtras });
+  });
+
   it('image flags give defaults too, and the body’s own aspect and format win', async () => {
     const { png } = await import('../helpers/fake-images.js');
     scripted.server.script(...times(2, () => reply.json(200, { created: 1, data: [{ b64_json: png(4, 4).toString('base64'), revised_prompt: 'r' }] })));
@@ -190,7 +209,7 @@ describe('svc batch: what is sent', () => {
         chatLine('streamy', { stream: true }),
         JSON.stringify({ custom_id: 'img', method: 'POST', url: '/v1/images/generations', body: { prompt: 'x', aspect_ratio: '2:1' } }),
         JSON.stringify({ custom_id: 'x', method: 'GET', url: '/v1/chat/completions', body: {} }),
-        chatLine('extra', { n: 2 }),
+        chatLine('extra', { temprature: 0.2 }),
         chatLine('many', { stop: ['a', 'b', 'c', 'd', 'e'] }),
       ].join('\n'),
     );
@@ -205,7 +224,7 @@ describe('svc batch: what is sent', () => {
     expect(result.stderr).toContain('line 5: body.stream must be false or absent');
     expect(result.stderr).toContain('line 6: body.aspect_ratio must be one of 1:1, 16:9, 9:16, 4:3, 3:4, 21:9; got "2:1"');
     expect(result.stderr).toContain('line 7: method must be "POST"');
-    expect(result.stderr).toContain('line 8: body.n is not a field svc sends');
+    expect(result.stderr).toContain('line 8: body.temprature is not a field svc sends');
     expect(result.stderr).toContain('line 9: body.stop has 5 entries; the service accepts at most 4 stop sequences');
   });
 

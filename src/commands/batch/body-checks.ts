@@ -38,6 +38,17 @@ export interface ImageDefaults {
 /** The body fields svc sends to each endpoint (service-api.md 4.1, 4.2). */
 const CHAT_FIELDS = ['messages', 'model', 'max_tokens', 'temperature', 'top_p', 'stream', 'stop', 'presence_penalty', 'frequency_penalty', 'user'];
 const IMAGE_FIELDS = ['prompt', 'model', 'aspect_ratio', 'output_format', 'seed', 'negative_prompt'];
+/**
+ * OpenAI's other request fields, which ordinary OpenAI Batch files carry: passed on as the line
+ * gives them, for the service to check, as `--param` would send them. A name outside both lists
+ * is still refused before anything is sent (a misspelt field never reaches the service).
+ */
+const CHAT_PASS_THROUGH = [
+  'max_completion_tokens', 'n', 'seed', 'response_format', 'tools', 'tool_choice', 'parallel_tool_calls', 'logprobs', 'top_logprobs',
+  'logit_bias', 'store', 'metadata', 'service_tier', 'modalities', 'prediction', 'prompt_cache_key', 'safety_identifier',
+  'reasoning_effort', 'verbosity', 'web_search_options',
+];
+const IMAGE_PASS_THROUGH = ['size', 'quality', 'style', 'response_format', 'user', 'background', 'moderation', 'output_compression'];
 const ROLES = new Set(['system', 'user', 'assistant']);
 
 /** A short JSON rendering of a bad value, cut so a huge one stays readable. */
@@ -61,10 +72,12 @@ function asField<T>(field: string, flag: string, value: unknown, parse: () => T)
 }
 
 /** The fields that are set: `null` means "not set", as OpenAI's clients send it. */
-function setFields(body: JsonObject, allowed: readonly string[]): JsonObject {
+function setFields(body: JsonObject, allowed: readonly string[], passed: readonly string[]): JsonObject {
   const own: JsonObject = {};
   for (const [name, value] of Object.entries(body)) {
-    if (!allowed.includes(name)) throw new BodyProblem(`body.${name} is not a field svc sends (it sends ${allowed.join(', ')})`);
+    if (!allowed.includes(name) && !passed.includes(name)) {
+      throw new BodyProblem(`body.${name} is not a field svc sends (it sends ${allowed.join(', ')}, and passes on OpenAI's ${passed.join(', ')})`);
+    }
     if (value !== null) own[name] = value;
   }
   return own;
@@ -141,7 +154,7 @@ function checkChatFields(own: JsonObject): RequestFields {
  */
 export function checkChatBody(body: unknown, defaults: ChatDefaults): ChatRequest {
   if (!isObject(body)) throw new BodyProblem(`body must be a JSON object; got ${shown(body)}`);
-  const own = setFields(body, CHAT_FIELDS);
+  const own = setFields(body, CHAT_FIELDS, CHAT_PASS_THROUGH);
   if (own.stream !== undefined && own.stream !== false) {
     throw new BodyProblem(`body.stream must be false or absent (svc batch records whole answers); got ${shown(own.stream)}`);
   }
@@ -169,7 +182,7 @@ export interface CheckedImageRequest {
 /** An image body → the request to send, with the flags' values for the fields it leaves out. */
 export function checkImageBody(body: unknown, defaults: ImageDefaults): CheckedImageRequest {
   if (!isObject(body)) throw new BodyProblem(`body must be a JSON object; got ${shown(body)}`);
-  const own = setFields(body, IMAGE_FIELDS);
+  const own = setFields(body, IMAGE_FIELDS, IMAGE_PASS_THROUGH);
   if (typeof own.prompt !== 'string' || own.prompt.trim() === '') throw new BodyProblem(`body.prompt must be a non-empty string; got ${shown(own.prompt)}`);
   const model = checkModel(own);
   const raw: RawImageOptions = { words: [own.prompt] };
@@ -190,5 +203,6 @@ export function checkImageBody(body: unknown, defaults: ImageDefaults): CheckedI
   if (seed !== undefined) request.seed = seed;
   const negative = plan.negative ?? defaults.negative;
   if (negative !== undefined) request.negative_prompt = negative;
-  return { request, format };
+  const passedOn = Object.fromEntries(IMAGE_PASS_THROUGH.filter((field) => own[field] !== undefined).map((field) => [field, own[field]]));
+  return { request: { ...request, ...passedOn }, format };
 }
