@@ -81,3 +81,37 @@ describe('svc emulator --record, then --replay', () => {
     }
   });
 });
+
+describe('a short test key', () => {
+  it('is replaced only where a value is exactly it: "svc-pro" and prompt_tokens stay, and the replay matches', async () => {
+    const shortDir = mkdtempSync(join(tmpdir(), 'svc-cassette-short-'));
+    const upstream = await startEmulator({ apiKeys: ['pro'] });
+    const env = { SVC_API_KEY: 'pro' };
+    try {
+      const recorder = await startEmulator({ record: { upstream: upstream.baseUrl, dir: shortDir } });
+      let recordedOut: string;
+      try {
+        const recorded = await runSvc(['chat', '--no-save', '--no-stream', '--json', '-t', '0', '-m', 'svc-pro', 'hello there'], sandbox, { env: { ...env, SVC_BASE_URL: recorder.baseUrl } });
+        expect(recorded.exitCode, recorded.stderr).toBe(0);
+        recordedOut = recorded.stdout;
+      } finally {
+        await recorder.close();
+      }
+      const files = readdirSync(shortDir).map((name) => readFileSync(join(shortDir, name), 'utf8')).join('\n');
+      expect(files).toContain('"svc-pro"');
+      expect(files).toContain('prompt_tokens');
+      expect(files).not.toContain('[key]');
+      const player = await startEmulator({ apiKeys: ['pro'], replay: { dir: shortDir, timing: false } });
+      try {
+        const replayed = await runSvc(['chat', '--no-save', '--no-stream', '--json', '-t', '0', '-m', 'svc-pro', 'hello there'], sandbox, { env: { ...env, SVC_BASE_URL: player.baseUrl } });
+        expect(replayed.exitCode, replayed.stderr).toBe(0);
+        expect(replayed.stdout).toBe(recordedOut);
+      } finally {
+        await player.close();
+      }
+    } finally {
+      await upstream.close();
+      rmSync(shortDir, { recursive: true, force: true });
+    }
+  });
+});

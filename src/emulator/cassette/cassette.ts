@@ -36,16 +36,36 @@ export function matchKey(method: string, path: string, body: unknown): string {
   return JSON.stringify([method, path, canonical(body)]);
 }
 
-/** Every string in `value` equal to (or containing) the key, replaced. */
-export function withoutKey<T>(value: T, key: string | undefined): T {
-  if (!key) return value;
-  const walk = (item: unknown): unknown => {
-    if (typeof item === 'string') return item.split(key).join('[key]');
-    if (Array.isArray(item)) return item.map(walk);
-    if (item !== null && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([name, inner]) => [name, walk(inner)]));
+/**
+ * Below this length a key is a test key ("pro", "k"), whose letters occur in ordinary text
+ * ("svc-pro", "prompt_tokens"): only a value that is exactly the key is replaced then.
+ */
+const SECRET_LENGTH = 8;
+
+/**
+ * The exchange with the key taken out, as `[key]`: every value that is the key (a header, a body
+ * field), and in the answer's text (a service that repeats the key in an error) every occurrence
+ * of a key long enough to be a real secret, which ordinary text cannot contain by chance.
+ */
+export function withoutKey(exchange: Exchange, key: string | undefined): Exchange {
+  if (!key) return exchange;
+  const equal = (item: unknown): unknown => {
+    if (item === key) return '[key]';
+    if (Array.isArray(item)) return item.map(equal);
+    if (item !== null && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([name, inner]) => [name, equal(inner)]));
     return item;
   };
-  return walk(value) as T;
+  const text = (item: string): string => (item === key ? '[key]' : key.length >= SECRET_LENGTH ? item.split(key).join('[key]') : item);
+  const { request, response } = exchange;
+  return {
+    request: { ...request, path: text(request.path), body: equal(request.body) },
+    response: {
+      ...response,
+      headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, text(value)])),
+      ...(response.body === undefined ? {} : { body: text(response.body) }),
+      ...(response.chunks === undefined ? {} : { chunks: response.chunks.map((chunk) => ({ ...chunk, text: text(chunk.text) })) }),
+    },
+  };
 }
 
 /** Where exchanges are kept: `<dir>/<method>-<path>-<hash of the match key>.json`. */
