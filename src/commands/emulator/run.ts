@@ -1,5 +1,6 @@
 import { networkInterfaces } from 'node:os';
 import { once } from 'node:events';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SvcError, UsageError } from '../../core/errors.js';
 import type { IO } from '../../terminal/io.js';
@@ -43,7 +44,18 @@ function cassetteOptions(options: EmulatorCommandOptions, cwd: string) {
   }
   if (options.cassette !== undefined) throw new UsageError('--cassette goes with --record (to replay, give the folder to --replay)');
   if (options.replayTiming === true && options.replay === undefined) throw new UsageError('--replay-timing goes with --replay');
-  if (options.replay !== undefined) return { replay: { dir: resolve(cwd, options.replay), timing: options.replayTiming === true } };
+  if (options.replay !== undefined) {
+    // A typo in the folder would otherwise answer every request "not recorded".
+    const dir = resolve(cwd, options.replay);
+    let isFolder = false;
+    try {
+      isFolder = statSync(dir).isDirectory();
+    } catch {
+      throw new UsageError(`--replay: ${options.replay} does not exist`, { hint: 'give the folder an earlier --record --cassette wrote' });
+    }
+    if (!isFolder) throw new UsageError(`--replay: ${options.replay} is not a folder`, { hint: 'give the folder an earlier --record --cassette wrote' });
+    return { replay: { dir, timing: options.replayTiming === true } };
+  }
   return {};
 }
 
