@@ -18,7 +18,7 @@ describe('svc emulator', () => {
 
   it('refuses a --replay folder that is not there, or a file, before listening (exit 2)', async () => {
     writeFileSync(join(sandbox.home, 'tape.jsonl'), '');
-    for (const [dir, words] of [['tapse-typo', 'tapse-typo does not exist'], ['tape.jsonl', 'tape.jsonl is not a folder']]) {
+    for (const [dir, words] of [['tapse-typo', 'tapse-typo does not exist'], ['tape.jsonl', 'tape.jsonl is not a folder']] as const) {
       const result = await runSvc(['emulator', '--replay', dir], sandbox);
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toContain(`--replay: ${words}`);

@@ -4,7 +4,7 @@
  * answers from the cassette alone, with that server gone, and svc's output is byte for byte the
  * same. The key never reaches a cassette.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,7 @@ describe('svc emulator --record, then --replay', () => {
       const missing = await runSvc(['chat', '--no-save', '-m', 'real-model', 'never asked'], sandbox, { env: { SVC_BASE_URL: player.baseUrl } });
       expect(missing.exitCode).toBe(4);
       expect(missing.stderr).toContain(`No recording in ${dir} for POST /v1/chat/completions; the closest recorded request is`);
+      expect(missing.stderr).not.toContain('could not be read');
     } finally {
       await player.close();
     }
@@ -112,6 +113,22 @@ describe('a short test key', () => {
     } finally {
       await upstream.close();
       rmSync(shortDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a damaged cassette file', () => {
+  it('is named in the answer to the request it held, instead of a misleading closest match alone', async () => {
+    const damagedDir = mkdtempSync(join(tmpdir(), 'svc-cassette-damaged-'));
+    writeFileSync(join(damagedDir, 'post-v1_chat_completions-0123456789ab.json'), '{"request": {"method": "POST", "pa');
+    const player = await startEmulator({ apiKeys: [KEY], replay: { dir: damagedDir, timing: false } });
+    try {
+      const result = await runSvc(['chat', '--no-save', 'hello'], sandbox, { env: { SVC_BASE_URL: player.baseUrl } });
+      expect(result.exitCode).toBe(4);
+      expect(result.stderr).toContain('1 recorded file(s) could not be read: post-v1_chat_completions-0123456789ab.json (not valid JSON)');
+    } finally {
+      await player.close();
+      rmSync(damagedDir, { recursive: true, force: true });
     }
   });
 });

@@ -93,6 +93,9 @@ export class Cassette {
     renameSync(temp, path);
   }
 
+  /** The files that could not be read as exchanges, with why (known once all() has run). */
+  readonly damaged: string[] = [];
+
   /** Every exchange, by match key (read once). */
   all(): Map<string, Exchange> {
     if (this.#loaded) return this.#loaded;
@@ -107,8 +110,9 @@ export class Cassette {
       try {
         const exchange = JSON.parse(readFileSync(join(this.dir, name), 'utf8')) as Exchange;
         loaded.set(matchKey(exchange.request.method, exchange.request.path, exchange.request.body), exchange);
-      } catch {
-        // A damaged file is skipped; the request it held is then "not recorded".
+      } catch (error) {
+        // A damaged file is skipped, and named: the request it held is then "not recorded".
+        this.damaged.push(`${name} (${error instanceof SyntaxError ? 'not valid JSON' : 'not an exchange'})`);
       }
     }
     this.#loaded = loaded;

@@ -92,7 +92,8 @@ export function replayingRoutes(cassette: Cassette, timing: boolean): Route[] {
     const exchange = cassette.all().get(wanted);
     if (!exchange) {
       const near = closest(cassette, wanted);
-      throw new EmulatorError(404, `No recording in ${cassette.dir} for ${req.method} ${path}${near ? `; the closest recorded request is ${near.slice(0, 300)}` : ' (the cassette is empty)'}`, { code: 'not_recorded' });
+      const damaged = cassette.damaged.length === 0 ? '' : `; ${cassette.damaged.length} recorded file(s) could not be read: ${cassette.damaged.slice(0, 3).join(', ')}`;
+      throw new EmulatorError(404, `No recording in ${cassette.dir} for ${req.method} ${path}${near ? `; the closest recorded request is ${near.slice(0, 300)}` : ' (the cassette is empty)'}${damaged}`, { code: 'not_recorded' });
     }
     const { response } = exchange;
     res.writeHead(response.status, response.headers);
