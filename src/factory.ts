@@ -147,10 +147,13 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
     if (envApiKey(io.env)) resolved = resolveApiKey(io.env, undefined);
     else {
       // A keyCommand beats the stored key: the user asked for the key to live elsewhere.
-      const command = (await settings({})).keyCommand.value;
+      const { value: command, source } = (await settings({})).keyCommand;
       if (command !== undefined) {
-        const { keyFromCommand } = await import('./settings/key-command.js');
-        resolved = { key: await keyFromCommand(command, io.env), source: 'command', command };
+        const { keyFromCommand, KEY_COMMAND_TIMEOUT_MS } = await import('./settings/key-command.js');
+        // The way out named where the command was set: the environment, or this profile's settings.
+        const name = (await profile()).name;
+        const undo = source === 'env' ? '`unset SVC_KEY_COMMAND`' : `\`svc config unset keyCommand${name === 'default' ? '' : ` --profile ${name}`}\``;
+        resolved = { key: await keyFromCommand(command, io.env, KEY_COMMAND_TIMEOUT_MS, undo), source: 'command', command };
       } else resolved = readStoredKey(io, credentials);
     }
     loadedKey = resolved?.key;

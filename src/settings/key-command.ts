@@ -16,7 +16,13 @@ export const KEY_COMMAND_TIMEOUT_MS = 60_000;
 const MAX_OUTPUT = 64 * 1024;
 
 /** Run the command and return the key it prints. */
-export function keyFromCommand(text: string, env: NodeJS.ProcessEnv | Record<string, string | undefined>, timeoutMs = KEY_COMMAND_TIMEOUT_MS): Promise<string> {
+export function keyFromCommand(
+  text: string,
+  env: NodeJS.ProcessEnv | Record<string, string | undefined>,
+  timeoutMs = KEY_COMMAND_TIMEOUT_MS,
+  /** How to stop using it, where it was set: `svc config unset keyCommand --profile work`, `unset SVC_KEY_COMMAND`. */
+  undo = '`svc config unset keyCommand`',
+): Promise<string> {
   const [file, ...args] = splitCommandLine(text);
   const named = `the keyCommand (${text})`;
   return new Promise((resolve, reject) => {
@@ -32,7 +38,7 @@ export function keyFromCommand(text: string, env: NodeJS.ProcessEnv | Record<str
           const said = stderr.trim().split('\n')[0]?.slice(0, 200);
           why = `it failed (exit ${String(code)})${said ? `: ${said}` : ''}`;
         }
-        reject(new UnusableKeyError(`${named} gave no key: ${why}`, { hint: 'run the command yourself to see why, or `svc config unset keyCommand`' }));
+        reject(new UnusableKeyError(`${named} gave no key: ${why}`, { hint: `run the command yourself to see why, or stop using it: ${undo}` }));
         return;
       }
       const key = stdout.split(/\r?\n/)[0]?.trim() ?? '';

@@ -69,6 +69,15 @@ describe('the key from a command', () => {
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toContain('gave no key: it failed (exit 2): gpg: decryption failed: no secret key');
     expect(result.stderr).not.toContain('sk-half-printed');
+    // The way out is named where the command was set: this profile's settings, or the environment.
+    expect(result.stderr).toContain('stop using it: `svc config unset keyCommand`');
+    await runSvc(['profiles', 'add', 'work'], sandbox);
+    await runSvc(['config', 'set', '--profile', 'work', 'keyCommand', command], sandbox);
+    const inProfile = await runSvc(['chat', '--profile', 'work', 'hi'], sandbox);
+    expect(inProfile.exitCode).toBe(3);
+    expect(inProfile.stderr).toContain('stop using it: `svc config unset keyCommand --profile work`');
+    const fromEnv = await runSvc(['chat', 'hi'], sandbox, { env: { SVC_KEY_COMMAND: command } });
+    expect(fromEnv.stderr).toContain('stop using it: `unset SVC_KEY_COMMAND`');
   });
 
   it('a command that is not there, prints nothing, or prints no key: exit 3 saying which', async () => {
