@@ -132,3 +132,35 @@ describe('a damaged cassette file', () => {
     }
   });
 });
+
+describe('a body that is not text', () => {
+  it('an image file fetched through the recorder comes back from the replay byte for byte', async () => {
+    const binaryDir = mkdtempSync(join(tmpdir(), 'svc-cassette-binary-'));
+    const upstream = await startEmulator({ apiKeys: [KEY] });
+    const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+    try {
+      const recorder = await startEmulator({ record: { upstream: upstream.baseUrl, dir: binaryDir } });
+      let path: string;
+      let original: Buffer;
+      try {
+        const made = await fetch(`${recorder.baseUrl}/v1/images/generations`, { method: 'POST', headers: auth, body: JSON.stringify({ prompt: 'a lighthouse', seed: 3, response_format: 'url' }) });
+        const answer = (await made.json()) as { data: Array<{ url: string }> };
+        path = new URL(answer.data[0]!.url).pathname;
+        original = Buffer.from(await (await fetch(`${recorder.baseUrl}${path}`, { headers: auth })).arrayBuffer());
+        expect(original.subarray(1, 4).toString()).toBe('PNG');
+      } finally {
+        await recorder.close();
+      }
+      const player = await startEmulator({ apiKeys: [KEY], replay: { dir: binaryDir, timing: false } });
+      try {
+        const replayed = Buffer.from(await (await fetch(`${player.baseUrl}${path}`, { headers: auth })).arrayBuffer());
+        expect(replayed.equals(original)).toBe(true);
+      } finally {
+        await player.close();
+      }
+    } finally {
+      await upstream.close();
+      rmSync(binaryDir, { recursive: true, force: true });
+    }
+  });
+});

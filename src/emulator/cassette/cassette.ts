@@ -20,6 +20,8 @@ export interface Exchange {
     headers: Record<string, string>;
     /** A whole body, as text; or the pieces of a stream, each with when it came (ms after the first byte). */
     body?: string;
+    /** A whole body that is not UTF-8 text (an image file), as base64. */
+    bodyBase64?: string;
     chunks?: Array<{ at: number; text: string }>;
   };
 }

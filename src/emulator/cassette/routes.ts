@@ -32,6 +32,12 @@ function bearerOf(req: IncomingMessage): string | undefined {
   return typeof value === 'string' && value.startsWith('Bearer ') ? value.slice(7) : undefined;
 }
 
+/** Text stays text in the cassette, readable in a diff; bytes that are not UTF-8 (a picture) go as base64, unchanged. */
+function recordedBody(bytes: Buffer): { body: string } | { bodyBase64: string } {
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? { body: text } : { bodyBase64: bytes.toString('base64') };
+}
+
 /** Routes that forward everything to `upstream` and keep each exchange in `cassette`. */
 export function recordingRoutes(upstream: string, cassette: Cassette): Route[] {
   const base = new URL(upstream);
@@ -63,7 +69,7 @@ export function recordingRoutes(upstream: string, cassette: Cassette): Route[] {
     res.end();
     const exchange: Exchange = {
       request: { method: req.method ?? 'POST', path, body: body ?? null },
-      response: { status: answer.statusCode ?? 502, headers, ...(streaming ? { chunks } : { body: Buffer.concat(pieces).toString('utf8') }) },
+      response: { status: answer.statusCode ?? 502, headers, ...(streaming ? { chunks } : recordedBody(Buffer.concat(pieces))) },
     };
     cassette.save(exchange, key);
   };
@@ -98,7 +104,7 @@ export function replayingRoutes(cassette: Cassette, timing: boolean): Route[] {
     const { response } = exchange;
     res.writeHead(response.status, response.headers);
     if (response.chunks === undefined) {
-      res.end(response.body ?? '');
+      res.end(response.bodyBase64 !== undefined ? Buffer.from(response.bodyBase64, 'base64') : (response.body ?? ''));
       return;
     }
     res.flushHeaders();
