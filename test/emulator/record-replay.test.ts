@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/server.js';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { chunk, reply, startScriptedServer } from '../helpers/scripted-server.js';
@@ -83,84 +83,70 @@ describe('svc emulator --record, then --replay', () => {
   });
 });
 
+/** Run `use` with an emulator started with `options`, closed after it whatever happens. */
+async function withEmulator<T>(options: EmulatorOptions, use: (emulator: RunningEmulator) => Promise<T>): Promise<T> {
+  const emulator = await startEmulator(options);
+  try {
+    return await use(emulator);
+  } finally {
+    await emulator.close();
+  }
+}
+
+/** A fresh cassette folder for `use`, removed after it. */
+async function withCassette<T>(use: (dir: string) => Promise<T>): Promise<T> {
+  const folder = mkdtempSync(join(tmpdir(), 'svc-cassette-case-'));
+  try {
+    return await use(folder);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 describe('a short test key', () => {
   it('is replaced only where a value is exactly it: "svc-pro" and prompt_tokens stay, and the replay matches', async () => {
-    const shortDir = mkdtempSync(join(tmpdir(), 'svc-cassette-short-'));
-    const upstream = await startEmulator({ apiKeys: ['pro'] });
-    const env = { SVC_API_KEY: 'pro' };
-    try {
-      const recorder = await startEmulator({ record: { upstream: upstream.baseUrl, dir: shortDir } });
-      let recordedOut: string;
-      try {
-        const recorded = await runSvc(['chat', '--no-save', '--no-stream', '--json', '-t', '0', '-m', 'svc-pro', 'hello there'], sandbox, { env: { ...env, SVC_BASE_URL: recorder.baseUrl } });
-        expect(recorded.exitCode, recorded.stderr).toBe(0);
-        recordedOut = recorded.stdout;
-      } finally {
-        await recorder.close();
-      }
-      const files = readdirSync(shortDir).map((name) => readFileSync(join(shortDir, name), 'utf8')).join('\n');
+    const args = ['chat', '--no-save', '--no-stream', '--json', '-t', '0', '-m', 'svc-pro', 'hello there'];
+    const chatThrough = (baseUrl: string) => runSvc(args, sandbox, { env: { SVC_API_KEY: 'pro', SVC_BASE_URL: baseUrl } });
+    await withCassette(async (folder) => {
+      const recorded = await withEmulator({ apiKeys: ['pro'] }, (upstream) => withEmulator({ record: { upstream: upstream.baseUrl, dir: folder } }, (recorder) => chatThrough(recorder.baseUrl)));
+      expect(recorded.exitCode, recorded.stderr).toBe(0);
+      const files = readdirSync(folder).map((name) => readFileSync(join(folder, name), 'utf8')).join('\n');
       expect(files).toContain('"svc-pro"');
       expect(files).toContain('prompt_tokens');
       expect(files).not.toContain('[key]');
-      const player = await startEmulator({ apiKeys: ['pro'], replay: { dir: shortDir, timing: false } });
-      try {
-        const replayed = await runSvc(['chat', '--no-save', '--no-stream', '--json', '-t', '0', '-m', 'svc-pro', 'hello there'], sandbox, { env: { ...env, SVC_BASE_URL: player.baseUrl } });
-        expect(replayed.exitCode, replayed.stderr).toBe(0);
-        expect(replayed.stdout).toBe(recordedOut);
-      } finally {
-        await player.close();
-      }
-    } finally {
-      await upstream.close();
-      rmSync(shortDir, { recursive: true, force: true });
-    }
+      const replayed = await withEmulator({ apiKeys: ['pro'], replay: { dir: folder, timing: false } }, (player) => chatThrough(player.baseUrl));
+      expect(replayed.exitCode, replayed.stderr).toBe(0);
+      expect(replayed.stdout).toBe(recorded.stdout);
+    });
   });
 });
 
 describe('a damaged cassette file', () => {
   it('is named in the answer to the request it held, instead of a misleading closest match alone', async () => {
-    const damagedDir = mkdtempSync(join(tmpdir(), 'svc-cassette-damaged-'));
-    writeFileSync(join(damagedDir, 'post-v1_chat_completions-0123456789ab.json'), '{"request": {"method": "POST", "pa');
-    const player = await startEmulator({ apiKeys: [KEY], replay: { dir: damagedDir, timing: false } });
-    try {
-      const result = await runSvc(['chat', '--no-save', 'hello'], sandbox, { env: { SVC_BASE_URL: player.baseUrl } });
+    await withCassette(async (folder) => {
+      writeFileSync(join(folder, 'post-v1_chat_completions-0123456789ab.json'), '{"request": {"method": "POST", "pa');
+      const result = await withEmulator({ apiKeys: [KEY], replay: { dir: folder, timing: false } }, (player) => runSvc(['chat', '--no-save', 'hello'], sandbox, { env: { SVC_BASE_URL: player.baseUrl } }));
       expect(result.exitCode).toBe(4);
       expect(result.stderr).toContain('1 recorded file(s) could not be read: post-v1_chat_completions-0123456789ab.json (not valid JSON)');
-    } finally {
-      await player.close();
-      rmSync(damagedDir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('a body that is not text', () => {
   it('an image file fetched through the recorder comes back from the replay byte for byte', async () => {
-    const binaryDir = mkdtempSync(join(tmpdir(), 'svc-cassette-binary-'));
-    const upstream = await startEmulator({ apiKeys: [KEY] });
     const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-    try {
-      const recorder = await startEmulator({ record: { upstream: upstream.baseUrl, dir: binaryDir } });
-      let path: string;
-      let original: Buffer;
-      try {
-        const made = await fetch(`${recorder.baseUrl}/v1/images/generations`, { method: 'POST', headers: auth, body: JSON.stringify({ prompt: 'a lighthouse', seed: 3, response_format: 'url' }) });
-        const answer = (await made.json()) as { data: Array<{ url: string }> };
-        path = new URL(answer.data[0]!.url).pathname;
-        original = Buffer.from(await (await fetch(`${recorder.baseUrl}${path}`, { headers: auth })).arrayBuffer());
-        expect(original.subarray(1, 4).toString()).toBe('PNG');
-      } finally {
-        await recorder.close();
-      }
-      const player = await startEmulator({ apiKeys: [KEY], replay: { dir: binaryDir, timing: false } });
-      try {
-        const replayed = Buffer.from(await (await fetch(`${player.baseUrl}${path}`, { headers: auth })).arrayBuffer());
-        expect(replayed.equals(original)).toBe(true);
-      } finally {
-        await player.close();
-      }
-    } finally {
-      await upstream.close();
-      rmSync(binaryDir, { recursive: true, force: true });
-    }
+    const bytesOf = async (url: string) => Buffer.from(await (await fetch(url, { headers: auth })).arrayBuffer());
+    await withCassette(async (folder) => {
+      const { path, original } = await withEmulator({ apiKeys: [KEY] }, (upstream) =>
+        withEmulator({ record: { upstream: upstream.baseUrl, dir: folder } }, async (recorder) => {
+          const made = await fetch(`${recorder.baseUrl}/v1/images/generations`, { method: 'POST', headers: auth, body: JSON.stringify({ prompt: 'a lighthouse', seed: 3, response_format: 'url' }) });
+          const imagePath = new URL(((await made.json()) as { data: Array<{ url: string }> }).data[0]!.url).pathname;
+          return { path: imagePath, original: await bytesOf(`${recorder.baseUrl}${imagePath}`) };
+        }),
+      );
+      expect(original.subarray(1, 4).toString()).toBe('PNG');
+      const replayed = await withEmulator({ apiKeys: [KEY], replay: { dir: folder, timing: false } }, (player) => bytesOf(`${player.baseUrl}${path}`));
+      expect(replayed.equals(original)).toBe(true);
+    });
   });
 });
