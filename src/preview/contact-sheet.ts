@@ -62,7 +62,9 @@ export function labelLine(labels: readonly string[], starts: readonly number[], 
     const from = Math.max(at[index]!, line.length === 0 ? 0 : line.length + 1);
     const room = (index + 1 < at.length ? at[index + 1]! : columns) - from - 1;
     if (room <= 0) return;
-    line = `${line.padEnd(from)}${label.slice(0, room)}`;
+    // Too narrow a tile for "1 · seed 7": "1 · 7", then "1", before anything is cut mid-word.
+    const fits = [label, label.replace(' · seed ', ' · '), label.split(' · ')[0] ?? label].find((form) => form.length <= room);
+    line = `${line.padEnd(from)}${fits ?? label.slice(0, room)}`;
   });
   return line;
 }

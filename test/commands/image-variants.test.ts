@@ -96,6 +96,9 @@ describe('the contact sheet label line and /image -n', () => {
   it('puts each label under its tile, cut before the next', () => {
     expect(labelLine(['1 · seed 7', '2 · seed 8'], [0, 500], 1000, 40)).toBe('1 · seed 7          2 · seed 8');
     expect(labelLine(['1 · seed 1234567890', '2'], [0, 100], 1000, 20)).toBe('1 2');
+    // Eight tiles at 60 columns: no room for "seed", the numbers stay whole.
+    const eight = Array.from({ length: 8 }, (_, i) => `${i + 1} · seed ${i + 1}`);
+    expect(labelLine(eight, eight.map((_, i) => i * 125), 1000, 60)).toBe('1 · 1  2 · 2   3 · 3  4 · 4   5 · 5  6 · 6   7 · 7  8 · 8');
   });
 
   it('/image takes -n like svc image', () => {
