@@ -23,13 +23,13 @@ export interface LineSink {
  * are escaped too, so a model's text cannot drive the terminal showing the output. The value is
  * the same JSON either way; files and pipes get JSON.stringify's text exactly.
  */
-export function jsonLine(record: unknown, forTerminal = false): string {
-  const text = JSON.stringify(record);
+export function jsonLine(record: unknown, forTerminal = false, hide: (json: string) => string = (json) => json): string {
+  const text = hide(JSON.stringify(record));
   return `${forTerminal ? escapeJsonForTerminal(text) : text}\n`;
 }
 
-/** Lines appended to `path` (created if missing). */
-export function fileSink(path: string, shownAs: string): LineSink {
+/** Lines appended to `path` (created if missing); `hide` takes the key out of each (records.ts keyHider). */
+export function fileSink(path: string, shownAs: string, hide?: (json: string) => string): LineSink {
   let fd: number;
   try {
     fd = openSync(path, 'a+');
@@ -40,7 +40,7 @@ export function fileSink(path: string, shownAs: string): LineSink {
   let prefix = endsMidLine(fd) ? '\n' : '';
   return {
     async write(record) {
-      const bytes = Buffer.from(prefix + jsonLine(record));
+      const bytes = Buffer.from(prefix + jsonLine(record, false, hide));
       prefix = '';
       try {
         for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
@@ -53,10 +53,10 @@ export function fileSink(path: string, shownAs: string): LineSink {
 }
 
 /** Lines written to stdout, waiting when the reader is slower than the service. */
-export function streamSink(stream: Writable, isTerminal: boolean): LineSink {
+export function streamSink(stream: Writable, isTerminal: boolean, hide?: (json: string) => string): LineSink {
   const write = textWriter(stream);
   return {
-    write: (record) => write(jsonLine(record, isTerminal)),
+    write: (record) => write(jsonLine(record, isTerminal, hide)),
     close() {},
   };
 }

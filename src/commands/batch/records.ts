@@ -72,17 +72,20 @@ export function failureRecord(customId: string, error: SvcError): OutputRecord {
 
 const REDACTED = '[redacted]';
 
+/** Takes the key out of text svc writes: a line of results (JSON text), or a failure's words. */
+export interface KeyHider {
+  json(text: string): string;
+  text(text: string): string;
+}
+
 /**
- * `performed` with the key taken out of its record and failure text: a service that repeats the
- * key in an error ("bad key sk-…") must not put it into the results file or the summary, as
- * svc's own error lines never show it. Only the key itself is replaced (in its JSON-escaped form
- * inside the record), so the service's and the model's other text stays exactly as sent.
+ * A service that repeats the key in an error ("bad key sk-…") must not put it into the results
+ * file or the summary, as svc's own error lines never show it. Only the key itself is replaced
+ * (inside JSON text in its JSON-escaped form), so the service's and the model's other text stays
+ * exactly as sent; a key shorter than 4 characters is no secret worth a search of every line.
  */
-export function withoutKey<T extends { record: OutputRecord; failure?: string | undefined }>(performed: T, key: string | undefined): T {
-  if (key === undefined || key.length < 4) return performed;
+export function keyHider(key: string | undefined): KeyHider {
+  if (key === undefined || key.length < 4) return { json: (text) => text, text: (text) => text };
   const inJson = JSON.stringify(key).slice(1, -1);
-  const text = JSON.stringify(performed.record);
-  const failure = performed.failure?.split(key).join(REDACTED);
-  if (!text.includes(inJson)) return failure === performed.failure ? performed : { ...performed, failure };
-  return { ...performed, record: JSON.parse(text.split(inJson).join(REDACTED)) as OutputRecord, failure };
+  return { json: (text) => text.split(inJson).join(REDACTED), text: (text) => text.split(key).join(REDACTED) };
 }

@@ -23,7 +23,7 @@ import { OutputWatch } from '../../terminal/streams.js';
 import type { CommandContext } from '../context.js';
 import { checkFolder } from '../image-target.js';
 import { checkInput, openInput, readEntries, type InputSource } from './input.js';
-import { withoutKey } from './records.js';
+import { keyHider } from './records.js';
 import type { BatchFlags } from './flags.js';
 import { parseBatchFlags, type BatchPlan } from './options.js';
 import { printBatchDryRun } from './dry-run.js';
@@ -149,7 +149,9 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     // Retries are not announced one by one: the progress line shows a shared pause.
     // As many connections as requests in flight, reused: never more (createDispatcher says why).
     const client = (await factory.apiClient(settings, { connections: plan.concurrency })).derive({ pause, onRetry: () => {} });
-    const sink = outputPath === undefined ? streamSink(io.stdout, io.stdoutIsTTY) : fileSink(outputPath, plan.output!);
+    // The key is known once the client is made; it is taken out of every line and failure shown.
+    const hider = keyHider(factory.loadedApiKey());
+    const sink = outputPath === undefined ? streamSink(io.stdout, io.stdoutIsTTY, hider.json) : fileSink(outputPath, plan.output!, hider.json);
     const run = new AbortController();
     // Each request in flight listens for the abort (undici, the pause): more than Node's default 10.
     setMaxListeners(plan.concurrency * 4 + 10, run.signal);
@@ -177,9 +179,9 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
         async (request) => {
           progress.start();
           try {
-            const done = withoutKey(await perform(request, { client, signal: run.signal, images, extract: plan.extract, metadata, warn }), factory.loadedApiKey());
+            const done = await perform(request, { client, signal: run.signal, images, extract: plan.extract, metadata, warn });
             await sink.write(done.record);
-            progress.record(done);
+            progress.record(done.failure === undefined ? done : { ...done, failure: hider.text(done.failure) });
           } catch (error) {
             // Whatever stops one worker stops them all: a refused key, Ctrl-C, an output that fails.
             run.abort();
