@@ -25,9 +25,14 @@ export function rejectUnknownFields(object: JsonObject, allowed: readonly string
   }
 }
 
+/** Whether an optional field is given: present and not null. */
+export function isSet(object: JsonObject, name: string): boolean {
+  return Object.hasOwn(object, name) && object[name] !== null;
+}
+
 /** The raw value of an optional field: undefined when missing or null. */
 function raw(object: JsonObject, name: string): unknown {
-  return Object.hasOwn(object, name) && object[name] !== null ? object[name] : undefined;
+  return isSet(object, name) ? object[name] : undefined;
 }
 
 /** A required field's value; throws `missing_required_parameter` when missing or null. */

@@ -73,6 +73,11 @@ export function priceFor(prices: ReadonlyMap<string, Price>, ...models: Readonly
   return undefined;
 }
 
+/** No tokens counted at all: a service that sends no usage, or a reply cut before its counts. */
+export function nothingCounted(usage: Usage): boolean {
+  return usage.total_tokens === 0 && usage.prompt_tokens === 0 && usage.completion_tokens === 0;
+}
+
 /**
  * The cost of tokens spent per model; undefined when a model that used tokens has no price
  * (a partial sum would read as the whole cost), and when no model has a price at all: nothing
@@ -84,7 +89,7 @@ export function costOfSpent(byModel: Readonly<Record<string, Usage>>, prices: Re
   for (const [model, usage] of Object.entries(byModel)) {
     const price = prices.get(model);
     if (price) priced = true;
-    if (usage.total_tokens === 0 && usage.prompt_tokens === 0 && usage.completion_tokens === 0) continue;
+    if (nothingCounted(usage)) continue;
     if (!price) return undefined;
     dollars += costOf(usage, price);
   }

@@ -12,8 +12,15 @@ import { join } from 'node:path';
 /** svc's own temporary names, and nothing else: what a clean-up may remove. */
 export const TEMP_NAME = /^\.svc-\d+-[0-9a-f]{8}\.part$/;
 
+/**
+ * 8 random hex digits from Math.random (which V8 seeds from the system's entropy in every
+ * process): for names and ids that must not collide, not be unguessable (batch/records.ts too).
+ */
+export function randomHex8(): string {
+  return Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, '0');
+}
+
 /** A fresh temporary path in `dir`. */
 export function tempPathIn(dir: string): string {
-  const random = Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, '0');
-  return join(dir, `.svc-${process.pid}-${random}.part`);
+  return join(dir, `.svc-${process.pid}-${randomHex8()}.part`);
 }

@@ -6,6 +6,7 @@
  * it could not save) has `response: null` and `error: {code, message}`.
  */
 import { transportErrorCode } from '../../api/transport-errors.js';
+import { randomHex8 } from '../../storage/temp-name.js';
 import { ApiError, MalformedResponseError, NetworkError, SvcError } from '../../core/errors.js';
 
 export interface OutputRecord {
@@ -26,7 +27,6 @@ export interface OutputRecord {
  * only has to differ from other runs' ids, not be unguessable, and node:crypto would add about
  * 2.5 ms to every batch's start-up only for this (as for temporary names: storage/temp-name.ts).
  */
-const randomHex8 = (): string => Math.floor(Math.random() * 0x1_0000_0000).toString(16).padStart(8, '0');
 const RUN_PREFIX = randomHex8() + randomHex8();
 let recordCount = 0;
 function recordId(): string {

@@ -12,7 +12,7 @@
  * `functions` are never made here: refused with a message that says so.
  */
 import { invalidParam } from '../errors.js';
-import { describe, isObject, optionalBoolean, optionalEnum, optionalString, type JsonObject } from '../validate.js';
+import { describe, isObject, isSet, optionalBoolean, optionalEnum, optionalString, type JsonObject } from '../validate.js';
 
 /** The fields this module reads; request.ts accepts them along with its own. */
 export const CLIENT_FIELDS = [
@@ -39,12 +39,8 @@ export interface ClientFields {
   modelSpecific: string[];
 }
 
-function present(body: JsonObject, name: string): boolean {
-  return Object.hasOwn(body, name) && body[name] !== null;
-}
-
 function checkMetadata(body: JsonObject): void {
-  if (!present(body, 'metadata')) return;
+  if (!isSet(body, 'metadata')) return;
   const value = body.metadata;
   if (!isObject(value)) throw invalidParam('metadata', `metadata must be an object of string values; got ${describe(value)}`, 'invalid_type');
   const entries = Object.entries(value);
@@ -58,7 +54,7 @@ function checkMetadata(body: JsonObject): void {
 
 /** `logit_bias`: token ids (as strings of digits) mapped to numbers from -100 to 100. */
 function checkLogitBias(body: JsonObject): void {
-  if (!present(body, 'logit_bias')) return;
+  if (!isSet(body, 'logit_bias')) return;
   const value = body.logit_bias;
   if (!isObject(value)) throw invalidParam('logit_bias', `logit_bias must be an object mapping token ids to numbers from -100 to 100; got ${describe(value)}`, 'invalid_type');
   for (const [token, bias] of Object.entries(value)) {
@@ -71,7 +67,7 @@ function checkLogitBias(body: JsonObject): void {
 
 /** `prediction`: `{type: "content", content}`, the content a string or an array of text parts. */
 function checkPrediction(body: JsonObject): void {
-  if (!present(body, 'prediction')) return;
+  if (!isSet(body, 'prediction')) return;
   const value = body.prediction;
   if (!isObject(value) || value.type !== 'content') {
     throw invalidParam('prediction', `prediction must be {"type": "content", "content": ...}; got ${describe(value)}`, isObject(value) ? 'invalid_value' : 'invalid_type');
@@ -84,7 +80,7 @@ function checkPrediction(body: JsonObject): void {
 }
 
 function checkModalities(body: JsonObject): void {
-  if (!present(body, 'modalities')) return;
+  if (!isSet(body, 'modalities')) return;
   const value = body.modalities;
   if (!Array.isArray(value) || value.length === 0 || !value.every((item) => item === 'text' || item === 'audio')) {
     throw invalidParam('modalities', `modalities must be a list of "text" and "audio"; got ${describe(value)}`, Array.isArray(value) ? 'invalid_value' : 'invalid_type');
@@ -102,20 +98,20 @@ export function parseClientFields(body: JsonObject): ClientFields {
   checkPrediction(body);
   optionalString(body, 'prompt_cache_key');
   optionalString(body, 'safety_identifier');
-  if (present(body, 'audio')) throw invalidParam('audio', 'The emulator makes text only: audio output is not supported by its models.', 'unsupported_parameter');
+  if (isSet(body, 'audio')) throw invalidParam('audio', 'The emulator makes text only: audio output is not supported by its models.', 'unsupported_parameter');
   for (const name of ['functions', 'function_call']) {
-    if (present(body, name)) {
+    if (isSet(body, name)) {
       throw invalidParam(name, `Unsupported parameter: '${name}' (deprecated by OpenAI) is not answered by the emulator; send tools and tool_choice instead.`, 'unsupported_parameter');
     }
   }
   optionalEnum(body, 'reasoning_effort', REASONING_EFFORTS);
   optionalEnum(body, 'verbosity', VERBOSITIES);
-  if (present(body, 'web_search_options') && !isObject(body.web_search_options)) {
+  if (isSet(body, 'web_search_options') && !isObject(body.web_search_options)) {
     throw invalidParam('web_search_options', `web_search_options must be an object; got ${describe(body.web_search_options)}`, 'invalid_type');
   }
   return {
     serviceTier: serviceTier === undefined || serviceTier === 'auto' ? 'default' : serviceTier,
-    modelSpecific: MODEL_SPECIFIC.filter((name) => present(body, name)),
+    modelSpecific: MODEL_SPECIFIC.filter((name) => isSet(body, name)),
   };
 }
 
