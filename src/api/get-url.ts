@@ -31,10 +31,11 @@ export interface GetContext {
 
 /** The URL as shown in messages: no query, no credentials. */
 export function shownUrl(url: URL): string {
-  // `origin` is "null" for a scheme with no origin (file:, data:): the scheme and host instead.
-  const origin = url.origin === 'null' ? `${url.protocol}${url.host === '' && url.protocol === 'file:' ? '//' : url.host === '' ? '' : `//${url.host}`}` : url.origin;
-  const path = url.protocol === 'data:' ? `${url.pathname.slice(0, 24)}…` : url.pathname;
-  return `${origin}${path}`;
+  // `origin` is "null" for a scheme without one (file:, data:): the URL is shown from its own parts.
+  if (url.origin !== 'null') return `${url.origin}${url.pathname}`;
+  if (url.protocol === 'data:') return `data:${url.pathname.slice(0, 24)}…`;
+  const authority = url.host !== '' || url.protocol === 'file:' ? `//${url.host}` : '';
+  return `${url.protocol}${authority}${url.pathname}`;
 }
 
 /** A download that the host refused or could not serve. */

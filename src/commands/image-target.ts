@@ -101,16 +101,16 @@ function chooseTarget(io: IO, plan: ImagePlan): ImageTarget {
   if (Buffer.byteLength(location.name) > MAX_NAME_BYTES) {
     throw new UsageError(`-o: the file name is ${Buffer.byteLength(location.name)} bytes long, more than the ${MAX_NAME_BYTES} file systems take`);
   }
-  // lstat, not exists: a symbolic link by that name (even one pointing nowhere) is taken too.
-  if (!plan.force && nameTaken(location.path)) throw existsBeforeStart(location.path);
-  // -n N names its images name-1 … name-N: each is looked at before any request, too.
+  // The name, and with -n N the names name-1 … name-N the images will have: each is looked at
+  // before any request. lstat, not exists: a symbolic link by that name (even one pointing
+  // nowhere) is taken too.
   const variants = plan.count ?? 1;
-  const names = variants > 1 ? numbered(location.path, variants) : [location.path];
+  const written = variants > 1 ? numbered(location.path, variants) : [location.path];
   if (!plan.force) {
-    const taken = names.find((path) => nameTaken(path));
+    const taken = [...new Set([location.path, ...written])].find((path) => nameTaken(path));
     if (taken !== undefined) throw existsBeforeStart(taken);
   }
-  const special = plan.force ? names.map((path) => notAFile(path)).find((error) => error !== undefined) : undefined;
+  const special = plan.force ? written.map((path) => notAFile(path)).find((error) => error !== undefined) : undefined;
   if (special) throw special;
   return { dir: location.dir, paths: (count) => numbered(location.path, count) };
 }

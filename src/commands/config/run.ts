@@ -1,6 +1,6 @@
 import { SilentExit, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
-import { forOutput } from '../../core/terminal-text.js';
+import { reportError } from '../../terminal/report-error.js';
 import { isSettingName, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
 import { parseStored } from '../../settings/resolve.js';
 import { cachedModelIds } from '../../storage/models-cache.js';
@@ -85,8 +85,8 @@ export async function runList(factory: Factory): Promise<void> {
   for (const [model, price] of await factory.prices()) lines.push(`${PRICES_KEY}.${model}\t${formatPrice(price)}\tstored`);
   io.stdout.write(`${lines.join('\n')}\n`);
   if (problems.length === 0) return;
-  // The last is reported as every error is (main); the others, the same way, before it.
-  for (const problem of problems.slice(0, -1)) io.stderr.write(forOutput(`svc: error: ${problem.message}${problem.hint ? `\n  ${problem.hint}` : ''}\n`, io.stderrIsTTY));
+  // The last is reported by main, as every error is; the others the same way, before it.
+  for (const problem of problems.slice(0, -1)) await reportError(io, problem, undefined);
   throw problems.at(-1)!;
 }
 

@@ -137,11 +137,6 @@ export class LineReader {
   }
 
   /**
-   * readline redraws its prompt line whenever the terminal is resized, even while paused: during
-   * a reply (SIGWINCH while it streams) that would draw the prompt over the line being written
-   * and erase what follows. Its resize listener runs only while a prompt is shown.
-   */
-  /**
    * Node's readline (20 and 22) writes a character typed at the end of the line straight out,
    * without noting how many rows the line now takes (its `prevRows`), so the next full redraw
    * (Home, Left back across a row, a word deleted) starts on the last row and leaves the rows
@@ -157,6 +152,11 @@ export class LineReader {
     });
   }
 
+  /**
+   * readline redraws its prompt line whenever the terminal is resized, even while paused: during
+   * a reply (SIGWINCH while it streams) that would draw the prompt over the line being written
+   * and erase what follows. Its resize listener runs only while a prompt is shown.
+   */
   #onlyWhilePrompting(output: Writable, before: Set<unknown>): void {
     for (const listener of output.listeners('resize')) {
       if (before.has(listener)) continue;

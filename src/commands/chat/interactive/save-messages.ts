@@ -23,14 +23,17 @@ function isFolder(path: string): boolean {
   }
 }
 
+const giveAFileName = (folder: string): string => `${folder} is a folder: give a file name (e.g. ${join(folder, 'conversation.json')})`;
+const noSuchFolder = (folder: string): string => `could not save: the folder ${folder} does not exist (create it first, or choose another path)`;
+
 /** Why `path` could not be created, in words that say what to do. */
 function whyNot(path: string, error: unknown): string {
   const folder = dirname(path);
   switch (errnoCode(error)) {
     case 'EEXIST':
-      return isFolder(path) ? `${path} is a folder: give a file name (e.g. ${join(path, 'conversation.json')})` : `${path} exists; not overwritten (choose another name)`;
+      return isFolder(path) ? giveAFileName(path) : `${path} exists; not overwritten (choose another name)`;
     case 'ENOENT':
-      return `could not save: the folder ${folder} does not exist (create it first, or choose another path)`;
+      return noSuchFolder(folder);
     case 'ENOTDIR':
       return `could not save: a part of ${folder} is a file, not a folder`;
     default:
@@ -44,9 +47,7 @@ function whyNot(path: string, error: unknown): string {
  * resolved path has lost the slash), never a file to create.
  */
 export function saveMessages(path: string, messages: ChatMessage[], asFolder = false): string {
-  if (asFolder) {
-    return isFolder(path) ? `${path} is a folder: give a file name (e.g. ${join(path, 'conversation.json')})` : `could not save: the folder ${path} does not exist (create it first, or choose another path)`;
-  }
+  if (asFolder) return isFolder(path) ? giveAFileName(path) : noSuchFolder(path);
   let fd: number;
   try {
     // 'wx': an existing file (or folder) is never replaced.
