@@ -143,10 +143,11 @@ export function choiceText(request: ChatRequest, index: number): string | ToolCa
     // "the weather in Paris" asks get_weather about Paris: the words of its own part of the
     // message, less the word that chose it.
     const chosenBy = new Set(tools.flatMap((tool) => subjectWords(tool.name)));
+    const notChoosing = (list: string[]): string[] => list.filter((word) => !chosenBy.has(word.toLowerCase()));
+    const about = notChoosing(words);
     const parts = askingParts(tools, lastUser);
     return tools.map((tool, at) => {
-      const own = keywords(parts[at] ?? lastUser, 8).filter((word) => !chosenBy.has(word.toLowerCase()));
-      const about = words.filter((word) => !chosenBy.has(word.toLowerCase()));
+      const own = notChoosing(keywords(parts[at] ?? lastUser, 8));
       return makeCall(tool, rng, own.length > 0 ? own : about.length > 0 ? about : words);
     });
   }
