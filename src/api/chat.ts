@@ -106,7 +106,17 @@ class PendingText {
   }
 }
 
-/** Handle one event; true when it was the `[DONE]` terminator. Its text waits in `pending`. */
+/**
+ * Handle one event, or the text of the remembered chunk again (read by sse/repeat-chunks.ts
+ * without parsing it); true when it was the `[DONE]` terminator. Its text waits in `pending`.
+ */
+function handleItem(item: SseEvent | string, assembler: CompletionAssembler, pending: PendingText, requestId: string | undefined, repeats: RepeatChunks): boolean {
+  if (typeof item !== 'string') return handleEvent(item, assembler, pending, requestId, repeats);
+  if (assembler.addText(item) !== '') pending.push(item, false);
+  return false;
+}
+
+/** Handle one event parsed in full; true when it was the `[DONE]` terminator. */
 function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: PendingText, requestId: string | undefined, repeats: RepeatChunks): boolean {
   const data = event.data.trim();
   // Mid-reply once any text came; before it, the words say so (an over-long prompt refused at once).
@@ -114,11 +124,6 @@ function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: P
   if (event.event === 'error') throw serviceErrorIn(streamErrorValue(data), data, requestId, where);
   if (data === '') return false;
   if (data === '[DONE]') return true;
-  const repeated = event.event === 'message' ? repeats.text(data) : undefined;
-  if (repeated !== undefined) {
-    if (assembler.addText(repeated) !== '') pending.push(repeated, false);
-    return false;
-  }
   const value = parseJson(data, 'a stream event');
   if (hasServiceError(value)) throw serviceErrorIn(value, data, requestId, where);
   repeats.remember(data, value);
@@ -130,21 +135,21 @@ function handleEvent(event: SseEvent, assembler: CompletionAssembler, pending: P
 
 /** An SSE stream of `chat.completion.chunk` events, ended by `data: [DONE]`. */
 async function readStream(response: ApiResponse, body: AsyncIterable<Uint8Array>, assembler: CompletionAssembler, callbacks: ChatCallbacks): Promise<void> {
-  const decoder = new SseDecoder();
-  const pending = new PendingText();
   const repeats = new RepeatChunks();
+  const decoder = new SseDecoder(repeats);
+  const pending = new PendingText();
   const flush = (): Promise<void> => pending.flush(callbacks);
   try {
     for await (const chunk of body) {
-      for (const event of decoder.push(chunk)) {
-        if (handleEvent(event, assembler, pending, response.requestId, repeats)) {
+      for (const item of decoder.push(chunk)) {
+        if (handleItem(item, assembler, pending, response.requestId, repeats)) {
           response.discard();
           return;
         }
       }
       await flush();
     }
-    for (const event of decoder.end()) if (handleEvent(event, assembler, pending, response.requestId, repeats)) return;
+    for (const item of decoder.end()) if (handleItem(item, assembler, pending, response.requestId, repeats)) return;
   } finally {
     // Text that came before an error (or the end) is shown before the error is.
     await flush();

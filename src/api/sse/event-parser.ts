@@ -49,6 +49,11 @@ export class EventParser {
     return undefined;
   }
 
+  /** True between events: no field of the next event has come yet. */
+  get idle(): boolean {
+    return this.#data === undefined && this.#event === '' && this.#error === undefined;
+  }
+
   /**
    * End of stream. WHATWG discards an event not closed by a blank line; svc dispatches it, since
    * many servers end their last event with a single newline and its data is the end of the reply.

@@ -30,49 +30,106 @@ export class LineDecoder {
   #pending = '';
   /** The previous chunk ended in CR: an LF at the start of the next one belongs to it. */
   #afterCR = false;
+  /** The current chunk's text, where reading it has got to, and its next LF and CR from there. */
+  #text = '';
+  #at = 0;
+  #nextLF = -1;
+  #nextCR = -1;
 
   /** Feed one chunk; returns the lines it completed. */
   push(chunk: Uint8Array): string[] {
-    return this.#split(this.#decoder.decode(chunk, { stream: true }));
+    this.feed(chunk);
+    return this.#rest();
   }
 
   /** End of stream: a last line without its line end still counts. */
   end(): string[] {
-    const lines = this.#split(this.#decoder.decode());
+    this.#begin(this.#decoder.decode());
+    const lines = this.#rest();
     if (this.#pending !== '') lines.push(this.#take(''));
     return lines;
   }
 
-  #split(text: string): string[] {
-    const lines: string[] = [];
-    let start = 0;
+  /** Start reading one chunk, line by line with {@link next}. */
+  feed(chunk: Uint8Array): void {
+    this.#begin(this.#decoder.decode(chunk, { stream: true }));
+  }
+
+  /**
+   * The next line the chunk completes, or undefined once the rest of it is a line not yet ended
+   * (kept for the next chunk).
+   */
+  next(): string | undefined {
+    const text = this.#text;
+    const nextLF = this.#nextLF;
+    const nextCR = this.#nextCR;
+    if (nextLF === -1 && nextCR === -1) {
+      this.#keepRest();
+      return undefined;
+    }
+    const isCR = nextCR !== -1 && (nextLF === -1 || nextCR < nextLF);
+    const index = isCR ? nextCR : nextLF;
+    const line = this.#take(text.slice(this.#at, index));
+    let next = index + 1;
+    if (isCR) {
+      if (next === text.length) this.#afterCR = true;
+      else if (text.charCodeAt(next) === 0x0a) next++;
+    }
+    this.#moveTo(next);
+    return line;
+  }
+
+  /** True at the start of a line: nothing of the current line read yet. */
+  get atLineStart(): boolean {
+    return this.#pending === '' && !this.#afterCR;
+  }
+
+  /** The current chunk's text, for a reader that takes whole lines itself (sse/decode.ts). */
+  get text(): string {
+    return this.#text;
+  }
+
+  /** Where reading the current chunk's text has got to. */
+  get at(): number {
+    return this.#at;
+  }
+
+  /** Go on from `at` (the start of a line) in the current chunk. */
+  skipTo(at: number): void {
+    this.#moveTo(at);
+  }
+
+  #begin(text: string): void {
+    this.#text = text;
+    this.#at = 0;
     if (this.#afterCR && text.length > 0) {
-      if (text.charCodeAt(0) === 0x0a) start = 1;
+      if (text.charCodeAt(0) === 0x0a) this.#at = 1;
       this.#afterCR = false;
     }
-    const length = text.length;
     // indexOf (native) rather than a character loop; most streams have no CR at all, so its
     // search usually runs once per chunk.
-    let nextLF = text.indexOf('\n', start);
-    let nextCR = text.indexOf('\r', start);
-    while (nextLF !== -1 || nextCR !== -1) {
-      const isCR = nextCR !== -1 && (nextLF === -1 || nextCR < nextLF);
-      const index = isCR ? nextCR : nextLF;
-      lines.push(this.#take(text.slice(start, index)));
-      let next = index + 1;
-      if (isCR) {
-        if (next === length) this.#afterCR = true;
-        else if (text.charCodeAt(next) === 0x0a) next++;
-      }
-      start = next;
-      if (nextLF !== -1 && nextLF < start) nextLF = text.indexOf('\n', start);
-      if (nextCR !== -1 && nextCR < start) nextCR = text.indexOf('\r', start);
-    }
-    if (start < length) {
-      this.#pending += text.slice(start);
+    this.#nextLF = text.indexOf('\n', this.#at);
+    this.#nextCR = text.indexOf('\r', this.#at);
+  }
+
+  #moveTo(at: number): void {
+    this.#at = at;
+    if (this.#nextLF !== -1 && this.#nextLF < at) this.#nextLF = this.#text.indexOf('\n', at);
+    if (this.#nextCR !== -1 && this.#nextCR < at) this.#nextCR = this.#text.indexOf('\r', at);
+  }
+
+  #rest(): string[] {
+    const lines: string[] = [];
+    for (let line = this.next(); line !== undefined; line = this.next()) lines.push(line);
+    return lines;
+  }
+
+  #keepRest(): void {
+    if (this.#at < this.#text.length) {
+      this.#pending += this.#text.slice(this.#at);
+      this.#at = this.#text.length;
       if (this.#pending.length > MAX_SSE_LINE_BYTES) throw sseTooLong('a stream line');
     }
-    return lines;
   }
 
   /** The current line, ended by `tail`: the pending text plus the tail. */

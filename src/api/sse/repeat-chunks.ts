@@ -11,18 +11,25 @@
  * in full as before, so the fast path can only ever give what the full parse would.
  */
 import { isObject, type JsonObject } from '../../core/json.js';
+import type { EventShortcut } from './decode.js';
+import type { SseEvent } from './event-parser.js';
 
 const MARKER = '"content":';
 
 /** Keys a choice may have for its chunk to be a text-only one. */
 const TEXT_ONLY_CHOICE = new Set(['index', 'delta', 'finish_reason', 'logprobs']);
 
-/** The end (exclusive) of the JSON string literal starting at `start` (a `"`), or -1. */
+/**
+ * The end (exclusive) of the JSON string literal starting at `start` (a `"`), or -1. A control
+ * character is no part of a JSON string (JSON.parse refuses it), and a CR or LF would end the
+ * line in a stream: either way it is not the fast path's to read.
+ */
 function literalEnd(text: string, start: number): number {
   for (let i = start + 1; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code === 0x5c) i += 1; // a backslash escapes the next character
     else if (code === 0x22) return i + 1;
+    else if (code < 0x20) return -1;
   }
   return -1;
 }
@@ -42,9 +49,23 @@ function textOnly(value: unknown): value is JsonObject {
   return true;
 }
 
-export class RepeatChunks {
+/** The JSON string literal from `start` to `end` in `text`, as a string; undefined if it is not one. */
+function stringAt(text: string, start: number, end: number): string | undefined {
+  const inner = text.slice(start + 1, end - 1);
+  if (inner.indexOf('\\') === -1) return inner;
+  try {
+    return JSON.parse(text.slice(start, end)) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+export class RepeatChunks implements EventShortcut<string> {
   #prefix: string | undefined;
   #suffix: string | undefined;
+  /** The same chunk as a whole event in the stream's text: its data line up to the string, and after it. */
+  #eventHead: string | undefined;
+  #eventTail: string | undefined;
 
   /**
    * The text of `data` when it is the remembered chunk with other text in it, else undefined
@@ -58,12 +79,34 @@ export class RepeatChunks {
     const start = prefix.length;
     const end = data.length - suffix.length;
     if (data.charCodeAt(start) !== 0x22 || literalEnd(data, start) !== end) return undefined;
-    const inner = data.slice(start + 1, end - 1);
-    if (inner.indexOf('\\') === -1) return inner;
-    try {
-      return JSON.parse(data.slice(start, end)) as string;
-    } catch {
-      return undefined;
+    return stringAt(data, start, end);
+  }
+
+  /** {@link text} of a `message` event's data (trimmed, as chat.ts reads it). */
+  read(event: SseEvent): string | undefined {
+    return event.event === 'message' ? this.text(event.data.trim()) : undefined;
+  }
+
+  /**
+   * The events at `at` in a stream's text that are the remembered chunk with other text, each
+   * written the usual way (`data: ` and the chunk on one line, then a blank line, LF line ends):
+   * their texts (strings) are added to `into`, and the position after them returned. The same chunks as
+   * {@link text} accepts, found without cutting the text into lines and fields first.
+   */
+  take(text: string, at: number, into: Array<SseEvent | string>): number {
+    const head = this.#eventHead;
+    const tail = this.#eventTail;
+    if (head === undefined || tail === undefined) return at;
+    for (;;) {
+      if (!text.startsWith(head, at)) return at;
+      const start = at + head.length;
+      if (text.charCodeAt(start) !== 0x22) return at;
+      const end = literalEnd(text, start);
+      if (end === -1 || !text.startsWith(tail, end)) return at;
+      const value = stringAt(text, start, end);
+      if (value === undefined) return at;
+      into.push(value);
+      at = end + tail.length;
     }
   }
 
@@ -71,6 +114,8 @@ export class RepeatChunks {
   remember(data: string, value: unknown): void {
     this.#prefix = undefined;
     this.#suffix = undefined;
+    this.#eventHead = undefined;
+    this.#eventTail = undefined;
     if (!textOnly(value)) return;
     const at = data.indexOf(MARKER);
     if (at === -1 || data.indexOf(MARKER, at + 1) !== -1) return;
@@ -81,5 +126,8 @@ export class RepeatChunks {
     if (end === -1) return;
     this.#prefix = data.slice(0, start);
     this.#suffix = data.slice(end);
+    // `data` is trimmed (chat.ts): written with one space after the colon, the line holds it as is.
+    this.#eventHead = `data: ${this.#prefix}`;
+    this.#eventTail = `${this.#suffix}\n\n`;
   }
 }
