@@ -74,10 +74,10 @@ describe('chat streams read with the shortcut', () => {
     );
   });
 
-  it('leave a raw line end or control character inside the text to the full parse, which refuses it', async () => {
+  it('leave a raw line end, a control character or a bad escape inside the text to the full parse, which refuses it', async () => {
     const first = `data: ${JSON.stringify(textChunk('a'))}\n\n`;
-    for (const raw of ['\n', '\r', '\t']) {
-      // The same chunk again, its text holding the character unescaped: not JSON, whatever cuts it.
+    for (const raw of ['\n', '\r', '\t', '\\q', '\\u12']) {
+      // The same chunk again, its text holding the character unescaped (or a bad escape): not JSON, whatever cuts it.
       const broken = `data: ${JSON.stringify(textChunk('b')).replace('"b"', `"b${raw}c"`)}\n\n`;
       // In a read of its own: the shortcut reads only what the reads before taught it.
       const pieces = [first, broken + 'data: [DONE]\n\n'].map((text) => new TextEncoder().encode(text));

@@ -12,6 +12,7 @@
  */
 import { isObject, type JsonObject } from '../../core/json.js';
 import type { EventShortcut } from './decode.js';
+import { EventRun } from './event-run.js';
 import type { SseEvent } from './event-parser.js';
 
 const MARKER = '"content":';
@@ -63,9 +64,8 @@ function stringAt(text: string, start: number, end: number): string | undefined 
 export class RepeatChunks implements EventShortcut<string> {
   #prefix: string | undefined;
   #suffix: string | undefined;
-  /** The same chunk as a whole event in the stream's text: its data line up to the string, and after it. */
-  #eventHead: string | undefined;
-  #eventTail: string | undefined;
+  /** The reader of runs of the same chunk in the stream's text, for the latest shape it was asked for. */
+  #run: EventRun | undefined;
 
   /**
    * The text of `data` when it is the remembered chunk with other text in it, else undefined
@@ -88,39 +88,26 @@ export class RepeatChunks implements EventShortcut<string> {
   }
 
   /**
-   * The events at `at` in a stream's text that are the remembered chunk with other text, each
-   * written the usual way (`data: ` and the chunk on one line, then a blank line, LF line ends):
-   * their texts, joined, are added to `into` as one string, and the position after them returned.
-   * The same chunks as {@link text} accepts, found without cutting the text into lines and fields
-   * first; joined, since all that matters of a run of them is its text (one string for the ~100
-   * events of a network read, rather than 100 to hand on one by one).
+   * The events at `at` in a stream's text that are the remembered chunk with other text: their
+   * texts, joined, are added to `into` as one string, and the position after them returned
+   * (sse/event-run.ts). The same chunks as {@link text} accepts, written the usual way, found
+   * without cutting the text into lines and fields first; joined, since all that matters of a
+   * run of them is its text (one string for the ~100 events of a network read).
    */
   take(text: string, at: number, into: Array<SseEvent | string>): number {
-    const head = this.#eventHead;
-    const tail = this.#eventTail;
-    if (head === undefined || tail === undefined) return at;
-    let run: string | undefined;
-    for (;;) {
-      if (!text.startsWith(head, at)) break;
-      const start = at + head.length;
-      if (text.charCodeAt(start) !== 0x22) break;
-      const end = literalEnd(text, start);
-      if (end === -1 || !text.startsWith(tail, end)) break;
-      const value = stringAt(text, start, end);
-      if (value === undefined) break;
-      run = run === undefined ? value : run + value;
-      at = end + tail.length;
-    }
-    if (run !== undefined) into.push(run);
-    return at;
+    const prefix = this.#prefix;
+    const suffix = this.#suffix;
+    if (prefix === undefined || suffix === undefined) return at;
+    // Made when first needed and kept while the shape stays: a stream whose chunks all differ
+    // (a random field in each) never needs one.
+    if (this.#run?.prefix !== prefix || this.#run.suffix !== suffix) this.#run = new EventRun(prefix, suffix);
+    return this.#run.take(text, at, into);
   }
 
   /** Learn the shape of text-only chunks from one that was parsed in full; forget it otherwise. */
   remember(data: string, value: unknown): void {
     this.#prefix = undefined;
     this.#suffix = undefined;
-    this.#eventHead = undefined;
-    this.#eventTail = undefined;
     if (!textOnly(value)) return;
     const at = data.indexOf(MARKER);
     if (at === -1 || data.indexOf(MARKER, at + 1) !== -1) return;
@@ -131,8 +118,5 @@ export class RepeatChunks implements EventShortcut<string> {
     if (end === -1) return;
     this.#prefix = data.slice(0, start);
     this.#suffix = data.slice(end);
-    // `data` is trimmed (chat.ts): written with one space after the colon, the line holds it as is.
-    this.#eventHead = `data: ${this.#prefix}`;
-    this.#eventTail = `${this.#suffix}\n\n`;
   }
 }
