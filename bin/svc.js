@@ -3,7 +3,7 @@
 // here, from files made at build time (help pages rendered by commander: scripts/bundle.mjs),
 // because start-up is a budget and every module loaded costs (bench/README.md). It is CommonJS
 // (bin/package.json) since Node starts a CommonJS file about 5 ms sooner than an ES module.
-// Everything else runs dist/bundle/cli.js.
+// Everything else runs dist/bundle/cli.cjs.
 'use strict';
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -23,13 +23,13 @@ try {
 } catch {
   answer = undefined; // no pages (a development build): commander answers
 }
-if (answer === undefined) import('../dist/bundle/cli.js');
+if (answer === undefined) require('../dist/bundle/cli.cjs');
 else {
   process.stdout.on('error', () => {}); // reported through the write's callback
   process.stdout.write(answer, (error) => {
     // A reader that left (`| head -1`) is a quiet success. Any other failure (a full disk, a
     // descriptor not open for writing) goes to the full program, which meets it again and
     // reports it as every command does (src/stdout-check.ts): exit 1, never a lost page and 0.
-    if (error && error.code !== 'EPIPE' && error.code !== 'ECONNRESET') import('../dist/bundle/cli.js');
+    if (error && error.code !== 'EPIPE' && error.code !== 'ECONNRESET') require('../dist/bundle/cli.cjs');
   });
 }

@@ -1,10 +1,16 @@
-// Bundle the built code (dist/, from scripts/compile.mjs) into dist/bundle/: one small entry plus one chunk per
-// lazily imported command, so `svc` reads a handful of files instead of hundreds (loading undici
-// alone takes half the time bundled), and render every help page into dist/bundle/help.json so
-// `--help` needs no commander at all (bench/RESULTS.md has the start-up figures).
+// Bundle the built code (dist/, from scripts/compile.mjs) into dist/bundle/ with rolldown: one
+// small entry plus chunks for what commands load lazily, so `svc` reads a handful of files instead
+// of hundreds, and render every help page into dist/bundle/help.json so `--help` needs no
+// commander at all (bench/RESULTS.md has the start-up figures).
+//
+// CommonJS, not ES modules: Node 20 loads a CommonJS file synchronously, while each ES module
+// goes through its asynchronous loader (URL resolution, a read on the thread pool, linking). With
+// the same code in the same chunks, `svc chat` took 310 ms as ES modules and 280 ms as CommonJS,
+// `svc config path` 220 and 180 (medians of 15 to 21 alternating runs, 2026-11-27; `node -e 0`
+// 130): bench/README.md.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
+import { rolldown } from 'rolldown';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -17,19 +23,17 @@ rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: tru
  * it only with `allowH2` and a TLS server that agrees). This loads that module the first time it
  * is called; test/e2e/lean-loading checks that a chat loads neither http2 nor tls.
  */
+const LAZY_H2 = '\0svc-lazy-undici-h2:';
 const lazyHttp2 = {
   name: 'lazy-undici-http2',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\/client-h2(\.js)?$/ }, (args) => {
-      if (!/undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)) return undefined;
-      // A plain name, so no absolute path of the build machine ends up in the bundle.
-      return { path: 'undici-client-h2', namespace: 'svc-lazy', pluginData: join(args.resolveDir, 'client-h2.js') };
-    });
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'svc-lazy' }, (args) => ({
-      resolveDir: dirname(args.pluginData),
-      loader: 'js',
-      contents: `let real;\nmodule.exports = function connectH2(client, socket) {\n  real ??= require('./client-h2.js');\n  return real(client, socket);\n};\n`,
-    }));
+  resolveId(source, importer) {
+    if (!/^\.\/client-h2(\.js)?$/.test(source) || !importer || !/undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(importer)) return null;
+    return `${LAZY_H2}${join(dirname(importer), 'client-h2.js')}`;
+  },
+  load(id) {
+    if (!id.startsWith(LAZY_H2)) return null;
+    // The real module's path is resolved by the bundler: required from here, it becomes a chunk of its own.
+    return `let real;\nmodule.exports = function connectH2(client, socket) {\n  real ??= require(${JSON.stringify(id.slice(LAZY_H2.length))});\n  return real(client, socket);\n};\n`;
   },
 };
 
@@ -40,38 +44,64 @@ const lazyHttp2 = {
  * checks that a listing loads no child_process, and that commander still uses nothing else of it
  * (so an upgrade that does fails there, not in a user's hands).
  */
+const LAZY_CHILD_PROCESS = '\0svc-lazy-commander-child-process';
 const lazyChildProcess = {
   name: 'lazy-commander-child-process',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^node:child_process$/ }, (args) => {
-      if (!/[\\/]commander[\\/]lib[\\/]command\.js$/.test(args.importer)) return undefined;
-      return { path: 'commander-child-process', namespace: 'svc-lazy-child-process' };
-    });
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'svc-lazy-child-process' }, () => ({
-      loader: 'js',
-      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };\n",
-    }));
+  resolveId(source, importer) {
+    if (source !== 'node:child_process' || !importer || !/[\\/]commander[\\/]lib[\\/]command\.js$/.test(importer)) return null;
+    return LAZY_CHILD_PROCESS;
+  },
+  load(id) {
+    return id === LAZY_CHILD_PROCESS ? "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };\n" : null;
   },
 };
 
-await build({
-  entryPoints: { cli: 'dist/cli.js' },
-  plugins: [lazyHttp2, lazyChildProcess],
-  outdir: 'dist/bundle',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
+/**
+ * Node's modules a module of the shared chunk may load: those nearly every command loads anyway.
+ * A module that needs another (child_process to run an editor or a keyCommand, crypto...) stays
+ * in a chunk of its own, loaded when it is used: in the shared chunk, its require() would run for
+ * every command (test/e2e/lean-loading checks what a chat and a listing load).
+ */
+const CHEAP_BUILTINS = new Set(['fs', 'path', 'os', 'url', 'events', 'util', 'stream', 'buffer', 'process', 'string_decoder']);
+
+function onlyCheapBuiltins(id) {
+  const code = readFileSync(id, 'utf8');
+  return [...code.matchAll(/\bfrom ['"]node:([\w/]+)['"]/g)].every((match) => CHEAP_BUILTINS.has(match[1]));
+}
+
+const bundle = await rolldown({
+  input: { cli: 'dist/cli.js' },
   platform: 'node',
-  target: 'node20',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  define: { SVC_VERSION: JSON.stringify(version) },
+  plugins: [lazyHttp2, lazyChildProcess],
   // The WebP and JPEG codecs find their .wasm next to their own files; they stay package imports.
-  external: ['@jsquash/webp', '@jsquash/webp/*', '@jsquash/jpeg', '@jsquash/jpeg/*'],
-  // CommonJS packages inside an ES module bundle call require(): give them a real one.
-  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-  logLevel: 'warning',
+  external: [/^@jsquash\//],
+  transform: { define: { SVC_VERSION: JSON.stringify(version) } },
+  logLevel: 'warn',
+  // Dynamic imports that a static import elsewhere makes ineffective are expected here (a module
+  // a command loads lazily may be one another loads at once); nothing else is let through.
+  onLog(level, log, handler) {
+    if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
+  },
 });
+await bundle.write({
+  dir: 'dist/bundle',
+  format: 'cjs',
+  entryFileNames: '[name].cjs',
+  chunkFileNames: '[name]-[hash].cjs',
+  // Readable names in stack traces; only the layout is squeezed.
+  minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
+  // Fewer, larger files where that costs nothing: the small modules nearly every command uses
+  // (core, terminal, settings, storage) in one chunk, undici's HTTP/1.1 client in one, commander
+  // in one. Everything else is split where the lazy imports split it.
+  codeSplitting: {
+    groups: [
+      { name: 'undici', test: (id) => /node_modules[\\/]undici[\\/]/.test(id) && !/proxy|socks|client-h2/.test(id) },
+      { name: 'commander', test: /node_modules[\\/]commander[\\/]/ },
+      { name: 'base', test: (id) => /[\\/]dist[\\/](core|terminal|settings|storage|types)[\\/]/.test(id) && onlyCheapBuiltins(id) },
+    ],
+  },
+});
+await bundle.close();
 
 // Help pages exactly as commander prints them (80 columns, as for any non-terminal).
 const { buildProgram } = await import('../dist/program.js');

@@ -40,4 +40,6 @@ async function run(argv: string[]): Promise<void> {
   process.exit();
 }
 
-await run(process.argv.slice(2));
+// Not awaited at the top level: the bundle is CommonJS (scripts/bundle.mjs says why). run() ends
+// the process itself; it never rejects, since main turns every failure into an exit code.
+void run(process.argv.slice(2));

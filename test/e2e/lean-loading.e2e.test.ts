@@ -81,7 +81,7 @@ describe('the Markdown renderer loads only for a terminal', () => {
   const prompt = 'write a python function that reverses a string';
 
   it('the marks are in the bundle, so their absence below means something', () => {
-    const bundle = readdirSync(BUNDLE).filter((name) => name.endsWith('.js')).map((name) => readFileSync(join(BUNDLE, name), 'utf8'));
+    const bundle = readdirSync(BUNDLE).filter((name) => name.endsWith('.cjs')).map((name) => readFileSync(join(BUNDLE, name), 'utf8'));
     expect(bundle.some((code) => code.includes(RENDERER_MARK))).toBe(true);
     expect(bundle.some((code) => code.includes(HIGHLIGHT_MARK))).toBe(true);
   });
