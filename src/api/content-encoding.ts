@@ -17,6 +17,8 @@ const CODINGS: Record<string, Coding | 'identity'> = { gzip: 'gzip', 'x-gzip': '
  * applied first); a coding svc cannot undo is a clear error before anything is read.
  */
 export function codingsToUndo(header: string | undefined): Coding[] {
+  // Nearly every answer says nothing: no list to build for it (a batch reads thousands).
+  if (header === undefined) return [];
   const names = (header ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
   const codings: Coding[] = [];
   for (const name of names) {
