@@ -9,6 +9,22 @@ const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const argv = process.argv.slice(2);
+
+/**
+ * The whole program (dist/bundle/cli.cjs), its code loaded through V8's code cache
+ * (code-cache.js), with the command's V8 flags set first (v8-flags.js says why).
+ */
+function runProgram() {
+  const { flags, mode } = require('./v8-flags.js').flagsFor(argv[0]);
+  if (flags.length > 0) require('node:v8').setFlagsFromString(flags.join(' '));
+  try {
+    const bundle = require('node:fs').realpathSync(join(__dirname, '..', 'dist', 'bundle'));
+    require('./code-cache.js').useCodeCache(bundle, mode);
+  } catch {
+    // No bundle folder to cache (a broken install): the require below says what is missing.
+  }
+  require('../dist/bundle/cli.cjs');
+}
 const last = argv.at(-1);
 let answer;
 try {
@@ -23,13 +39,13 @@ try {
 } catch {
   answer = undefined; // no pages (a development build): commander answers
 }
-if (answer === undefined) require('../dist/bundle/cli.cjs');
+if (answer === undefined) runProgram();
 else {
   process.stdout.on('error', () => {}); // reported through the write's callback
   process.stdout.write(answer, (error) => {
     // A reader that left (`| head -1`) is a quiet success. Any other failure (a full disk, a
     // descriptor not open for writing) goes to the full program, which meets it again and
     // reports it as every command does (src/stdout-check.ts): exit 1, never a lost page and 0.
-    if (error && error.code !== 'EPIPE' && error.code !== 'ECONNRESET') require('../dist/bundle/cli.cjs');
+    if (error && error.code !== 'EPIPE' && error.code !== 'ECONNRESET') runProgram();
   });
 }

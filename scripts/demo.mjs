@@ -27,7 +27,7 @@ function newest(path) {
 // otherwise, because the build empties dist/ first, and the README's test runs this demo while
 // other tests run the built files.
 const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'scripts', 'compile.mjs')), newest(join(root, 'scripts', 'bundle.mjs')), newest(join(root, 'package-lock.json')));
-const built = Math.min(newest(join(root, 'dist', 'bundle', 'cli.js')), newest(join(root, 'dist', 'bundle', 'help.json')));
+const built = Math.min(newest(join(root, 'dist', 'bundle', 'cli.cjs')), newest(join(root, 'dist', 'bundle', 'help.json')));
 if (built === 0 || built < sources) {
   const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
@@ -45,8 +45,11 @@ for (const name of [...Object.values(settingDefinitions).map((setting) => settin
 // arrive, so there the demo does not wait (its test, and CI, run it that way).
 const delayMs = process.stdout.isTTY ? '25' : '0';
 const emulator = spawn(process.execPath, [svcBin, 'emulator', '--port', '0', '--delay', delayMs], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-const stop = () => {
+const emulatorExited = new Promise((resolve) => emulator.once('exit', resolve));
+/** Stop the emulator and remove the demo's folder, once the emulator is gone (it writes there as it exits). */
+const stop = async () => {
   emulator.kill('SIGTERM');
+  await emulatorExited;
   rmSync(home, { recursive: true, force: true });
 };
 
@@ -63,34 +66,34 @@ const ready = await new Promise((resolve, reject) => {
     }
   });
   emulator.on('exit', (code) => reject(new Error(`the emulator exited (${code}): ${text}`)));
-}).catch((error) => {
-  stop();
+}).catch(async (error) => {
+  await stop();
   throw error;
 });
 Object.assign(env, { SVC_BASE_URL: ready.baseUrl, SVC_API_KEY: ready.key });
 
-function show(title, command, args, input) {
+async function show(title, command, args, input) {
   const bold = process.stderr.isTTY ? (text) => `\u001b[1m${text}\u001b[0m` : (text) => text;
   process.stderr.write(`\n${bold(`$ ${title}`)}\n`);
   const result = spawnSync(command, args, { env, stdio: [input === undefined ? 'inherit' : 'pipe', 'inherit', 'inherit'], input });
   if (result.status !== 0) {
-    stop();
+    await stop();
     process.stderr.write(`demo step failed with exit code ${result.status}\n`);
     process.exit(1);
   }
 }
 
 process.stderr.write(`svc demo: emulator running at ${ready.baseUrl}\n`);
-show('svc chat "how do lighthouses work?"', process.execPath, [svcBin, 'chat', '--no-stdin', 'how do lighthouses work?']);
+await show('svc chat "how do lighthouses work?"', process.execPath, [svcBin, 'chat', '--no-stdin', 'how do lighthouses work?']);
 // A reply with structure (prose, a fenced code block, inline code): on a terminal svc renders it
 // (fences hidden, code highlighted, words wrapped); into a pipe or a log it is the Markdown as sent.
 const rendered = process.stdout.isTTY ? '   # rendered: stdout is a terminal (--raw for the Markdown as sent)' : '';
-show(`svc chat "write a python function that reverses a string"${rendered}`, process.execPath, [svcBin, 'chat', '--no-stdin', 'write a python function that reverses a string']);
-show('printf "line one\\nline two\\n" | svc chat "summarise this"', process.execPath, [svcBin, 'chat', 'summarise this'], 'line one\nline two\n');
-show('svc chat --json --max-tokens 12 -t 0 "name three rivers"', process.execPath, [svcBin, 'chat', '--no-stdin', '--json', '--max-tokens', '12', '-t', '0', 'name three rivers']);
+await show(`svc chat "write a python function that reverses a string"${rendered}`, process.execPath, [svcBin, 'chat', '--no-stdin', 'write a python function that reverses a string']);
+await show('printf "line one\\nline two\\n" | svc chat "summarise this"', process.execPath, [svcBin, 'chat', 'summarise this'], 'line one\nline two\n');
+await show('svc chat --json --max-tokens 12 -t 0 "name three rivers"', process.execPath, [svcBin, 'chat', '--no-stdin', '--json', '--max-tokens', '12', '-t', '0', 'name three rivers']);
 // The image goes into the demo's own folder, removed with it: the demo leaves nothing behind.
 const imagePath = join(home, 'lighthouse.png');
-show('svc image "a lighthouse at dusk" --aspect 16:9 -o lighthouse.png', process.execPath, [svcBin, 'image', 'a lighthouse at dusk', '--aspect', '16:9', '-o', imagePath]);
+await show('svc image "a lighthouse at dusk" --aspect 16:9 -o lighthouse.png', process.execPath, [svcBin, 'image', 'a lighthouse at dusk', '--aspect', '16:9', '-o', imagePath]);
 process.stderr.write('\nThe image was saved in the demo\'s temporary folder, removed now; run the same command to keep one.\n');
-stop();
+await stop();
 process.stderr.write('\nDone. Point svc at the real service with `svc config set baseUrl URL` and `svc auth login`.\n');

@@ -9,7 +9,9 @@
  * figures; measured again for issue 22: a one-shot chat takes 125 ms with it, 189 ms without,
  * medians of 15 alternating). The flag only affects WebAssembly compiled after it is set, but it holds for the
  * rest of the process: WebAssembly that needs speed (the emulator's JPEG and WebP encoders) must not run
- * in a process that has loaded the HTTP client. V8 flags are no API: test/api/baseline-wasm
+ * in a process that has loaded the HTTP client. The launcher sets the flag too, before anything
+ * loads, for every command but `svc emulator` (bin/v8-flags.js: a code cache is only taken with
+ * the flags it was made with); this import sets it where svc runs without the launcher. V8 flags are no API: test/api/baseline-wasm
  * checks that this Node's V8 still knows the flag and that setting it prints nothing.
  */
 import { setFlagsFromString } from 'node:v8';

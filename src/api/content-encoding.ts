@@ -55,7 +55,9 @@ export function decodeBody(body: AsyncIterable<Uint8Array>, codings: Coding[]): 
       yield first.value;
       yield* rest;
     })(), { objectMode: false });
-    const zlib = await import('node:zlib');
+    // Loaded here, not imported at the top (see above); getBuiltinModule rather than import(), which
+    // the launcher's code cache cannot serve (bin/code-cache.js).
+    const zlib = process.getBuiltinModule('node:zlib');
     const decoders = codings.map((coding, index) => decoderFor(zlib, coding, index === 0 ? first.value[0] : undefined));
     // pipeline destroys every stage with the first error, so a transport error (already an svc
     // error) comes out of the last decoder as it was.

@@ -2,7 +2,7 @@
 // given as JSON after it, in this one process instead of a process per line, as `svc ...WORDS`
 // would run it. Prints a JSON array: for each line, what the launcher wrote to stdout while it
 // loaded. The launcher answers --version and --help pages synchronously as it loads; a line it
-// hands to the full program (dist/bundle/cli.js) writes nothing then and shows as ''.
+// hands to the full program (dist/bundle/cli.cjs) writes nothing then and shows as ''.
 'use strict';
 const [launcher, lines] = [process.argv[2], JSON.parse(process.argv[3])];
 const write = process.stdout.write;

@@ -30,7 +30,9 @@ export function makeSandbox(extraEnv: Record<string, string> = {}): Sandbox {
     NO_COLOR: '1',
     ...extraEnv,
   };
-  return { home, env, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+  // Retried: an svc the test stopped may still be writing its code cache (bin/code-cache.js) into
+  // the folder as it exits, and a folder that gains a file while it is removed is not empty.
+  return { home, env, cleanup: () => rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }) };
 }
 
 export type SvcResult = Result<{ reject: false }>;

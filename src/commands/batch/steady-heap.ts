@@ -6,8 +6,10 @@
  * collecting is cheap, and a long batch gets there: peak RSS grew by a third from 1,200 to
  * 12,000 requests while the live heap did not grow at all. A smaller growing step makes V8
  * collect sooner (each full collection of this heap takes a few milliseconds); bench/README.md
- * has the figures. V8 reads this flag at each collection, so setting it here, once the batch
- * starts, is enough; it holds for the rest of this process only.
+ * has the figures. V8 reads this flag at each collection, so setting it once the batch starts
+ * is enough; it holds for the rest of this process only. The launcher sets the same value
+ * before anything loads (bin/v8-flags.js: a code cache is only taken with the flags it was made
+ * with); this sets it where svc runs without the launcher.
  */
 import { setFlagsFromString } from 'node:v8';
 

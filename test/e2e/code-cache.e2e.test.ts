@@ -1,0 +1,124 @@
+/**
+ * The launcher's code cache (bin/code-cache.js): the bytecode of the bundle's chunks kept in
+ * $XDG_CACHE_HOME/svc/code/ and taken back by V8 at the next start. Taken means V8 accepted it:
+ * a cache it refuses is compiled over and written again, so a file left untouched by a second
+ * run is one that was used. A damaged or unwritable cache must never change what svc does.
+ */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HEAP_GROWING_PERCENT } from '../../src/commands/batch/steady-heap.js';
+import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
+import { makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
+
+const KEY = 'cache-key-0123456789abcdef';
+const setup = useEmulatorSandbox(KEY);
+const { flagsFor } = createRequire(import.meta.url)('../../bin/v8-flags.js') as { flagsFor: (command: string | undefined) => { flags: string[]; mode: string } };
+
+/** A sandbox of its own (its own cache folder) against the file's emulator. */
+function freshSandbox(extra: Record<string, string> = {}): Sandbox {
+  return makeSandbox({ SVC_BASE_URL: setup.emulator.baseUrl, SVC_API_KEY: KEY, ...extra });
+}
+
+function cacheFolder(sandbox: Sandbox, mode: string): string {
+  const code = join(sandbox.env.XDG_CACHE_HOME!, 'svc', 'code');
+  const [folder, ...others] = readdirSync(code).filter((name) => name.endsWith(`-${mode}`));
+  expect(others).toEqual([]);
+  return join(code, folder!);
+}
+
+/** Each cache file with its bytes and its modification time. */
+function snapshot(folder: string): Map<string, { bytes: Buffer; mtime: number }> {
+  return new Map(readdirSync(folder).map((name) => [name, { bytes: readFileSync(join(folder, name)), mtime: statSync(join(folder, name)).mtimeMs }]));
+}
+
+// Temperature 0: the emulator gives the same reply to the same request, so two runs can be compared.
+const CHAT = ['chat', '--no-save', '-t', '0', 'hello there'];
+
+describe('the code cache', () => {
+  it('is written owner-only by a first run and taken as it is by the next', async () => {
+    const sandbox = freshSandbox();
+    try {
+      const first = await svc(CHAT, sandbox);
+      expect(first.exitCode, first.stderr).toBe(0);
+      const folder = cacheFolder(sandbox, flagsFor('chat').mode);
+      expect(statSync(folder).mode & 0o777).toBe(0o700);
+      const written = snapshot(folder);
+      // The chat's own chunks, undici's among them.
+      expect([...written.keys()].some((name) => name.startsWith('undici-'))).toBe(true);
+      for (const name of written.keys()) expect(statSync(join(folder, name)).mode & 0o777, name).toBe(0o600);
+
+      const second = await svc(CHAT, sandbox);
+      expect(second.exitCode, second.stderr).toBe(0);
+      expect(second.stdout).toBe(first.stdout);
+      expect(second.stderr).toBe('');
+      expect(snapshot(folder)).toEqual(written);
+    } finally {
+      sandbox.cleanup();
+    }
+  });
+
+  it('a damaged cache file is compiled over and replaced, with nothing else changed', async () => {
+    const sandbox = freshSandbox();
+    try {
+      const first = await svc(CHAT, sandbox);
+      const folder = cacheFolder(sandbox, flagsFor('chat').mode);
+      const victim = readdirSync(folder).find((name) => name.startsWith('undici-'))!;
+      const garbage = Buffer.from('not V8 bytecode at all, just words '.repeat(200));
+      writeFileSync(join(folder, victim), garbage);
+
+      const second = await svc(CHAT, sandbox);
+      expect(second.exitCode, second.stderr).toBe(0);
+      expect(second.stdout).toBe(first.stdout);
+      expect(second.stderr).toBe('');
+      const replaced = readFileSync(join(folder, victim));
+      expect(replaced.equals(garbage)).toBe(false);
+      // And the replacement is one V8 takes.
+      const before = snapshot(folder);
+      await svc(CHAT, sandbox);
+      expect(snapshot(folder)).toEqual(before);
+    } finally {
+      sandbox.cleanup();
+    }
+  });
+
+  it('a cache folder that cannot be made changes nothing', async () => {
+    const sandbox = freshSandbox();
+    try {
+      // XDG_CACHE_HOME names a file: no folder can be made under it.
+      const blocked = join(sandbox.home, 'a-file');
+      writeFileSync(blocked, 'x');
+      const env = { ...sandbox.env, XDG_CACHE_HOME: blocked };
+      const result = await svc(CHAT, { ...sandbox, env });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout.length).toBeGreaterThan(0);
+      expect(result.stderr).toBe('');
+      expect(readFileSync(blocked, 'utf8')).toBe('x');
+    } finally {
+      sandbox.cleanup();
+    }
+  });
+
+  it('holds across a batch, whose flags the launcher sets before anything loads', async () => {
+    // The launcher's flags are the ones the modules set for themselves (the same values), or a
+    // cache written at exit would be refused at every start.
+    expect(flagsFor('batch').flags).toEqual(['--liftoff-only', `--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
+    expect(flagsFor('chat').flags).toEqual(['--liftoff-only']);
+    expect(flagsFor('emulator').flags).toEqual([]);
+    const sandbox = freshSandbox();
+    try {
+      const input = join(sandbox.home, 'lines.jsonl');
+      writeFileSync(input, `${JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'user', content: 'hi' }] } })}\n`);
+      const run = (out: string) => svc(['batch', input, '-o', join(sandbox.home, out)], sandbox);
+      expect((await run('one.jsonl')).exitCode).toBe(0);
+      const folder = cacheFolder(sandbox, flagsFor('batch').mode);
+      const written = snapshot(folder);
+      expect(written.size).toBeGreaterThan(0);
+      expect((await run('two.jsonl')).exitCode).toBe(0);
+      expect(snapshot(folder)).toEqual(written);
+    } finally {
+      sandbox.cleanup();
+    }
+  });
+});
