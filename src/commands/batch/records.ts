@@ -87,5 +87,7 @@ export interface KeyHider {
 export function keyHider(key: string | undefined): KeyHider {
   if (key === undefined || key.length < 4) return { json: (text) => text, text: (text) => text };
   const inJson = JSON.stringify(key).slice(1, -1);
-  return { json: (text) => text.split(inJson).join(REDACTED), text: (text) => text.split(key).join(REDACTED) };
+  // Looked for first: nearly every line holds no key, and a split and join would copy it anyway.
+  const without = (text: string, secret: string): string => (text.includes(secret) ? text.split(secret).join(REDACTED) : text);
+  return { json: (text) => without(text, inJson), text: (text) => without(text, key) };
 }
