@@ -2,15 +2,16 @@
 // $XDG_CACHE_HOME/svc/code/ and handed back to V8 when the same file loads again, so a command
 // does not parse and compile its code afresh each time.
 //
-// What it saves: a 20,000-chunk `svc chat` took 320 ms without it and 270–290 ms with it, against
-// a 180 ms node:http floor (21 alternating runs, 2026-11-27; bench/README.md). Most of the gain is
+// What it saves: a 20,000-chunk `svc chat` took 290 ms without it and 240 ms with it, against a
+// 160 ms node:http floor (21 alternating runs, 2026-11-27; bench/README.md). Most of the gain is
 // in the functions V8 compiled while the command ran, which is why the cache is written when the
 // process exits rather than right after a file is compiled (that measured no faster).
 //
 // How it stays safe:
 // - Only bundle files whose names carry a content hash are cached (a name is one content), and
-//   the folder is named for V8's version and for the mode below: V8 refuses a cache made by
-//   another version or with other flags, and svc then compiles as usual and writes a new one.
+//   the folder is named for V8's version and the flags set: V8 refuses a cache made by another
+//   version or with other flags, and svc then compiles as usual and writes a new one. A chunk
+//   that imports an ES module (the image codecs) is left to Node.
 // - A cache V8 refuses (damaged, another Node) is compiled over and replaced; one that cannot be
 //   read or written is left alone: the cache only ever makes a start faster, never fails one.
 // - Files are written whole under a temporary name and renamed, owner-only in an owner-only
