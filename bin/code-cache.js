@@ -8,12 +8,16 @@
 // process exits rather than right after a file is compiled (that measured no faster).
 //
 // How it stays safe:
-// - Only bundle files whose names carry a content hash are cached (a name is one content), and
-//   the folder is named for V8's version and the flags set: V8 refuses a cache made by another
-//   version or with other flags, and svc then compiles as usual and writes a new one. A chunk
-//   that imports an ES module (the image codecs) is left to Node.
-// - A cache V8 refuses (damaged, another Node) is compiled over and replaced; one that cannot be
-//   read or written is left alone: the cache only ever makes a start faster, never fails one.
+// - Only bundle files whose names carry a content hash are cached (a name is one content), each
+//   cache named for its file's name, size and time (a file edited in place gets a new one), in a
+//   folder of its own for each install (two versions used in turn keep theirs) and for V8's
+//   version and the flags set: V8 refuses a cache made by another version or with other flags,
+//   and svc then compiles as usual and writes a new one. A chunk that imports an ES module (the
+//   image codecs) is left to Node.
+// - A cache V8 refuses (damaged: the flags include V8's checksums, v8-flags.js; another Node) is
+//   compiled over and replaced; one that cannot be read or written is left alone, and anything
+//   but a regular file of sane size is not read at all: the cache only ever makes a start
+//   faster, never fails one.
 // - Files are written whole under a temporary name and renamed, owner-only in an owner-only
 //   folder, like everything svc keeps.
 // - V8 checks the flags a cache was made with, so they are the same at every start: the launcher
@@ -22,7 +26,7 @@
 // replaced, and that an unwritable folder changes nothing; Module._extensions is Node's
 // long-standing (documented as deprecated, never removed) hook for how a file is loaded.
 'use strict';
-const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { homedir } = require('node:os');
 const { basename, dirname, join } = require('node:path');
 const Module = require('node:module');
@@ -30,12 +34,41 @@ const vm = require('node:vm');
 
 /** A bundle chunk: rolldown names each for its content (scripts/bundle.mjs). */
 const HASHED_CHUNK = /-[A-Za-z0-9_-]{8}\.cjs$/;
+/** Far beyond any chunk's cache (the largest is about 1 MB): anything bigger is not one. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** $XDG_CACHE_HOME/svc/code/<V8 version>-<mode> (src/settings/paths.ts: cacheDir). */
-function folderFor(env, mode) {
+/** A short name for the install (its bundle folder), so two installs never share a folder. */
+function installId(bundleDir) {
+  let hash = 0x811c9dc5; // FNV-1a
+  for (let i = 0; i < bundleDir.length; i++) hash = Math.imul(hash ^ bundleDir.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** $XDG_CACHE_HOME/svc/code (src/settings/paths.ts: cacheDir). */
+function codeFolder(env) {
   const xdg = env.XDG_CACHE_HOME;
   const base = xdg && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.cache');
-  return join(base, 'svc', 'code', `${process.versions.v8}-${mode}`);
+  return join(base, 'svc', 'code');
+}
+
+/** The cache for a chunk of this size and time: its name says which file it was made from. */
+function cacheName(chunk, size, mtimeMs) {
+  return `${chunk}.${size}.${Math.trunc(mtimeMs)}.v8`;
+}
+
+/** The bytes of a cache file, or undefined when there is none, or what is there is no plain file of sane size (a pipe would block, a device never end). */
+function readCache(path) {
+  let fd;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stats = fstatSync(fd);
+    return stats.isFile() && stats.size <= MAX_CACHE_BYTES ? readFileSync(fd) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** The require() a file of the bundle gets: the module's own, as Node would give it. */
@@ -51,33 +84,37 @@ function requireFor(module) {
  * v8-flags.js), and write the cache of any chunk that had none when the process exits.
  */
 function useCodeCache(bundleDir, mode) {
-  const folder = folderFor(process.env, mode);
+  const code = codeFolder(process.env);
+  const folder = join(code, `${installId(bundleDir)}-${process.versions.v8}-${mode}`);
   const plain = Module._extensions['.js'];
   const uncached = [];
   Module._extensions['.cjs'] = function loadChunk(module, filename) {
     if (dirname(filename) !== bundleDir || !HASHED_CHUNK.test(filename)) return plain(module, filename);
-    const source = readFileSync(filename, 'utf8');
+    const fd = openSync(filename, 'r');
+    let source;
+    let stats;
+    try {
+      stats = fstatSync(fd);
+      source = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
     // A chunk that imports an ES module (the image codecs) is left to Node: import() from a script
     // compiled here needs a loader option Node 20 still calls experimental, and warns about.
     if (source.includes('import(')) return plain(module, filename);
-    const cacheFile = join(folder, `${basename(filename)}.v8`);
-    let cachedData;
-    try {
-      cachedData = readFileSync(cacheFile);
-    } catch {
-      cachedData = undefined; // none yet (or unreadable): compiled as usual
-    }
+    const cacheFile = join(folder, cacheName(basename(filename), stats.size, stats.mtimeMs));
+    const cachedData = readCache(cacheFile);
     // The same wrapper Node puts around a CommonJS file, on the file's first line.
     const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) uncached.push({ script, cacheFile });
     script.runInThisContext().call(module.exports, module.exports, requireFor(module), module, filename, dirname(filename));
   };
   process.once('exit', () => {
-    if (uncached.length > 0) writeCaches(folder, bundleDir, uncached);
+    if (uncached.length > 0) writeCaches(code, folder, bundleDir, uncached);
   });
 }
 
-function writeCaches(folder, bundleDir, uncached) {
+function writeCaches(code, folder, bundleDir, uncached) {
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
   } catch {
@@ -89,22 +126,44 @@ function writeCaches(folder, bundleDir, uncached) {
       writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
       renameSync(temporary, cacheFile);
     } catch {
-      try {
-        rmSync(temporary, { force: true });
-      } catch {
-        // Nothing more to do: the next start tries again.
-      }
+      removeQuietly(temporary);
     }
   }
-  // Caches of chunks this build no longer has (an upgrade renames them all): removed, so the
-  // folder holds one build's worth.
+  prune(code, folder, bundleDir);
+}
+
+/**
+ * Tidiness, done only when something was written (an upgrade, a first run): in this folder, the
+ * caches of chunks this build no longer has (or has changed) and leftovers of interrupted writes;
+ * beside it, the folders of installs or Node versions unused for 30 days.
+ */
+function prune(code, folder, bundleDir) {
+  const now = Date.now();
   try {
-    const chunks = new Set(readdirSync(bundleDir));
+    const current = new Set();
+    for (const chunk of readdirSync(bundleDir)) {
+      if (!HASHED_CHUNK.test(chunk)) continue;
+      const stats = statSync(join(bundleDir, chunk));
+      current.add(cacheName(chunk, stats.size, stats.mtimeMs));
+    }
     for (const name of readdirSync(folder)) {
-      if (name.endsWith('.v8') && !chunks.has(name.slice(0, -3))) rmSync(join(folder, name), { force: true });
+      const path = join(folder, name);
+      if (name.endsWith('.v8') ? !current.has(name) : name.endsWith('.tmp') && now - statSync(path).mtimeMs > DAY_MS) removeQuietly(path);
+    }
+    for (const name of readdirSync(code)) {
+      const path = join(code, name);
+      if (path !== folder && now - statSync(path).mtimeMs > 30 * DAY_MS) rmSync(path, { recursive: true, force: true });
     }
   } catch {
-    // Pruning is tidiness only.
+    // Tidiness only: whatever is left is tried again after the next write.
+  }
+}
+
+function removeQuietly(path) {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Nothing more to do: the next write tries again.
   }
 }
 

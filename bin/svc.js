@@ -15,8 +15,8 @@ const argv = process.argv.slice(2);
  * (code-cache.js), with the command's V8 flags set first (v8-flags.js says why).
  */
 function runProgram() {
-  const { flags, mode } = require('./v8-flags.js').flagsFor(argv[0]);
-  if (flags.length > 0) require('node:v8').setFlagsFromString(flags.join(' '));
+  const { flags, mode } = require('./v8-flags.js').flagsFor(argv);
+  require('node:v8').setFlagsFromString(flags.join(' '));
   try {
     const bundle = require('node:fs').realpathSync(join(__dirname, '..', 'dist', 'bundle'));
     require('./code-cache.js').useCodeCache(bundle, mode);

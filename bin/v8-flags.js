@@ -6,20 +6,36 @@
 // test/e2e/code-cache checks that these stay what those modules set.
 'use strict';
 
+/**
+ * Checksums on code caches: without it V8 takes a damaged cache file of the right length and
+ * crashes on it (a fatal error at every start, as the file is never replaced); with it, V8
+ * refuses such a file and svc compiles over it.
+ */
+const CHECKED_CACHE = '--verify-snapshot-checksum';
 /** WebAssembly on V8's baseline compiler: src/api/baseline-wasm.ts. */
 const BASELINE_WASM = '--liftoff-only';
 /** A batch's heap kept near its live size: src/commands/batch/steady-heap.ts (HEAP_GROWING_PERCENT). */
 const STEADY_HEAP = '--heap-growing-percent=30';
 
+/** The command of `svc ...args`: the first word after the root's own options (src/program.ts: --plain, --profile <name>). */
+function commandOf(args) {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--profile') i += 1;
+    else if (!args[i].startsWith('-')) return args[i];
+  }
+  return undefined;
+}
+
 /**
- * The flags for `svc <command>`: every command's WebAssembly stays on the baseline compiler but
- * the emulator's (its image encoders want the optimising one), and a batch keeps its heap steady.
+ * The flags for `svc ...args`: every command's WebAssembly stays on the baseline compiler but the
+ * emulator's (its image encoders want the optimising one), and a batch keeps its heap steady.
  * `mode` names the set, for the code cache's folder.
  */
-function flagsFor(command) {
-  const flags = command === 'emulator' ? [] : command === 'batch' ? [BASELINE_WASM, STEADY_HEAP] : [BASELINE_WASM];
-  const mode = flags.length === 0 ? 'default' : flags.map((flag) => flag.replace(/^--/, '')).join('+');
-  return { flags, mode };
+function flagsFor(args) {
+  const command = commandOf(args);
+  const own = command === 'emulator' ? [] : command === 'batch' ? [BASELINE_WASM, STEADY_HEAP] : [BASELINE_WASM];
+  const flags = [CHECKED_CACHE, ...own];
+  return { flags, mode: flags.map((flag) => flag.replace(/^--/, '')).join('+') };
 }
 
 module.exports = { flagsFor };

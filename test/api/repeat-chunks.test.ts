@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { SseEvent } from '../../src/api/sse/event-parser.js';
 import { RepeatChunks } from '../../src/api/sse/repeat-chunks.js';
 
 const chunk = (content: unknown, extra: Record<string, unknown> = {}, choiceExtra: Record<string, unknown> = {}) =>
@@ -51,9 +52,24 @@ describe('RepeatChunks', () => {
     ['logprobs', chunk('x', {}, { logprobs: { content: [] } })],
     ['a role', JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })],
     ['two choices', JSON.stringify({ choices: [{ index: 0, delta: { content: 'a' }, finish_reason: null }, { index: 1, delta: { content: 'b' }, finish_reason: null }] })],
+    // The marker would find the other object's key (the delta's has a space before its colon).
+    ['another "content" key before the delta\'s', JSON.stringify({ x: { content: 'D1' }, choices: [{ index: 0, delta: { content: 'R' }, finish_reason: null }] }).replace('"content":"R"', '"content" :"R"')],
+    // The data of an event of two data lines, joined by a line end.
+    ['its data on two lines', chunk('x').replace('"object":', '\n"object":')],
   ])('learns nothing from a chunk with %s', (_what, data) => {
     const repeats = learned(data);
     expect(repeats.text(data)).toBeUndefined();
+  });
+
+  it('a run too long for the regular expression is left to the usual reading, not thrown', () => {
+    // Megabytes in one read exhaust the expression's stack (no network read is near that).
+    const repeats = learned();
+    const long = 'x'.repeat(9_000_000);
+    const text = `data: ${chunk(long)}\n\n`;
+    const into: Array<string | SseEvent> = [];
+    const after = repeats.take(text, 0, into);
+    if (after === 0) expect(into).toEqual([]);
+    else expect([after, into]).toEqual([text.length, [long]]);
   });
 
   it('forgets the shape when a chunk of another kind is parsed', () => {

@@ -4,17 +4,21 @@
  * a cache it refuses is compiled over and written again, so a file left untouched by a second
  * run is one that was used. A damaged or unwritable cache must never change what svc does.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { HEAP_GROWING_PERCENT } from '../../src/commands/batch/steady-heap.js';
+import { createFactory } from '../../src/factory.js';
+import { buildProgram } from '../../src/program.js';
+import { InterruptRouter } from '../../src/terminal/interrupts.js';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
 import { makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
 
 const KEY = 'cache-key-0123456789abcdef';
 const setup = useEmulatorSandbox(KEY);
-const { flagsFor } = createRequire(import.meta.url)('../../bin/v8-flags.js') as { flagsFor: (command: string | undefined) => { flags: string[]; mode: string } };
+const { flagsFor } = createRequire(import.meta.url)('../../bin/v8-flags.js') as { flagsFor: (args: string[]) => { flags: string[]; mode: string } };
 
 /** A sandbox of its own (its own cache folder) against the file's emulator. */
 function freshSandbox(extra: Record<string, string> = {}): Sandbox {
@@ -42,7 +46,7 @@ describe('the code cache', () => {
     try {
       const first = await svc(CHAT, sandbox);
       expect(first.exitCode, first.stderr).toBe(0);
-      const folder = cacheFolder(sandbox, flagsFor('chat').mode);
+      const folder = cacheFolder(sandbox, flagsFor(CHAT).mode);
       expect(statSync(folder).mode & 0o777).toBe(0o700);
       const written = snapshot(folder);
       // The chat's own chunks, undici's among them.
@@ -59,25 +63,48 @@ describe('the code cache', () => {
     }
   });
 
-  it('a damaged cache file is compiled over and replaced, with nothing else changed', async () => {
+  it('a damaged cache file, of the right length or not, is compiled over and replaced, with nothing else changed', async () => {
     const sandbox = freshSandbox();
     try {
       const first = await svc(CHAT, sandbox);
-      const folder = cacheFolder(sandbox, flagsFor('chat').mode);
-      const victim = readdirSync(folder).find((name) => name.startsWith('undici-'))!;
+      const folder = cacheFolder(sandbox, flagsFor(CHAT).mode);
+      const names = readdirSync(folder);
+      // Bytes flipped in place (V8 alone would take such a file and crash on it), and a file of words.
+      const flipped = names.find((name) => name.startsWith('base-'))!;
+      const bytes = readFileSync(join(folder, flipped));
+      for (let i = 5000; i < 5064; i++) bytes[i]! ^= 0xff;
+      writeFileSync(join(folder, flipped), bytes);
+      const words = names.find((name) => name.startsWith('undici-'))!;
       const garbage = Buffer.from('not V8 bytecode at all, just words '.repeat(200));
-      writeFileSync(join(folder, victim), garbage);
+      writeFileSync(join(folder, words), garbage);
 
       const second = await svc(CHAT, sandbox);
       expect(second.exitCode, second.stderr).toBe(0);
       expect(second.stdout).toBe(first.stdout);
       expect(second.stderr).toBe('');
-      const replaced = readFileSync(join(folder, victim));
-      expect(replaced.equals(garbage)).toBe(false);
-      // And the replacement is one V8 takes.
+      expect(readFileSync(join(folder, flipped)).equals(bytes)).toBe(false);
+      expect(readFileSync(join(folder, words)).equals(garbage)).toBe(false);
+      // And the replacements are ones V8 takes.
       const before = snapshot(folder);
       await svc(CHAT, sandbox);
       expect(snapshot(folder)).toEqual(before);
+    } finally {
+      sandbox.cleanup();
+    }
+  });
+
+  it('what is not a plain file at a cache path is not read (a pipe would block)', async () => {
+    const sandbox = freshSandbox();
+    try {
+      const first = await svc(CHAT, sandbox);
+      const folder = cacheFolder(sandbox, flagsFor(CHAT).mode);
+      const victim = join(folder, readdirSync(folder).find((name) => name.startsWith('base-'))!);
+      rmSync(victim);
+      await execa('mkfifo', [victim]);
+      const second = await svc(CHAT, sandbox);
+      expect(second.exitCode, second.stderr).toBe(0);
+      expect(second.stdout).toBe(first.stdout);
+      expect(second.stderr).toBe('');
     } finally {
       sandbox.cleanup();
     }
@@ -102,17 +129,23 @@ describe('the code cache', () => {
 
   it('holds across a batch, whose flags the launcher sets before anything loads', async () => {
     // The launcher's flags are the ones the modules set for themselves (the same values), or a
-    // cache written at exit would be refused at every start.
-    expect(flagsFor('batch').flags).toEqual(['--liftoff-only', `--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
-    expect(flagsFor('chat').flags).toEqual(['--liftoff-only']);
-    expect(flagsFor('emulator').flags).toEqual([]);
+    // cache written at exit would be refused at every start; V8's checksums are on for all.
+    expect(flagsFor(['batch', 'in.jsonl']).flags).toEqual(['--verify-snapshot-checksum', '--liftoff-only', `--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
+    expect(flagsFor(CHAT).flags).toEqual(['--verify-snapshot-checksum', '--liftoff-only']);
+    expect(flagsFor(['emulator']).flags).toEqual(['--verify-snapshot-checksum']);
+    // The command is found after the root's own options, the only ones before it.
+    expect(flagsFor(['--plain', '--profile', 'work', 'batch', 'in.jsonl']).flags).toEqual(flagsFor(['batch']).flags);
+    expect(flagsFor(['--profile=work', 'emulator']).flags).toEqual(flagsFor(['emulator']).flags);
+    const io = { env: {}, stdout: { write: () => true }, stderr: { write: () => true } } as unknown as Parameters<typeof createFactory>[0];
+    const program = buildProgram({ factory: createFactory(io), signal: new AbortController().signal, interrupts: new InterruptRouter(() => {}) });
+    expect(program.options.filter((option) => option.required || option.optional).map((option) => option.long)).toEqual(['--profile']);
     const sandbox = freshSandbox();
     try {
       const input = join(sandbox.home, 'lines.jsonl');
       writeFileSync(input, `${JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'user', content: 'hi' }] } })}\n`);
       const run = (out: string) => svc(['batch', input, '-o', join(sandbox.home, out)], sandbox);
       expect((await run('one.jsonl')).exitCode).toBe(0);
-      const folder = cacheFolder(sandbox, flagsFor('batch').mode);
+      const folder = cacheFolder(sandbox, flagsFor(['batch']).mode);
       const written = snapshot(folder);
       expect(written.size).toBeGreaterThan(0);
       expect((await run('two.jsonl')).exitCode).toBe(0);

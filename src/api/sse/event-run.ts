@@ -50,7 +50,13 @@ export class EventRun {
   take(text: string, at: number, into: unknown[]): number {
     const pattern = this.#pattern;
     pattern.lastIndex = at;
-    if (!pattern.test(text)) return at;
+    try {
+      if (!pattern.test(text)) return at;
+    } catch {
+      // A run of many megabytes in one read can exhaust the expression's stack (no network read
+      // is near that): the events are then read the usual way.
+      return at;
+    }
     const end = pattern.lastIndex;
     const bodies = text.slice(at + this.#head, end - this.#tail);
     // The run's text is its string bodies with what is between them taken out; escapes, when

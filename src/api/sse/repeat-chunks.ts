@@ -15,7 +15,8 @@ import type { EventShortcut } from './decode.js';
 import { EventRun } from './event-run.js';
 import type { SseEvent } from './event-parser.js';
 
-const MARKER = '"content":';
+const KEY = '"content"';
+const MARKER = `${KEY}:`;
 
 /** Keys a choice may have for its chunk to be a text-only one. */
 const TEXT_ONLY_CHOICE = new Set(['index', 'delta', 'finish_reason', 'logprobs']);
@@ -108,9 +109,13 @@ export class RepeatChunks implements EventShortcut<string> {
   remember(data: string, value: unknown): void {
     this.#prefix = undefined;
     this.#suffix = undefined;
-    if (!textOnly(value)) return;
+    // An event sent as several data lines is not learned from: its line ends would be part of the
+    // shape, and a later event's lines are cut apart before they are joined.
+    if (!textOnly(value) || data.includes('\n')) return;
+    // The key must be the only "content" in the chunk, however spaced (`"content" :`): another
+    // (a field of some other object) could be the one the marker finds.
     const at = data.indexOf(MARKER);
-    if (at === -1 || data.indexOf(MARKER, at + 1) !== -1) return;
+    if (at === -1 || data.indexOf(KEY, at + 1) !== -1 || data.lastIndexOf(KEY, at - 1) !== -1) return;
     let start = at + MARKER.length;
     while (data.charCodeAt(start) === 0x20) start += 1;
     if (data.charCodeAt(start) !== 0x22) return;
