@@ -81,7 +81,8 @@ function requireFor(module) {
 
 /**
  * Load the chunks of `bundleDir` through the code cache kept for `mode` (the V8 flags set:
- * v8-flags.js), and write the cache of any chunk that had none when the process exits.
+ * v8-flags.js), and write the cache of any chunk that had none when the process exits with
+ * success.
  */
 function useCodeCache(bundleDir, mode) {
   const code = codeFolder(process.env);
@@ -109,8 +110,10 @@ function useCodeCache(bundleDir, mode) {
     if (cachedData === undefined || script.cachedDataRejected) uncached.push({ script, cacheFile });
     script.runInThisContext().call(module.exports, module.exports, requireFor(module), module, filename, dirname(filename));
   };
-  process.once('exit', () => {
-    if (uncached.length > 0) writeCaches(code, folder, bundleDir, uncached);
+  // Written only by a command that succeeded: one stopped by a signal (a closed terminal, Ctrl-C)
+  // or a failure leaves at once, and writes nothing into folders that may be going away.
+  process.once('exit', (exitCode) => {
+    if (exitCode === 0 && uncached.length > 0) writeCaches(code, folder, bundleDir, uncached);
   });
 }
 

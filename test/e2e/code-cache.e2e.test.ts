@@ -110,6 +110,17 @@ describe('the code cache', () => {
     }
   });
 
+  it('a command that fails writes none (it leaves at once)', async () => {
+    const sandbox = freshSandbox();
+    try {
+      const refused = await svc(['chat', '--no-save', '--temperature', 'hot', 'hi'], sandbox);
+      expect(refused.exitCode).toBe(2);
+      expect(() => readdirSync(join(sandbox.env.XDG_CACHE_HOME!, 'svc', 'code'))).toThrow(/ENOENT/);
+    } finally {
+      sandbox.cleanup();
+    }
+  });
+
   it('a cache folder that cannot be made changes nothing', async () => {
     const sandbox = freshSandbox();
     try {
