@@ -5,7 +5,7 @@
 // (bin/package.json) since Node starts a CommonJS file about 5 ms sooner than an ES module.
 // Everything else runs dist/bundle/cli.cjs.
 'use strict';
-const { readFileSync } = require('node:fs');
+const { readFileSync, realpathSync } = require('node:fs');
 const { join } = require('node:path');
 
 const argv = process.argv.slice(2);
@@ -18,7 +18,7 @@ function runProgram() {
   const { flags, mode } = require('./v8-flags.js').flagsFor(argv);
   require('node:v8').setFlagsFromString(flags.join(' '));
   try {
-    const bundle = require('node:fs').realpathSync(join(__dirname, '..', 'dist', 'bundle'));
+    const bundle = realpathSync(join(__dirname, '..', 'dist', 'bundle'));
     require('./code-cache.js').useCodeCache(bundle, mode);
   } catch {
     // No bundle folder to cache (a broken install): the require below says what is missing.

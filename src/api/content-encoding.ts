@@ -19,7 +19,7 @@ const CODINGS: Record<string, Coding | 'identity'> = { gzip: 'gzip', 'x-gzip': '
 export function codingsToUndo(header: string | undefined): Coding[] {
   // Nearly every answer says nothing: no list to build for it (a batch reads thousands).
   if (header === undefined) return [];
-  const names = (header ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+  const names = header.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
   const codings: Coding[] = [];
   for (const name of names) {
     const coding = CODINGS[name];

@@ -14,7 +14,7 @@ import { createFactory } from '../../src/factory.js';
 import { buildProgram } from '../../src/program.js';
 import { InterruptRouter } from '../../src/terminal/interrupts.js';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
-import { makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
+import { makeSandbox, svc, type Sandbox, type SvcResult } from '../helpers/run-svc.js';
 
 const KEY = 'cache-key-0123456789abcdef';
 const setup = useEmulatorSandbox(KEY);
@@ -40,10 +40,31 @@ function snapshot(folder: string): Map<string, { bytes: Buffer; mtime: number }>
 // Temperature 0: the emulator gives the same reply to the same request, so two runs can be compared.
 const CHAT = ['chat', '--no-save', '-t', '0', 'hello there'];
 
+/** `test` in a sandbox of its own, removed afterwards. */
+async function inFreshSandbox(test: (sandbox: Sandbox) => Promise<void>): Promise<void> {
+  const sandbox = freshSandbox();
+  try {
+    await test(sandbox);
+  } finally {
+    sandbox.cleanup();
+  }
+}
+
+/** The cache file of the chunk whose name starts with `chunk` (as `base-`). */
+function cacheOf(folder: string, chunk: string): string {
+  return join(folder, readdirSync(folder).find((name) => name.startsWith(chunk))!);
+}
+
+/** A second run did what the first did, and said nothing more. */
+function expectSameRun(first: SvcResult, second: SvcResult): void {
+  expect(second.exitCode, second.stderr).toBe(0);
+  expect(second.stdout).toBe(first.stdout);
+  expect(second.stderr).toBe('');
+}
+
 describe('the code cache', () => {
-  it('is written owner-only by a first run and taken as it is by the next', async () => {
-    const sandbox = freshSandbox();
-    try {
+  it('is written owner-only by a first run and taken as it is by the next', () =>
+    inFreshSandbox(async (sandbox) => {
       const first = await svc(CHAT, sandbox);
       expect(first.exitCode, first.stderr).toBe(0);
       const folder = cacheFolder(sandbox, flagsFor(CHAT).mode);
@@ -53,77 +74,50 @@ describe('the code cache', () => {
       expect([...written.keys()].some((name) => name.startsWith('undici-'))).toBe(true);
       for (const name of written.keys()) expect(statSync(join(folder, name)).mode & 0o777, name).toBe(0o600);
 
-      const second = await svc(CHAT, sandbox);
-      expect(second.exitCode, second.stderr).toBe(0);
-      expect(second.stdout).toBe(first.stdout);
-      expect(second.stderr).toBe('');
+      expectSameRun(first, await svc(CHAT, sandbox));
       expect(snapshot(folder)).toEqual(written);
-    } finally {
-      sandbox.cleanup();
-    }
-  });
+    }));
 
-  it('a damaged cache file, of the right length or not, is compiled over and replaced, with nothing else changed', async () => {
-    const sandbox = freshSandbox();
-    try {
+  it('a damaged cache file, of the right length or not, is compiled over and replaced, with nothing else changed', () =>
+    inFreshSandbox(async (sandbox) => {
       const first = await svc(CHAT, sandbox);
       const folder = cacheFolder(sandbox, flagsFor(CHAT).mode);
-      const names = readdirSync(folder);
       // Bytes flipped in place (V8 alone would take such a file and crash on it), and a file of words.
-      const flipped = names.find((name) => name.startsWith('base-'))!;
-      const bytes = readFileSync(join(folder, flipped));
+      const flipped = cacheOf(folder, 'base-');
+      const bytes = readFileSync(flipped);
       for (let i = 5000; i < 5064; i++) bytes[i]! ^= 0xff;
-      writeFileSync(join(folder, flipped), bytes);
-      const words = names.find((name) => name.startsWith('undici-'))!;
+      writeFileSync(flipped, bytes);
+      const words = cacheOf(folder, 'undici-');
       const garbage = Buffer.from('not V8 bytecode at all, just words '.repeat(200));
-      writeFileSync(join(folder, words), garbage);
+      writeFileSync(words, garbage);
 
-      const second = await svc(CHAT, sandbox);
-      expect(second.exitCode, second.stderr).toBe(0);
-      expect(second.stdout).toBe(first.stdout);
-      expect(second.stderr).toBe('');
-      expect(readFileSync(join(folder, flipped)).equals(bytes)).toBe(false);
-      expect(readFileSync(join(folder, words)).equals(garbage)).toBe(false);
+      expectSameRun(first, await svc(CHAT, sandbox));
+      expect(readFileSync(flipped).equals(bytes)).toBe(false);
+      expect(readFileSync(words).equals(garbage)).toBe(false);
       // And the replacements are ones V8 takes.
       const before = snapshot(folder);
       await svc(CHAT, sandbox);
       expect(snapshot(folder)).toEqual(before);
-    } finally {
-      sandbox.cleanup();
-    }
-  });
+    }));
 
-  it('what is not a plain file at a cache path is not read (a pipe would block)', async () => {
-    const sandbox = freshSandbox();
-    try {
+  it('what is not a plain file at a cache path is not read (a pipe would block)', () =>
+    inFreshSandbox(async (sandbox) => {
       const first = await svc(CHAT, sandbox);
-      const folder = cacheFolder(sandbox, flagsFor(CHAT).mode);
-      const victim = join(folder, readdirSync(folder).find((name) => name.startsWith('base-'))!);
+      const victim = cacheOf(cacheFolder(sandbox, flagsFor(CHAT).mode), 'base-');
       rmSync(victim);
       await execa('mkfifo', [victim]);
-      const second = await svc(CHAT, sandbox);
-      expect(second.exitCode, second.stderr).toBe(0);
-      expect(second.stdout).toBe(first.stdout);
-      expect(second.stderr).toBe('');
-    } finally {
-      sandbox.cleanup();
-    }
-  });
+      expectSameRun(first, await svc(CHAT, sandbox));
+    }));
 
-  it('a command that fails writes none (it leaves at once)', async () => {
-    const sandbox = freshSandbox();
-    try {
+  it('a command that fails writes none (it leaves at once)', () =>
+    inFreshSandbox(async (sandbox) => {
       const refused = await svc(['chat', '--no-save', '--temperature', 'hot', 'hi'], sandbox);
       expect(refused.exitCode).toBe(2);
       expect(() => readdirSync(join(sandbox.env.XDG_CACHE_HOME!, 'svc', 'code'))).toThrow(/ENOENT/);
-    } finally {
-      sandbox.cleanup();
-    }
-  });
+    }));
 
-  it('a cache folder that cannot be made changes nothing', async () => {
-    const sandbox = freshSandbox();
-    try {
+  it('a cache folder that cannot be made changes nothing', () =>
+    inFreshSandbox(async (sandbox) => {
       // XDG_CACHE_HOME names a file: no folder can be made under it.
       const blocked = join(sandbox.home, 'a-file');
       writeFileSync(blocked, 'x');
@@ -133,10 +127,7 @@ describe('the code cache', () => {
       expect(result.stdout.length).toBeGreaterThan(0);
       expect(result.stderr).toBe('');
       expect(readFileSync(blocked, 'utf8')).toBe('x');
-    } finally {
-      sandbox.cleanup();
-    }
-  });
+    }));
 
   it('holds across a batch, whose flags the launcher sets before anything loads', async () => {
     // The launcher's flags are the ones the modules set for themselves (the same values), or a
@@ -150,8 +141,7 @@ describe('the code cache', () => {
     const io = { env: {}, stdout: { write: () => true }, stderr: { write: () => true } } as unknown as Parameters<typeof createFactory>[0];
     const program = buildProgram({ factory: createFactory(io), signal: new AbortController().signal, interrupts: new InterruptRouter(() => {}) });
     expect(program.options.filter((option) => option.required || option.optional).map((option) => option.long)).toEqual(['--profile']);
-    const sandbox = freshSandbox();
-    try {
+    await inFreshSandbox(async (sandbox) => {
       const input = join(sandbox.home, 'lines.jsonl');
       writeFileSync(input, `${JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'user', content: 'hi' }] } })}\n`);
       const run = (out: string) => svc(['batch', input, '-o', join(sandbox.home, out)], sandbox);
@@ -161,8 +151,6 @@ describe('the code cache', () => {
       expect(written.size).toBeGreaterThan(0);
       expect((await run('two.jsonl')).exitCode).toBe(0);
       expect(snapshot(folder)).toEqual(written);
-    } finally {
-      sandbox.cleanup();
-    }
+    });
   });
 });
