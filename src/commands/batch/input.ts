@@ -59,21 +59,29 @@ export function openInput(io: IO, name: string, format: InputFormat, signal?: Ab
   return { name, path, format, read: () => createReadStream(path), dispose() {} };
 }
 
+/** How long Ctrl-C keeps trying to release a pipe whose open has not reached it yet. */
+const RELEASE_TRIES = 100;
+const RELEASE_RETRY_MS = 20;
+
 /**
  * A read stream of a pipe or device. Opening a named pipe waits for a writer, in a thread of
  * Node's pool that Node waits for at exit: if Ctrl-C comes first, svc opens the pipe for writing
  * itself (which never waits, and only succeeds while a reader is waiting) and closes it, so that
- * open returns, the stream sees the end, and svc can stop.
+ * open returns, the stream sees the end, and svc can stop. Ctrl-C can come before the pool's
+ * thread has begun its open (the stream is made, the open queued): then there is no reader yet,
+ * and svc tries again shortly, as long as the open is still pending.
  */
 function openPipe(path: string, fifo: boolean, signal: AbortSignal | undefined): ReadStream {
   const stream = createReadStream(path, { signal });
   if (!fifo || signal === undefined) return stream;
+  let tries = 0;
   const release = (): void => {
     if (!stream.pending) return;
     try {
       closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
     } catch {
-      // No reader waiting (it opened meanwhile): nothing to release.
+      // No reader waiting yet (its open not begun) or any more (it opened meanwhile).
+      if (++tries < RELEASE_TRIES) setTimeout(release, RELEASE_RETRY_MS);
     }
   };
   signal.addEventListener('abort', release, { once: true });
