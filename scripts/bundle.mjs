@@ -92,10 +92,12 @@ await bundle.write({
   minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
   // Fewer, larger files where that costs nothing: the small modules nearly every command uses
   // (core, terminal, settings, storage) in one chunk, undici's HTTP/1.1 client in one, commander
-  // in one. Everything else is split where the lazy imports split it.
+  // in one. Everything else is split where the lazy imports split it. undici's request/stream/
+  // connect helpers (lib/api) are needed only behind a proxy (src/api/undici-parts.ts): they stay
+  // out of the client's chunk, which every request reads.
   codeSplitting: {
     groups: [
-      { name: 'undici', test: (id) => /node_modules[\\/]undici[\\/]/.test(id) && !/proxy|socks|client-h2/.test(id) },
+      { name: 'undici', test: (id) => /node_modules[\\/]undici[\\/]/.test(id) && !/proxy|socks|client-h2|[\\/]lib[\\/]api[\\/]/.test(id) },
       { name: 'commander', test: /node_modules[\\/]commander[\\/]/ },
       { name: 'base', test: (id) => /[\\/]dist[\\/](core|terminal|settings|storage|types)[\\/]/.test(id) && onlyCheapBuiltins(id) },
     ],

@@ -3,6 +3,7 @@
  * backoff, timeouts as "longest silence", and every failure turned into an svc error.
  */
 import type { Dispatcher } from 'undici';
+import { exchange, type Answer } from './exchange.js';
 import { InterruptedError } from '../core/errors.js';
 import { readUpTo } from './answer-body.js';
 import { codingsToUndo, decodeBody } from './content-encoding.js';
@@ -100,10 +101,10 @@ function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<vo
  * The start of an error body (decoded when compressed), for its message only. A body cut short
  * or undecodable still has what came before; the status says enough without the rest.
  */
-async function readErrorBody(body: Dispatcher.ResponseData['body'], headers: Headers): Promise<string> {
-  const pieces: Buffer[] = [];
+async function readErrorBody(body: Answer['body'], headers: Headers): Promise<string> {
+  const pieces: Uint8Array[] = [];
   async function* collected(): AsyncGenerator<Uint8Array> {
-    for await (const piece of body as AsyncIterable<Buffer>) {
+    for await (const piece of body) {
       pieces.push(piece);
       yield piece;
     }
@@ -215,18 +216,21 @@ export class ApiClient {
     for (let retriesDone = 0; ; retriesDone++) {
       await options.pause?.wait(signal);
       options.debug?.(`${method} ${url} (attempt ${retriesDone + 1}${payload === undefined ? '' : `, ${payload.length} bytes`}, Authorization: Bearer [redacted])`);
-      let response: Dispatcher.ResponseData;
+      let response: Answer;
       try {
-        response = await options.dispatcher.request({
-          origin: target.origin,
-          path: target.path,
-          method,
-          headers: this.#headers,
-          ...(payload === undefined ? {} : { body: payload }),
-          headersTimeout: options.timeoutMs,
-          bodyTimeout: options.timeoutMs,
-          ...(signal ? { signal } : {}),
-        });
+        response = await exchange(
+          options.dispatcher,
+          {
+            origin: target.origin,
+            path: target.path,
+            method,
+            headers: this.#headers,
+            ...(payload === undefined ? {} : { body: payload }),
+            headersTimeout: options.timeoutMs,
+            bodyTimeout: options.timeoutMs,
+          },
+          signal,
+        );
       } catch (error) {
         if (signal?.aborted) throw new InterruptedError();
         if (!resentOnNewConnection && retriesDone < options.maxRetries && closedWhileKeptAlive(error)) {
@@ -243,7 +247,7 @@ export class ApiClient {
         continue;
       }
 
-      const headers = response.headers as Headers;
+      const headers = response.headers;
       const requestId = header(headers, 'x-request-id');
       options.debug?.(`HTTP ${response.statusCode}${requestId ? ` request id ${requestId}` : ''}`);
       if (response.statusCode >= 200 && response.statusCode < 300) {

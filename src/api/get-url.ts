@@ -8,7 +8,8 @@ import type { Dispatcher } from 'undici';
 import { InterruptedError, SvcError } from '../core/errors.js';
 import { readUpTo } from './answer-body.js';
 import { MAX_ERROR_BODY_BYTES } from './limits.js';
-import { release, wrapResponse, type ApiResponse } from './response.js';
+import { exchange, type Answer } from './exchange.js';
+import { wrapResponse, type ApiResponse } from './response.js';
 import { decideRetry, header, type Headers } from './retry-policy.js';
 import { extractServiceMessage } from './service-message.js';
 import { networkError, transportErrorCode } from './transport-errors.js';
@@ -54,17 +55,13 @@ export async function getUrl(address: string, context: GetContext, signal?: Abor
     const headers: Record<string, string> = { 'user-agent': context.userAgent, accept: 'image/*, */*;q=0.5' };
     if (url.origin === context.key.origin) headers.authorization = `Bearer ${context.key.value}`;
     context.debug?.(`GET ${shown}${url.search ? '?…' : ''} (attempt ${retriesDone + 1}${headers.authorization ? ', Authorization: Bearer [redacted]' : ', no key: another host'})`);
-    let response: Dispatcher.ResponseData;
+    let response: Answer;
     try {
-      response = await context.dispatcher.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers,
-        headersTimeout: context.timeoutMs,
-        bodyTimeout: context.timeoutMs,
-        ...(signal ? { signal } : {}),
-      });
+      response = await exchange(
+        context.dispatcher,
+        { origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers, headersTimeout: context.timeoutMs, bodyTimeout: context.timeoutMs },
+        signal,
+      );
     } catch (error) {
       if (signal?.aborted) throw new InterruptedError();
       const decision = decideRetry({ retriesDone, maxRetries: context.maxRetries, status: undefined, headers: {}, errorCode: transportErrorCode(error), now: context.now(), random: context.random });
@@ -74,19 +71,19 @@ export async function getUrl(address: string, context: GetContext, signal?: Abor
       continue;
     }
     const status = response.statusCode;
-    const responseHeaders = response.headers as Headers;
+    const responseHeaders = response.headers;
     const location = header(responseHeaders, 'location');
     if (REDIRECTS.has(status) && location !== undefined) {
-      release(response.body);
+      response.body.destroy();
       if (++redirects > MAX_REDIRECTS) throw new DownloadError(`the image URL ${shown} redirects more than ${MAX_REDIRECTS} times; svc stopped following it`);
       url = new URL(location, url);
       continue;
     }
     if (status >= 200 && status < 300) return wrapResponse(response, shown, header(responseHeaders, 'x-request-id'), context.timeoutMs);
-    const text = await readUpTo(response.body as AsyncIterable<Uint8Array>, MAX_ERROR_BODY_BYTES)
+    const text = await readUpTo(response.body, MAX_ERROR_BODY_BYTES)
       .then((read) => read.text)
       .catch(() => '')
-      .finally(() => release(response.body));
+      .finally(() => response.body.destroy());
     const decision = decideRetry({ retriesDone, maxRetries: context.maxRetries, status, headers: responseHeaders, now: context.now(), random: context.random });
     if (decision.retry) {
       await context.sleep(decision.delayMs, signal);

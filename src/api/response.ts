@@ -3,9 +3,9 @@
  * and every transport failure while reading turned into an svc error (the user's abort into
  * InterruptedError). Shared by the API calls and the downloads of image URLs.
  */
-import type { Dispatcher } from 'undici';
 import { InterruptedError } from '../core/errors.js';
 import { codingsToUndo, decodeBody } from './content-encoding.js';
+import type { Answer } from './exchange.js';
 import { header, type Headers } from './retry-policy.js';
 import { networkError, transportErrorCode } from './transport-errors.js';
 
@@ -24,24 +24,15 @@ export interface ApiResponse {
   discard(): void;
 }
 
-/**
- * Stop reading a body and free its connection. undici reports the destruction as an 'error' on
- * the body, which nothing may be listening for yet (nobody read it): it is expected, not a crash.
- */
-export function release(body: Dispatcher.ResponseData['body']): void {
-  body.on('error', () => {});
-  body.destroy();
-}
-
-/** Wrap undici's answer; `timeoutMs` is named in the message of a body that went silent. */
-export function wrapResponse(response: Dispatcher.ResponseData, url: string, requestId: string | undefined, timeoutMs: number): ApiResponse {
-  const headers = response.headers as Headers;
+/** Wrap an answer (exchange.ts); `timeoutMs` is named in the message of a body that went silent. */
+export function wrapResponse(response: Answer, url: string, requestId: string | undefined, timeoutMs: number): ApiResponse {
+  const headers = response.headers;
   const body = response.body;
   let codings: ReturnType<typeof codingsToUndo>;
   try {
     codings = codingsToUndo(header(headers, 'content-encoding'));
   } catch (error) {
-    release(body);
+    body.destroy();
     throw error;
   }
   return {
@@ -51,7 +42,7 @@ export function wrapResponse(response: Dispatcher.ResponseData, url: string, req
     contentType: header(headers, 'content-type') ?? '',
     url,
     body: decodeBody(transportMapped(body, url, timeoutMs), codings),
-    discard: () => release(body),
+    discard: () => body.destroy(),
   };
 }
 
@@ -61,10 +52,10 @@ export function wrapResponse(response: Dispatcher.ResponseData, url: string, req
  * come. A plain iterator rather than an async generator, which would add a few promises to every
  * piece of every answer (a batch reads thousands of answers).
  */
-function transportMapped(body: Dispatcher.ResponseData['body'], url: string, timeoutMs: number): AsyncIterable<Uint8Array> {
+function transportMapped(body: Answer['body'], url: string, timeoutMs: number): AsyncIterable<Uint8Array> {
   return {
     [Symbol.asyncIterator]() {
-      const pieces = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+      const pieces = body;
       let bodyStarted = false;
       const failed = (error: unknown): never => {
         if (transportErrorCode(error) === 'UND_ERR_ABORTED' || (error as Error).name === 'AbortError') throw new InterruptedError();
@@ -76,7 +67,7 @@ function transportMapped(body: Dispatcher.ResponseData['body'], url: string, tim
             if (result.done !== true && result.value.length > 0) bodyStarted = true;
             return result;
           }, failed),
-        return: (value?: unknown) => (pieces.return ? pieces.return(value) : Promise.resolve({ value: undefined, done: true as const })),
+        return: () => pieces.return(),
       };
     },
   };

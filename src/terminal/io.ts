@@ -4,6 +4,7 @@
  */
 import { plainWanted } from './plain.js';
 import { fstatSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import type { Readable, Writable } from 'node:stream';
 
 /** What stdin is: only a pipe or a regular file is read as prompt text (cli.md "svc chat"). */
@@ -38,8 +39,12 @@ export function canPrompt(io: IO): boolean {
   return io.stdinKind === 'tty' && io.stderrIsTTY;
 }
 
-/** Classify file descriptor 0 without reading from it. */
-export function detectStdinKind(fd = 0, isTTY = Boolean(process.stdin.isTTY)): StdinKind {
+/**
+ * Classify file descriptor 0 without reading from it, and without process.stdin: making that
+ * stream costs a command that never reads stdin a few milliseconds (for a file or /dev/null,
+ * Node loads its file streams).
+ */
+export function detectStdinKind(fd = 0, isTTY = isatty(fd)): StdinKind {
   if (isTTY) return 'tty';
   try {
     const stat = fstatSync(fd);
@@ -64,7 +69,10 @@ export function colorWanted(env: IO['env'], isTTY: boolean): boolean {
 export function processIO(): IO {
   const stderrIsTTY = Boolean(process.stderr.isTTY);
   return {
-    stdin: process.stdin,
+    // Made on first use only (see detectStdinKind): most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     stdinKind: detectStdinKind(),

@@ -1,8 +1,9 @@
 /**
- * svc loads undici module by module (src/api/undici-parts.ts) and repeats the one thing undici's
- * index does on load that matters: putting request/stream/connect/... on every dispatcher. If a
- * new undici version adds to that, this fails, instead of a proxy tunnel failing for a user.
- * Plain node processes on the built code (dist/), so each starts with a fresh undici.
+ * svc loads undici module by module (src/api/undici-parts.ts). A plain request needs only
+ * `dispatch` (src/api/exchange.ts); a proxy's dispatcher needs the helpers undici's index puts on
+ * every dispatcher (ProxyAgent opens its tunnel with `connect()`), and loadEnvHttpProxyAgent
+ * repeats that set-up. If a new undici version adds to it, this fails, instead of a proxy tunnel
+ * failing for a user. Plain node processes on the built code (dist/), so each starts with a fresh undici.
  */
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -18,16 +19,17 @@ async function dispatcherMethods(setup: string): Promise<string[]> {
 }
 
 describe('undici, part by part', () => {
-  it('gives every dispatcher the same methods as undici\'s index does', async () => {
+  it('gives a proxy\'s dispatcher the same methods as undici\'s index does', async () => {
     const viaIndex = await dispatcherMethods("await import('undici');");
-    const viaParts = await dispatcherMethods("await import('./dist/api/undici-parts.js');");
+    const viaProxyLoader = await dispatcherMethods("await (await import('./dist/api/undici-parts.js')).loadEnvHttpProxyAgent();");
     expect(viaIndex).toEqual(expect.arrayContaining(['request', 'connect', 'stream', 'pipeline', 'upgrade']));
-    expect(viaParts).toEqual(viaIndex);
+    expect(viaProxyLoader).toEqual(viaIndex);
   });
 
-  it('without the parts module, those methods are missing (so the test above can fail)', async () => {
-    const bare = await dispatcherMethods('');
-    expect(bare).not.toContain('request');
-    expect(bare).not.toContain('connect');
+  it('without a proxy, those helpers are not loaded: svc sends through dispatch() alone', async () => {
+    const plain = await dispatcherMethods("await import('./dist/api/undici-parts.js');");
+    expect(plain).toContain('dispatch');
+    expect(plain).not.toContain('request');
+    expect(plain).not.toContain('connect');
   });
 });
