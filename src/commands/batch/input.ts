@@ -1,8 +1,9 @@
 /**
  * Reading the requests: a JSONL file in the OpenAI Batch format, or one prompt per line
- * (`--prompts`), from a file or stdin. The input is read twice as a stream, never held: a first
- * pass checks every line (nothing is sent if any is bad), a second feeds the workers. stdin and
- * pipes cannot be read twice, so the first pass copies them to an owner-only temporary file as it goes.
+ * (`--prompts`), from a file or stdin. The input is read twice, a line at a time, never held: a
+ * first pass checks every line (nothing is sent if any is bad), a second feeds the workers. stdin
+ * and pipes cannot be read twice, so the first pass copies them to an owner-only temporary file as
+ * it goes. A regular file (and that copy) is read synchronously (lines.ts fileLines says why).
  */
 import { closeSync, constants, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeSync, type ReadStream } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import type { IO } from '../../terminal/io.js';
 import { asBytes } from '../../terminal/streams.js';
 import { describeSystemError, errnoCode } from '../../core/system-errors.js';
 import { BodyProblem } from './body-checks.js';
-import { readLines } from './lines.js';
+import { fileLines, readLines, type Line } from './lines.js';
 import { parseRequestLine, promptRequest, type BatchRequest, type RequestDefaults } from './requests.js';
 
 export type InputFormat = 'requests' | 'prompts';
@@ -23,7 +24,8 @@ export interface InputSource {
   /** The absolute path of a file, to refuse writing the output into it. */
   path: string | undefined;
   format: InputFormat;
-  read(): AsyncIterable<unknown>;
+  /** Its lines, from the start: synchronously from a regular file, else as they arrive. */
+  lines(): Iterable<Line> | AsyncIterable<Line>;
   dispose(): void;
 }
 
@@ -56,7 +58,7 @@ export function openInput(io: IO, name: string, format: InputFormat, signal?: Ab
     throw new UsageError(`cannot read ${name}: ${describeSystemError(error)}`);
   }
   if (!regular) return readOnce(name, format, () => openPipe(path, fifo, signal), signal);
-  return { name, path, format, read: () => createReadStream(path), dispose() {} };
+  return { name, path, format, lines: () => fileLines(path), dispose() {} };
 }
 
 /** How long Ctrl-C keeps trying to release a pipe whose open has not reached it yet. */
@@ -100,10 +102,10 @@ function readOnce(name: string, format: InputFormat, open: () => AsyncIterable<u
     name,
     path: undefined,
     format,
-    read() {
-      if (spool !== undefined) return createReadStream(join(spool, 'input'));
+    lines() {
+      if (spool !== undefined) return fileLines(join(spool, 'input'));
       spool = mkdtempSync(join(tmpdir(), 'svc-batch-'));
-      return copied(open(), join(spool, 'input'), name, signal);
+      return readLines(copied(open(), join(spool, 'input'), name, signal));
     },
     dispose() {
       if (spool !== undefined) rmSync(spool, { recursive: true, force: true });
@@ -133,22 +135,37 @@ async function* copied(stream: AsyncIterable<unknown>, path: string, name: strin
   }
 }
 
-/** Every non-blank line of the input as a request, or what is wrong with it. */
-export async function* readEntries(source: InputSource, defaults: RequestDefaults): AsyncGenerator<Entry> {
-  for await (const line of readLines(source.read())) {
-    if ('tooLong' in line) {
-      yield { line: line.number, problem: 'the line is longer than 32 MiB' };
-      continue;
-    }
-    if (line.text.trim() === '') continue;
-    try {
-      const request = source.format === 'prompts' ? promptRequest(line.text, line.number, defaults) : parseRequestLine(line.text, defaults);
-      yield { line: line.number, request };
-    } catch (error) {
-      if (!(error instanceof BodyProblem)) throw error;
-      yield { line: line.number, problem: error.message };
-    }
+/** One line of the input as a request, or what is wrong with it; undefined for a blank line. */
+function entryOf(line: Line, format: InputFormat, defaults: RequestDefaults): Entry | undefined {
+  if ('tooLong' in line) return { line: line.number, problem: 'the line is longer than 32 MiB' };
+  if (line.text.trim() === '') return undefined;
+  try {
+    const request = format === 'prompts' ? promptRequest(line.text, line.number, defaults) : parseRequestLine(line.text, defaults);
+    return { line: line.number, request };
+  } catch (error) {
+    if (!(error instanceof BodyProblem)) throw error;
+    return { line: line.number, problem: error.message };
   }
+}
+
+function* syncEntries(lines: Iterable<Line>, format: InputFormat, defaults: RequestDefaults): Generator<Entry> {
+  for (const line of lines) {
+    const entry = entryOf(line, format, defaults);
+    if (entry !== undefined) yield entry;
+  }
+}
+
+async function* asyncEntries(lines: AsyncIterable<Line>, format: InputFormat, defaults: RequestDefaults): AsyncGenerator<Entry> {
+  for await (const line of lines) {
+    const entry = entryOf(line, format, defaults);
+    if (entry !== undefined) yield entry;
+  }
+}
+
+/** Every non-blank line of the input as a request, or what is wrong with it (synchronously when the input is a file). */
+export function readEntries(source: InputSource, defaults: RequestDefaults): Iterable<Entry> | AsyncIterable<Entry> {
+  const lines = source.lines();
+  return Symbol.iterator in lines ? syncEntries(lines, source.format, defaults) : asyncEntries(lines, source.format, defaults);
 }
 
 export interface CheckedInput {
@@ -178,23 +195,23 @@ export async function checkInput(source: InputSource, defaults: RequestDefaults,
     badLines += 1;
     if (problems.length < LISTED_PROBLEMS) problems.push(`  line ${line}: ${text}`);
   };
-  for await (const entry of readEntries(source, defaults)) {
+  const take = (entry: Entry): void => {
     if ('problem' in entry) {
       problem(entry.line, entry.problem);
-      continue;
+      return;
     }
     const { customId, kind } = entry.request;
     const earlier = seen.get(customId);
     if (earlier !== undefined) {
       problem(entry.line, `custom_id ${JSON.stringify(customId)} is already used on line ${earlier}`);
-      continue;
+      return;
     }
     seen.set(customId, entry.line);
     if (kind === 'image') {
       const clash = imageFiles.get(customId.toLowerCase());
       if (clash !== undefined) {
         problem(entry.line, `custom_id ${JSON.stringify(customId)} names the same image file as line ${clash} on file systems that ignore case`);
-        continue;
+        return;
       }
       imageFiles.set(customId.toLowerCase(), entry.line);
     }
@@ -203,7 +220,10 @@ export async function checkInput(source: InputSource, defaults: RequestDefaults,
     const before = previous.get(customId);
     if (before === true) counts.doneBefore += 1;
     else if (before === false) counts.failedBefore += 1;
-  }
+  };
+  const entries = readEntries(source, defaults);
+  if (Symbol.iterator in entries) for (const entry of entries) take(entry);
+  else for await (const entry of entries) take(entry);
   if (badLines > 0) {
     const more = badLines > problems.length ? `\n  … and ${badLines - problems.length} more` : '';
     throw new UsageError(`${source.name}: ${badLines} bad ${badLines === 1 ? 'line' : 'lines'}; nothing was sent\n${problems.join('\n')}${more}`);

@@ -1,8 +1,9 @@
 /**
- * Lines of a stream, one at a time, so a file of any size is read in constant memory. A line
- * longer than the bound is reported (not held): a file that is not JSONL at all may have no
- * newline in gigabytes.
+ * Lines of a stream or a file, one at a time, so an input of any size is read in constant memory.
+ * A line longer than the bound is reported (not held): a file that is not JSONL at all may have
+ * no newline in gigabytes.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { LineSplitter, type SplitLine } from '../../storage/line-splitter.js';
 import { asBytes } from '../../terminal/streams.js';
 
@@ -10,6 +11,9 @@ export type Line = { number: number; text: string } | { number: number; tooLong:
 
 /** Longer than any real request line (a long conversation is a few MiB of JSON). */
 export const MAX_REQUEST_LINE_BYTES = 32 * 1024 * 1024;
+
+/** How much of a file one read takes. */
+const READ_BYTES = 1024 * 1024;
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -22,6 +26,28 @@ export async function* readLines(stream: AsyncIterable<unknown> | Iterable<unkno
   const splitter = new LineSplitter(maxBytes);
   for await (const chunk of stream) {
     for (const line of splitter.push(asBytes(chunk))) yield decoded(line);
+  }
+  const last = splitter.end();
+  if (last) yield decoded(last);
+}
+
+/**
+ * The lines of a regular file, read synchronously a megabyte at a time: the same lines as
+ * {@link readLines}, without a stream and an asynchronous step for each line. A batch checks its
+ * whole input before sending anything, and through a read stream that check of 2,000 short lines
+ * took 60 to 85 ms at start-up, against about 10 ms this way (bench/README.md, "Batch").
+ */
+export function* fileLines(path: string, maxBytes = MAX_REQUEST_LINE_BYTES): Generator<Line> {
+  const splitter = new LineSplitter(maxBytes);
+  const fd = openSync(path, 'r');
+  try {
+    // One buffer for the whole file: each line is decoded before the next read reuses it.
+    const chunk = Buffer.allocUnsafe(READ_BYTES);
+    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
+      for (const line of splitter.push(chunk.subarray(0, read))) yield decoded(line);
+    }
+  } finally {
+    closeSync(fd);
   }
   const last = splitter.end();
   if (last) yield decoded(last);

@@ -1,13 +1,12 @@
 /**
  * What an existing output file says is done: every custom_id with a line in it, and whether any
  * of its lines succeeded (a rerun with --retry-failed appends a new line after a failed one).
- * Read as a stream: only the ids are kept. A line cut short by a crash, or any other line that is
+ * Read a line at a time: only the ids are kept. A line cut short by a crash, or any other line that is
  * not a batch output record, is skipped and named once; the next line written starts fresh.
  */
-import { createReadStream } from 'node:fs';
 import { isObject } from '../../core/json.js';
 import type { LineProblem } from '../../storage/jsonl-file.js';
-import { readLines } from './lines.js';
+import { fileLines } from './lines.js';
 import { MAX_CHAT_ANSWER_BYTES } from '../../api/limits.js';
 
 export interface PreviousRun {
@@ -23,11 +22,11 @@ export function succeeded(record: Record<string, unknown>): boolean {
   return (record.error === null || record.error === undefined) && typeof status === 'number' && status >= 200 && status < 300;
 }
 
-export async function readPreviousRun(path: string): Promise<PreviousRun> {
+export function readPreviousRun(path: string): PreviousRun {
   const outcomes = new Map<string, boolean>();
   const problems: LineProblem[] = [];
   // Output lines can hold a long completion: its line is bounded as the answer itself is.
-  for await (const line of readLines(createReadStream(path), MAX_CHAT_ANSWER_BYTES)) {
+  for (const line of fileLines(path, MAX_CHAT_ANSWER_BYTES)) {
     if ('tooLong' in line) {
       problems.push({ line: line.number, problem: 'longer than 64 MiB' });
       continue;

@@ -120,7 +120,7 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     // Locked by its real path: a second run through a symbolic link to it is the same file.
     const lockable = outputPath !== undefined && (exists || !existsSync(outputPath));
     if (lockable && !plan.dryRun) lock = lockOutput(exists ? realpathSync(outputPath) : outputPath, plan.output!);
-    const previous = exists ? await readPreviousRun(outputPath!) : undefined;
+    const previous = exists ? readPreviousRun(outputPath!) : undefined;
     if (previous && previous.problems.length > 0) io.stderr.write(`${describeLineProblems(plan.output!, previous.problems)}\n`);
     const outcomes = previous?.outcomes ?? new Map<string, boolean>();
     const checked = await checkInput(source, defaultsFor(plan, { chat: '', image: '' }, undefined, role), outcomes);
