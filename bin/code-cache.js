@@ -27,7 +27,6 @@
 // long-standing (documented as deprecated, never removed) hook for how a file is loaded.
 'use strict';
 const { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
-const { homedir } = require('node:os');
 const { basename, dirname, join } = require('node:path');
 const Module = require('node:module');
 const vm = require('node:vm');
@@ -48,7 +47,8 @@ function installId(bundleDir) {
 /** $XDG_CACHE_HOME/svc/code (src/settings/paths.ts: cacheDir). */
 function codeFolder(env) {
   const xdg = env.XDG_CACHE_HOME;
-  const base = xdg && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.cache');
+  // node:os only when HOME is not set (a millisecond of every start otherwise).
+  const base = xdg && xdg.startsWith('/') ? xdg : join(env.HOME || require('node:os').homedir(), '.cache');
   return join(base, 'svc', 'code');
 }
 

@@ -57,6 +57,25 @@ const lazyChildProcess = {
 };
 
 /**
+ * undici requires node:assert in 33 of its modules, only ever to call it (`assert(condition)`) on
+ * its own invariants: loading node:assert cost every request about 4 ms of start-up. It gets a
+ * function that loads node:assert the first time a check fails, so a failing check throws what
+ * it always threw. test/e2e/lean-loading checks that a chat loads no node:assert, and that undici
+ * still only calls it (an upgrade that uses more of it fails there, not in a user's hands).
+ */
+const LAZY_ASSERT = '\0svc-lazy-undici-assert';
+const lazyAssert = {
+  name: 'lazy-undici-assert',
+  resolveId(source, importer) {
+    if (source !== 'node:assert' || !importer || !/[\\/]undici[\\/]lib[\\/]/.test(importer)) return null;
+    return LAZY_ASSERT;
+  },
+  load(id) {
+    return id === LAZY_ASSERT ? "module.exports = function assert(value, message) {\n  if (!value) require('node:assert')(value, message);\n};\n" : null;
+  },
+};
+
+/**
  * Node's modules a module of the shared chunk may load: those nearly every command loads anyway.
  * A module that needs another (child_process to run an editor or a keyCommand, crypto...) stays
  * in a chunk of its own, loaded when it is used: in the shared chunk, its require() would run for
@@ -72,7 +91,7 @@ function onlyCheapBuiltins(id) {
 const bundle = await rolldown({
   input: { cli: 'dist/cli.js' },
   platform: 'node',
-  plugins: [lazyHttp2, lazyChildProcess],
+  plugins: [lazyHttp2, lazyChildProcess, lazyAssert],
   // The WebP and JPEG codecs find their .wasm next to their own files; they stay package imports.
   external: [/^@jsquash\//],
   transform: { define: { SVC_VERSION: JSON.stringify(version) } },

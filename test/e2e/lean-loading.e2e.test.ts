@@ -41,6 +41,23 @@ describe('a streamed chat loads only what it uses', () => {
     expect(loaded).not.toContain('http2');
     expect(loaded).not.toContain('tls');
     expect(loaded).not.toContain('child_process');
+    // undici's invariant checks get node:assert only if one fails (scripts/bundle.mjs, lazy-undici-assert).
+    expect(loaded).not.toContain('assert');
+  });
+
+  it('undici uses node:assert only by calling it, all the bundle hands it', () => {
+    const lib = join(dirname(createRequire(import.meta.url).resolve('undici')), 'lib');
+    const users = readdirSync(lib, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => readFileSync(join(lib, name), 'utf8'))
+      .filter((code) => /require\(['"]node:assert['"]\)/.test(code));
+    expect(users.length).toBeGreaterThan(10);
+    for (const code of users) {
+      const declaration = "const assert = require('node:assert')\n";
+      expect(code).toContain(declaration);
+      // Only `assert(...)`: no method (assert.equal...), and the function never handed on.
+      expect(code.replace(declaration, '').match(/\bassert\b(?!\s*\()/g)).toBeNull();
+    }
   });
 });
 

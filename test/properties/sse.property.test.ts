@@ -71,4 +71,27 @@ describe('SSE properties', () => {
       { numRuns: 500 },
     );
   });
+
+  it('any bytes (ASCII runs, other characters, byte order marks, broken UTF-8), split anywhere, give the lines of the whole stream decoded at once', () => {
+    const encode = (text: string) => new TextEncoder().encode(text);
+    const piece = fc.oneof(
+      fc.string({ maxLength: 20 }).map(encode),
+      fc.string({ unit: 'binary', maxLength: 8 }).map(encode),
+      fc.constantFrom(encode('\n'), encode('\r'), encode('\r\n'), Uint8Array.of(0xef, 0xbb, 0xbf)),
+      fc.uint8Array({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), fc.array(fc.nat(), { maxLength: 10 }), (pieces, offsets) => {
+        const bytes = Uint8Array.from(pieces.flatMap((part) => [...part]));
+        const decoder = new LineDecoder();
+        const lines = [...cut(bytes, offsets).flatMap((part) => decoder.push(part)), ...decoder.end()];
+        // The reference: the whole stream through one decoder (one leading BOM dropped, broken
+        // sequences as U+FFFD), cut by WHATWG's line rule; a last line without its end counts.
+        const expected = new TextDecoder().decode(bytes).split(/\r\n|\r|\n/);
+        if (expected.at(-1) === '') expected.pop();
+        expect(lines).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
