@@ -19,10 +19,22 @@ export function codePointWidth(char: string): number {
   return eastAsianWidth(code);
 }
 
-/** Columns taken by a string. */
+/**
+ * Columns taken by a string. Printable ASCII is counted where it stands, without making a string
+ * of each character: a listing measures thousands of titles, most ASCII with a `…` at the end.
+ */
 export function textWidth(text: string): number {
   let width = 0;
-  for (const char of text) width += codePointWidth(char);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x20 && code < 0x7f) {
+      width += 1;
+      continue;
+    }
+    const point = text.codePointAt(i)!;
+    if (point > 0xffff) i += 1;
+    width += codePointWidth(String.fromCodePoint(point));
+  }
   return width;
 }
 
