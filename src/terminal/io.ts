@@ -3,8 +3,7 @@
  * so tests can hand a command buffers and chosen TTY flags (gh's iostreams, adapted).
  */
 import { plainWanted } from './plain.js';
-import { fstatSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { fstatSync, statSync, type Stats } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
 /** What stdin is: only a pipe or a regular file is read as prompt text (cli.md "svc chat"). */
@@ -40,21 +39,38 @@ export function canPrompt(io: IO): boolean {
 }
 
 /**
+ * Whether the character device open on `fd` is a terminal. /dev/null (stdin of scripts, cron,
+ * `< /dev/null`) is told apart by its device number first: node:tty, which isatty needs, loads
+ * node:net, a few milliseconds a command that never opens a connection would pay for nothing.
+ */
+function isTerminal(fd: number, stat: Stats): boolean {
+  if (process.platform !== 'win32') {
+    try {
+      if (statSync('/dev/null').rdev === stat.rdev) return false;
+    } catch {
+      // No /dev/null to compare with: ask the terminal driver.
+    }
+  }
+  return process.getBuiltinModule('node:tty').isatty(fd);
+}
+
+/**
  * Classify file descriptor 0 without reading from it, and without process.stdin: making that
  * stream costs a command that never reads stdin a few milliseconds (for a file or /dev/null,
  * Node loads its file streams).
  */
-export function detectStdinKind(fd = 0, isTTY = isatty(fd)): StdinKind {
-  if (isTTY) return 'tty';
+export function detectStdinKind(fd = 0): StdinKind {
+  let stat: Stats;
   try {
-    const stat = fstatSync(fd);
-    // libuv hands child processes socket pairs rather than FIFOs, so a socket is a pipe too.
-    if (stat.isFIFO() || stat.isSocket()) return 'pipe';
-    if (stat.isFile()) return 'file';
-    return 'other';
+    stat = fstatSync(fd);
   } catch {
     return 'other'; // stdin closed (`<&-`): nothing to read
   }
+  if (stat.isCharacterDevice() && isTerminal(fd, stat)) return 'tty';
+  // libuv hands child processes socket pairs rather than FIFOs, so a socket is a pipe too.
+  if (stat.isFIFO() || stat.isSocket()) return 'pipe';
+  if (stat.isFile()) return 'file';
+  return 'other';
 }
 
 /** https://no-color.org and the FORCE_COLOR convention of chalk/supports-color. */

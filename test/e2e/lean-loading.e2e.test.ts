@@ -74,6 +74,25 @@ describe('node:crypto stays unloaded where nothing needs it (storage/temp-name.t
   });
 });
 
+describe('stdin is looked at, not opened (src/terminal/io.ts)', () => {
+  it('a command with /dev/null as stdin loads neither node:tty nor Node\'s file streams', async () => {
+    // svc() gives the process /dev/null as stdin.
+    const loaded = await builtinsLoadedBy(['sessions', 'list']);
+    expect(loaded).toContain('fs'); // the preload works
+    expect(loaded).not.toContain('tty');
+    expect(loaded).not.toContain('internal/fs/streams');
+  });
+});
+
+describe('the bundle', () => {
+  it('no chunk requires the entry chunk (it runs the program as it loads)', () => {
+    const requiring = readdirSync(BUNDLE)
+      .filter((name) => name.endsWith('.cjs') && name !== 'cli.cjs')
+      .filter((name) => readFileSync(join(BUNDLE, name), 'utf8').includes('require("./cli.cjs")'));
+    expect(requiring).toEqual([]);
+  });
+});
+
 describe('commander gets node:child_process only when it spawns (scripts/bundle.mjs)', () => {
   it('a listing loads no child_process', async () => {
     const loaded = await builtinsLoadedBy(['sessions', 'list']);
