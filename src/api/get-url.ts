@@ -10,7 +10,7 @@ import { readUpTo } from './answer-body.js';
 import { MAX_ERROR_BODY_BYTES } from './limits.js';
 import { exchange, type Answer } from './exchange.js';
 import { wrapResponse, type ApiResponse } from './response.js';
-import { decideRetry, header, type Headers } from './retry-policy.js';
+import { decideRetry, header } from './retry-policy.js';
 import { extractServiceMessage } from './service-message.js';
 import { networkError, transportErrorCode } from './transport-errors.js';
 

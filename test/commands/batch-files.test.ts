@@ -1,6 +1,7 @@
 /**
  * svc batch's files, read and written in-process: the lines of a regular file read synchronously
- * (the same lines as the stream reader, across the megabyte reads, even inside a character), and
+ * (the same lines as the stream reader, across the megabyte reads, even inside a character), the
+ * requests the check keeps for sending when the input is small (and not when it is large), and
  * the results file, whose lines finished in one turn go out in one write, each write() resolving
  * only once its line is in the file, a failure reaching every line of that write.
  */
@@ -8,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkInput, openInput, readEntries, type Entry } from '../../src/commands/batch/input.js';
 import { fileLines, readLines } from '../../src/commands/batch/lines.js';
 import { fileSink } from '../../src/commands/batch/output.js';
 
@@ -65,6 +67,33 @@ describe('fileLines', () => {
     expect(lines.next().value).toEqual({ number: 1, text: 'one' });
     lines.return(undefined);
     expect(lines.next().done).toBe(true);
+  });
+});
+
+describe('checkInput keeps the requests of a small input', () => {
+  const defaults = { chat: { model: 'svc-pro', system: undefined, fields: {} }, image: { model: 'svc-image', aspect: undefined, format: undefined, seed: undefined, negative: undefined } };
+  const io = { cwd: '/', env: {}, stdinKind: 'other' } as unknown as Parameters<typeof openInput>[0];
+  const line = (id: string, text: string) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'user', content: text }] } });
+
+  it('small: the requests, in order, as the second pass would read them', async () => {
+    const path = join(dir, 'small.jsonl');
+    writeFileSync(path, `${line('a', 'one')}\n\n${line('b', 'two')}\n`);
+    const source = openInput(io, path, 'requests');
+    const checked = await checkInput(source, defaults, new Map());
+    const reread = [...(readEntries(source, defaults) as Iterable<Entry>)].map((entry) => ('request' in entry ? entry.request : entry));
+    expect(checked.total).toBe(2);
+    expect(checked.requests).toEqual(reread);
+    expect(checked.requests?.map((request) => request.customId)).toEqual(['a', 'b']);
+    expect(checked.requests?.[0]?.body.model).toBe('svc-pro');
+  });
+
+  it('over 4 Mi characters: none kept (the input is read again), every line still counted', async () => {
+    const path = join(dir, 'large.jsonl');
+    const filler = 'x'.repeat(64 * 1024);
+    writeFileSync(path, `${Array.from({ length: 70 }, (_, i) => line(`r${i}`, filler)).join('\n')}\n`);
+    const checked = await checkInput(openInput(io, path, 'requests'), defaults, new Map());
+    expect(checked.total).toBe(70);
+    expect(checked.requests).toBeUndefined();
   });
 });
 

@@ -7,6 +7,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -16,13 +17,16 @@ process.stdout.write(detectStdinKind());`;
 const dir = mkdtempSync(join(tmpdir(), 'svc-stdin-kind-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function probe(stdin: 'ignore' | 'pipe' | number): Promise<string> {
-  return (await execa(process.execPath, ['--input-type=module', '-e', PROBE], { stdin })).stdout;
+/** What the built code says stdin is, in a process given `stdin` (a file descriptor: a file). */
+function probe(stdin: 'ignore' | 'pipe' | number): string {
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', PROBE], { stdio: [stdin, 'pipe', 'inherit'], encoding: 'utf8' });
+  expect(result.status).toBe(0);
+  return result.stdout;
 }
 
 describe('detectStdinKind', () => {
   it('/dev/null is nothing to read', async () => {
-    expect(await probe('ignore')).toBe('other');
+    expect(probe('ignore')).toBe('other');
   });
 
   it('a regular file is a file, a pipe a pipe', async () => {
@@ -30,11 +34,11 @@ describe('detectStdinKind', () => {
     writeFileSync(file, 'hello\n');
     const fd = openSync(file, 'r');
     try {
-      expect(await probe(fd)).toBe('file');
+      expect(probe(fd)).toBe('file');
     } finally {
       closeSync(fd);
     }
-    expect(await probe('pipe')).toBe('pipe');
+    expect(probe('pipe')).toBe('pipe');
   });
 
   it('a closed stdin is nothing to read', async () => {

@@ -94,13 +94,19 @@ function imagesFolder(io: IO, plan: BatchPlan): ImagesFolder {
   return { dir, shown };
 }
 
-/** The requests of the second pass that still need sending. */
-async function* toSend(source: InputSource, defaults: RequestDefaults, previous: ReadonlyMap<string, boolean>, retryFailed: boolean): AsyncGenerator<BatchRequest> {
+/** The requests that still need sending: those the check kept, or the input read again. */
+async function* toSend(source: InputSource, kept: BatchRequest[] | undefined, defaults: RequestDefaults, previous: ReadonlyMap<string, boolean>, retryFailed: boolean): AsyncGenerator<BatchRequest> {
+  const pending = (request: BatchRequest): boolean => {
+    const before = previous.get(request.customId);
+    return !(before === true || (before === false && !retryFailed));
+  };
+  if (kept !== undefined) {
+    for (const request of kept) if (pending(request)) yield request;
+    return;
+  }
   for await (const entry of readEntries(source, defaults)) {
     if ('problem' in entry) throw new SvcError(`${source.name} changed while the batch ran: line ${entry.line}: ${entry.problem}`, { hint: 'the lines written so far are kept; rerun to finish' });
-    const before = previous.get(entry.request.customId);
-    if (before === true || (before === false && !retryFailed)) continue;
-    yield entry.request;
+    if (pending(entry.request)) yield entry.request;
   }
 }
 
@@ -123,12 +129,12 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     const previous = exists ? readPreviousRun(outputPath!) : undefined;
     if (previous && previous.problems.length > 0) io.stderr.write(`${describeLineProblems(plan.output!, previous.problems)}\n`);
     const outcomes = previous?.outcomes ?? new Map<string, boolean>();
-    const checked = await checkInput(source, defaultsFor(plan, { chat: '', image: '' }, undefined, role), outcomes);
-
+    // The settings first, so the check makes each request as it will be sent (the check may keep them).
     const settings = await factory.settings(plan.settings);
-    const defaults = defaultsFor(plan, { chat: checked.chat > 0 ? chatModelFor(plan, settings.model.value, role) : '', image: checked.image > 0 ? settings.imageModel.value : '' }, settings.params.value, role);
+    const defaults = defaultsFor(plan, { chat: chatModelFor(plan, settings.model.value, role), image: settings.imageModel.value }, settings.params.value, role);
+    const checked = await checkInput(source, defaults, outcomes);
     if (plan.dryRun) {
-      await printBatchDryRun(io, settings, toSend(source, defaults, outcomes, plan.retryFailed));
+      await printBatchDryRun(io, settings, toSend(source, checked.requests, defaults, outcomes, plan.retryFailed));
       return;
     }
     const images = checked.image > 0 ? imagesFolder(io, plan) : { dir: io.cwd, shown: '.' };
@@ -174,7 +180,7 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     };
     try {
       await runPool(
-        toSend(source, defaults, outcomes, plan.retryFailed),
+        toSend(source, checked.requests, defaults, outcomes, plan.retryFailed),
         plan.concurrency,
         async (request) => {
           progress.start();
