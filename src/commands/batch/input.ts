@@ -2,7 +2,7 @@
  * Reading the requests: a JSONL file in the OpenAI Batch format, or one prompt per line
  * (`--prompts`), from a file or stdin. The input is read a line at a time: a first pass checks
  * every line (nothing is sent if any is bad), and the workers are fed the requests it kept, or,
- * for an input too large to keep (KEEP_CHARS), by a second pass over it. stdin
+ * for stdin, a pipe or a file too large to keep (KEEP_BYTES), by a second pass over it. stdin
  * and pipes cannot be read twice, so the first pass copies them to an owner-only temporary file as
  * it goes. A regular file (and that copy) is read synchronously (lines.ts fileLines says why).
  */
@@ -24,14 +24,15 @@ export interface InputSource {
   name: string;
   /** The absolute path of a file, to refuse writing the output into it. */
   path: string | undefined;
+  /** A regular file's size in bytes when it was opened (unknown for stdin and pipes). */
+  size?: number;
   format: InputFormat;
   /** Its lines, from the start: synchronously from a regular file, else as they arrive. */
   lines(): Iterable<Line> | AsyncIterable<Line>;
   dispose(): void;
 }
 
-/** A line's request (with the length of its text), or what is wrong with the line. */
-export type Entry = { line: number; request: BatchRequest; chars: number } | { line: number; problem: string };
+export type Entry = { line: number; request: BatchRequest } | { line: number; problem: string };
 
 /**
  * The input named on the command line: `-` is stdin (never a terminal), anything else a path. A
@@ -49,18 +50,20 @@ export function openInput(io: IO, name: string, format: InputFormat, signal?: Ab
   const path = resolve(io.cwd, name);
   let regular: boolean;
   let fifo: boolean;
+  let size: number;
   try {
     const stats = statSync(path);
     if (stats.isDirectory()) throw new UsageError(`${name} is a folder, not a file of requests`);
     regular = stats.isFile();
     fifo = stats.isFIFO();
+    size = stats.size;
   } catch (error) {
     if (error instanceof UsageError) throw error;
     if (errnoCode(error) === 'ENOENT') throw new UsageError(`${name}: no such file`);
     throw new UsageError(`cannot read ${name}: ${describeSystemError(error)}`);
   }
   if (!regular) return readOnce(name, format, () => openPipe(path, fifo, signal), signal);
-  return { name, path, format, lines: () => fileLines(path), dispose() {} };
+  return { name, path, size, format, lines: () => fileLines(path), dispose() {} };
 }
 
 /** How long Ctrl-C keeps trying to release a pipe whose open has not reached it yet. */
@@ -143,7 +146,7 @@ function entryOf(line: Line, format: InputFormat, defaults: RequestDefaults): En
   if (line.text.trim() === '') return undefined;
   try {
     const request = format === 'prompts' ? promptRequest(line.text, line.number, defaults) : parseRequestLine(line.text, defaults);
-    return { line: line.number, request, chars: line.text.length };
+    return { line: line.number, request };
   } catch (error) {
     if (!(error instanceof BodyProblem)) throw error;
     return { line: line.number, problem: error.message };
@@ -172,7 +175,7 @@ export function readEntries(source: InputSource, defaults: RequestDefaults): Ite
 
 export interface CheckedInput {
   /**
-   * Every request, in order, when the input is small enough to keep (KEEP_CHARS): the second
+   * Every request, in order, when the input is a file small enough to keep (KEEP_BYTES): the second
    * pass then sends these instead of reading and checking the input again.
    */
   requests: BatchRequest[] | undefined;
@@ -185,12 +188,14 @@ export interface CheckedInput {
 }
 
 /**
- * Inputs up to this many characters of requests are kept once checked (a few times that in
- * memory), so the second pass neither reads nor parses them again: for a batch of 2,000 short
- * lines that was a few percent of its time (bench/README.md, "Batch"). A larger input is read
- * again, so a batch of any size still runs in memory that does not grow with it.
+ * An input file up to this size has its checked requests kept, so the second pass neither reads
+ * nor parses it again: for a batch of 2,000 short lines that was a few percent of its time
+ * (bench/README.md, "Batch"). Parsed requests take several times their text, so the bound is
+ * low, and decided from the file's size before anything is kept (keeping the first megabyte of a
+ * larger file and dropping it raised that batch's peak memory); a larger file, stdin and pipes
+ * are read again, so a batch of any size still runs in memory that does not grow with it.
  */
-const KEEP_CHARS = 4 * 1024 * 1024;
+const KEEP_BYTES = 1024 * 1024;
 
 /** How many bad lines are listed; the rest are counted. */
 const LISTED_PROBLEMS = 100;
@@ -205,8 +210,8 @@ export async function checkInput(source: InputSource, defaults: RequestDefaults,
   const imageFiles = new Map<string, number>();
   const problems: string[] = [];
   let badLines = 0;
-  const counts: CheckedInput = { requests: [], total: 0, chat: 0, image: 0, doneBefore: 0, failedBefore: 0 };
-  let keptChars = 0;
+  const kept = source.size !== undefined && source.size <= KEEP_BYTES;
+  const counts: CheckedInput = { requests: kept ? [] : undefined, total: 0, chat: 0, image: 0, doneBefore: 0, failedBefore: 0 };
   const problem = (line: number, text: string): void => {
     badLines += 1;
     if (problems.length < LISTED_PROBLEMS) problems.push(`  line ${line}: ${text}`);
@@ -233,8 +238,6 @@ export async function checkInput(source: InputSource, defaults: RequestDefaults,
     }
     counts.total += 1;
     counts[kind] += 1;
-    keptChars += entry.chars;
-    if (keptChars > KEEP_CHARS) counts.requests = undefined;
     counts.requests?.push(entry.request);
     const before = previous.get(customId);
     if (before === true) counts.doneBefore += 1;
