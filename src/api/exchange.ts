@@ -41,7 +41,8 @@ export function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOpt
             abortedWith = reason;
             if (body !== undefined) body.fail(abortedWith);
             else reject(abortedWith);
-            // Not yet given a connection (queued behind others): aborted as soon as it is.
+            // Aborted now if it has a connection; one still queued behind others is aborted when
+            // it gets one (onRequestStart), before anything of it is written.
             controller?.abort(abortedWith as Error);
           });
     dispatcher.dispatch(options, {
