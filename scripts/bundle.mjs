@@ -37,6 +37,16 @@ const lazyHttp2 = {
   },
 };
 
+/** A plugin giving the modules whose path matches `importer` the module `code` where they require `builtin`. */
+function replaceBuiltin(name, builtin, importer, code) {
+  const id = `\0svc-${name}`;
+  return {
+    name,
+    resolveId: (source, from) => (source === builtin && from && importer.test(from) ? id : null),
+    load: (loaded) => (loaded === id ? code : null),
+  };
+}
+
 /**
  * commander requires node:child_process at load, for executable subcommands (a file per
  * subcommand, spawned), which svc never declares: about 5 ms of every command's start-up. It gets
@@ -44,17 +54,12 @@ const lazyHttp2 = {
  * checks that a listing loads no child_process, and that commander still uses nothing else of it
  * (so an upgrade that does fails there, not in a user's hands).
  */
-const LAZY_CHILD_PROCESS = '\0svc-lazy-commander-child-process';
-const lazyChildProcess = {
-  name: 'lazy-commander-child-process',
-  resolveId(source, importer) {
-    if (source !== 'node:child_process' || !importer || !/[\\/]commander[\\/]lib[\\/]command\.js$/.test(importer)) return null;
-    return LAZY_CHILD_PROCESS;
-  },
-  load(id) {
-    return id === LAZY_CHILD_PROCESS ? "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };\n" : null;
-  },
-};
+const lazyChildProcess = replaceBuiltin(
+  'lazy-commander-child-process',
+  'node:child_process',
+  /[\\/]commander[\\/]lib[\\/]command\.js$/,
+  "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };\n",
+);
 
 /**
  * undici requires node:assert in 33 of its modules, only ever to call it (`assert(condition)`) on
@@ -63,17 +68,12 @@ const lazyChildProcess = {
  * it always threw. test/e2e/lean-loading checks that a chat loads no node:assert, and that undici
  * still only calls it (an upgrade that uses more of it fails there, not in a user's hands).
  */
-const LAZY_ASSERT = '\0svc-lazy-undici-assert';
-const lazyAssert = {
-  name: 'lazy-undici-assert',
-  resolveId(source, importer) {
-    if (source !== 'node:assert' || !importer || !/[\\/]undici[\\/]lib[\\/]/.test(importer)) return null;
-    return LAZY_ASSERT;
-  },
-  load(id) {
-    return id === LAZY_ASSERT ? "module.exports = function assert(value, message) {\n  if (!value) require('node:assert')(value, message);\n};\n" : null;
-  },
-};
+const lazyAssert = replaceBuiltin(
+  'lazy-undici-assert',
+  'node:assert',
+  /[\\/]undici[\\/]lib[\\/]/,
+  "module.exports = function assert(value, message) {\n  if (!value) require('node:assert')(value, message);\n};\n",
+);
 
 /**
  * Node's modules a module of the shared chunk may load: those nearly every command loads anyway.

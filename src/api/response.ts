@@ -55,7 +55,6 @@ export function wrapResponse(response: Answer, url: string, requestId: string | 
 function transportMapped(body: Answer['body'], url: string, timeoutMs: number): AsyncIterable<Uint8Array> {
   return {
     [Symbol.asyncIterator]() {
-      const pieces = body;
       let bodyStarted = false;
       const failed = (error: unknown): never => {
         if (transportErrorCode(error) === 'UND_ERR_ABORTED' || (error as Error).name === 'AbortError') throw new InterruptedError();
@@ -63,11 +62,11 @@ function transportMapped(body: Answer['body'], url: string, timeoutMs: number): 
       };
       return {
         next: () =>
-          pieces.next().then((result) => {
+          body.next().then((result) => {
             if (result.done !== true && result.value.length > 0) bodyStarted = true;
             return result;
           }, failed),
-        return: () => pieces.return(),
+        return: () => body.return(),
       };
     },
   };

@@ -8,7 +8,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { describeBytes } from '../core/byte-size.js';
-import { LineSplitter, type SplitLine } from './line-splitter.js';
+import { LineSplitter, linesOfFile, type SplitLine } from './line-splitter.js';
 
 /**
  * The longest line read, in bytes. A record is one turn (a message and its reply); the longest
@@ -84,20 +84,8 @@ function readBuffer(): Buffer {
  */
 export function readJsonLines(path: string, maxLineBytes = MAX_LINE_BYTES): JsonLines {
   const result: JsonLines = { values: [], problems: [] };
-  const splitter = new LineSplitter(maxLineBytes);
-  const take = (line: SplitLine): void => addLine(line, maxLineBytes, result);
-  const fd = openSync(path, 'r');
-  try {
-    const chunk = readBuffer();
-    // Each line is parsed before the next read reuses the buffer (LineSplitter.push).
-    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
-      for (const line of splitter.push(chunk.subarray(0, read))) take(line);
-    }
-    const last = splitter.end();
-    if (last) take(last);
-  } finally {
-    closeSync(fd);
-  }
+  // Each line is parsed before the next read reuses the buffer (linesOfFile).
+  for (const line of linesOfFile(path, maxLineBytes, readBuffer())) addLine(line, maxLineBytes, result);
   return result;
 }
 

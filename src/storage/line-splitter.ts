@@ -2,8 +2,10 @@
  * Bytes → lines, holding at most `maxBytes` of any one line: a longer line is reported as too
  * long (and its bytes dropped as they come), never held whole, since a file that is not what it
  * claims may have no newline in gigabytes. Shared by the JSON-lines files svc keeps
- * (jsonl-file.ts, read synchronously) and the files `svc batch` streams (commands/batch/lines.ts).
+ * (jsonl-file.ts) and `svc batch`'s input (commands/batch/lines.ts), both read synchronously
+ * through {@link linesOfFile}, and stdin's lines for a batch, which arrive as a stream.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 
 /** One line: its 1-based number, and its bytes (without the newline) or the fact it was too long. */
 export type SplitLine = { number: number; bytes: Buffer } | { number: number; tooLong: true };
@@ -64,4 +66,21 @@ export class LineSplitter {
     this.#number += 1;
     return line;
   }
+}
+
+/**
+ * The lines of the file at `path`, read synchronously into `buffer` (its size a read): a line
+ * wholly inside one read is a view into `buffer`, to be used before the next line is asked for
+ * (the next read reuses it). The file is closed once the last line is taken or the reader stops.
+ */
+export function* linesOfFile(path: string, maxBytes: number, buffer: Buffer): Generator<SplitLine> {
+  const splitter = new LineSplitter(maxBytes);
+  const fd = openSync(path, 'r');
+  try {
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) yield* splitter.push(buffer.subarray(0, read));
+  } finally {
+    closeSync(fd);
+  }
+  const last = splitter.end();
+  if (last) yield last;
 }

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { collect } from '../helpers/collect.js';
 import { checkInput, openInput, readEntries, type Entry } from '../../src/commands/batch/input.js';
 import { fileLines, readLines } from '../../src/commands/batch/lines.js';
 import { fileSink } from '../../src/commands/batch/output.js';
@@ -20,12 +21,6 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
-}
 
 const MiB = 1024 * 1024;
 

@@ -4,17 +4,12 @@
  * stop, the shared pause extended but never shortened, and counts with thousands separators.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { collect } from '../helpers/collect.js';
 import { readLines } from '../../src/commands/batch/lines.js';
 import { jsonLine } from '../../src/commands/batch/output.js';
 import { PoolPause } from '../../src/commands/batch/pause.js';
 import { runPool } from '../../src/commands/batch/pool.js';
 import { count } from '../../src/commands/batch/progress.js';
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
-}
 
 describe('readLines', () => {
   it('joins lines split across pieces, even inside a character, and keeps the last line without a newline', async () => {

@@ -3,8 +3,7 @@
  * A line longer than the bound is reported (not held): a file that is not JSONL at all may have
  * no newline in gigabytes.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
-import { LineSplitter, type SplitLine } from '../../storage/line-splitter.js';
+import { LineSplitter, linesOfFile, type SplitLine } from '../../storage/line-splitter.js';
 import { asBytes } from '../../terminal/streams.js';
 
 export type Line = { number: number; text: string } | { number: number; tooLong: true };
@@ -38,17 +37,6 @@ export async function* readLines(stream: AsyncIterable<unknown> | Iterable<unkno
  * took 60 to 85 ms at start-up, against about 10 ms this way (bench/README.md, "Batch").
  */
 export function* fileLines(path: string, maxBytes = MAX_REQUEST_LINE_BYTES): Generator<Line> {
-  const splitter = new LineSplitter(maxBytes);
-  const fd = openSync(path, 'r');
-  try {
-    // One buffer for the whole file: each line is decoded before the next read reuses it.
-    const chunk = Buffer.allocUnsafe(READ_BYTES);
-    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
-      for (const line of splitter.push(chunk.subarray(0, read))) yield decoded(line);
-    }
-  } finally {
-    closeSync(fd);
-  }
-  const last = splitter.end();
-  if (last) yield decoded(last);
+  // A buffer of its own: the lines are taken lazily, between the batch's other reads.
+  for (const line of linesOfFile(path, maxBytes, Buffer.allocUnsafe(READ_BYTES))) yield decoded(line);
 }
