@@ -5,14 +5,13 @@
 import type { Dispatcher } from 'undici';
 import { exchange, type Answer } from './exchange.js';
 import { InterruptedError } from '../core/errors.js';
-import { readUpTo } from './answer-body.js';
-import { codingsToUndo, decodeBody } from './content-encoding.js';
-import { MAX_ERROR_BODY_BYTES } from './limits.js';
-import { advisedWaitMs, decideRetry, header, type Headers } from './retry-policy.js';
+import { readErrorBody } from './error-body.js';
+import { abortableSleep } from './retry-wait.js';
+import { advisedWaitMs, decideRetry, header } from './retry-policy.js';
 import { requestHeaders } from './request-headers.js';
 import { extractServiceMessage } from './service-message.js';
 import { errorForStatus } from './status-errors.js';
-import { networkError, transportErrorCode } from './transport-errors.js';
+import { closedWhileKeptAlive, networkError, transportErrorCode } from './transport-errors.js';
 import type { Proxy } from './proxy-settings.js';
 import { wrapResponse, type ApiResponse } from './response.js';
 import { getUrl } from './get-url.js';
@@ -65,63 +64,6 @@ export interface ClientOptions {
   sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
   random?: () => number;
   now?: () => number;
-}
-
-
-/**
- * The request went out on a kept-alive connection that the service closed as it arrived: no
- * answer to it, but an earlier answer was read on that connection (undici's socket info counts
- * its bytes). Servers that close after each answer without saying `Connection: close` do this to
- * every other request of a batch, and the request most likely never reached them; so its first
- * retry goes at once, as browsers resend on a stale connection, rather than after a backoff
- * with a notice on stderr. It is still a retry: with --max-retries 0 nothing is sent twice,
- * since a service that read the request and then dropped the connection looks the same.
- */
-function closedWhileKeptAlive(error: unknown): boolean {
-  const record = error as { code?: unknown; socket?: { bytesRead?: unknown } } | null;
-  return record?.code === 'UND_ERR_SOCKET' && typeof record.socket?.bytesRead === 'number' && record.socket.bytesRead > 0;
-}
-
-function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new InterruptedError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new InterruptedError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/**
- * The start of an error body (decoded when compressed), for its message only. A body cut short
- * or undecodable still has what came before; the status says enough without the rest.
- */
-async function readErrorBody(body: Answer['body'], headers: Headers): Promise<string> {
-  const pieces: Uint8Array[] = [];
-  async function* collected(): AsyncGenerator<Uint8Array> {
-    for await (const piece of body) {
-      pieces.push(piece);
-      yield piece;
-    }
-  }
-  try {
-    return (await readUpTo(decodeBody(collected(), codingsToUndo(header(headers, 'content-encoding'))), MAX_ERROR_BODY_BYTES)).text;
-  } catch {
-    // Unknown or broken compression: the raw bytes, which extractServiceMessage shows as a snippet
-    // only when they are text.
-    return codingsFree(headers) ? Buffer.concat(pieces).toString('utf8') : '';
-  } finally {
-    body.destroy();
-  }
-}
-
-function codingsFree(headers: Headers): boolean {
-  return (header(headers, 'content-encoding') ?? 'identity').trim().toLowerCase() === 'identity';
 }
 
 /** Where one endpoint's requests go: the URL as shown, and the origin and path undici takes. */

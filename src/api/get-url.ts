@@ -6,8 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { InterruptedError, SvcError } from '../core/errors.js';
-import { readUpTo } from './answer-body.js';
-import { MAX_ERROR_BODY_BYTES } from './limits.js';
+import { readErrorBody } from './error-body.js';
 import { exchange, type Answer } from './exchange.js';
 import { wrapResponse, type ApiResponse } from './response.js';
 import { decideRetry, header } from './retry-policy.js';
@@ -80,10 +79,7 @@ export async function getUrl(address: string, context: GetContext, signal?: Abor
       continue;
     }
     if (status >= 200 && status < 300) return wrapResponse(response, shown, header(responseHeaders, 'x-request-id'), context.timeoutMs);
-    const text = await readUpTo(response.body, MAX_ERROR_BODY_BYTES)
-      .then((read) => read.text)
-      .catch(() => '')
-      .finally(() => response.body.destroy());
+    const text = await readErrorBody(response.body, responseHeaders);
     const decision = decideRetry({ retriesDone, maxRetries: context.maxRetries, status, headers: responseHeaders, now: context.now(), random: context.random });
     if (decision.retry) {
       await context.sleep(decision.delayMs, signal);

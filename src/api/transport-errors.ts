@@ -101,3 +101,17 @@ export function networkError(error: unknown, context: TransportContext): Network
   }
   return new NetworkError(`network error talking to ${origin}: ${detail}${code ? ` (${code})` : ''}`, { cause: error });
 }
+
+/**
+ * The request went out on a kept-alive connection that the service closed as it arrived: no
+ * answer to it, but an earlier answer was read on that connection (undici's socket info counts
+ * its bytes). Servers that close after each answer without saying `Connection: close` do this to
+ * every other request of a batch, and the request most likely never reached them; so its first
+ * retry goes at once, as browsers resend on a stale connection, rather than after a backoff
+ * with a notice on stderr. It is still a retry: with --max-retries 0 nothing is sent twice,
+ * since a service that read the request and then dropped the connection looks the same.
+ */
+export function closedWhileKeptAlive(error: unknown): boolean {
+  const record = error as { code?: unknown; socket?: { bytesRead?: unknown } } | null;
+  return record?.code === 'UND_ERR_SOCKET' && typeof record.socket?.bytesRead === 'number' && record.socket.bytesRead > 0;
+}

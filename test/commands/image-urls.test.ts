@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../helpers/fake-images.js';
 import { runSvc } from '../helpers/in-process.js';
@@ -92,6 +93,17 @@ describe('svc image with an image URL', () => {
     expect(result.stderr).not.toContain('token=abc');
     expect(existsSync(home('gone.png'))).toBe(false);
     expect(pngs().filter((name) => name.endsWith('.part'))).toEqual([]);
+    host.reset();
+  });
+
+  it("a gzip-compressed error page from the image host still gives the host's message", async () => {
+    service.server.script(answerWithUrl(`${host.baseUrl}/files/denied.png`));
+    const page = gzipSync(Buffer.from(JSON.stringify({ error: { message: 'signature does not match' } })));
+    host.script((_req, res) => void res.writeHead(403, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(page));
+    const result = await runSvc(['image', 'a fox', '-o', 'denied.png'], sandbox);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('HTTP 403 (signature does not match)');
+    expect(existsSync(home('denied.png'))).toBe(false);
     host.reset();
   });
 
