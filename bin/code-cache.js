@@ -21,7 +21,10 @@
 // - Files are written whole under a temporary name and renamed, owner-only in an owner-only
 //   folder, like everything svc keeps.
 // - V8 checks the flags a cache was made with, so they are the same at every start: the launcher
-//   sets a command's flags before anything loads (v8-flags.js), and each set has its folder.
+//   sets a command's flags before anything loads (v8-flags.js), and each set has its folder; so
+//   do Node's own options of a start (NODE_OPTIONS=--max-old-space-size=…, `node --… svc.js`),
+//   which may carry V8 flags too: otherwise runs with and without them would each refuse and
+//   rewrite the other's caches at every start.
 // test/e2e/code-cache checks that a second run takes the cache as it is, that a damaged file is
 // replaced, and that an unwritable folder changes nothing; Module._extensions is Node's
 // long-standing (documented as deprecated, never removed) hook for how a file is loaded.
@@ -37,11 +40,20 @@ const HASHED_CHUNK = /-[A-Za-z0-9_-]{8}\.cjs$/;
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A short name for the install (its bundle folder), so two installs never share a folder. */
-function installId(bundleDir) {
-  let hash = 0x811c9dc5; // FNV-1a
-  for (let i = 0; i < bundleDir.length; i++) hash = Math.imul(hash ^ bundleDir.charCodeAt(i), 0x01000193) >>> 0;
+/** Eight hex digits for `text` (FNV-1a): a folder name part, not a checksum. */
+function shortHash(text) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return hash.toString(16).padStart(8, '0');
+}
+
+/**
+ * Node's own options of this start, as a folder name suffix ('' for none): NODE_OPTIONS and the
+ * options given before the script. Any of them may be a V8 flag, which V8 checks a cache against.
+ */
+function startOptionsTag(env) {
+  const options = [(env.NODE_OPTIONS ?? '').trim(), ...process.execArgv].filter((option) => option !== '');
+  return options.length === 0 ? '' : `-${shortHash(options.join('\0'))}`;
 }
 
 /** $XDG_CACHE_HOME/svc/code (src/settings/paths.ts: cacheDir). */
@@ -86,7 +98,7 @@ function requireFor(module) {
  */
 function useCodeCache(bundleDir, mode) {
   const code = codeFolder(process.env);
-  const folder = join(code, `${installId(bundleDir)}-${process.versions.v8}-${mode}`);
+  const folder = join(code, `${shortHash(bundleDir)}-${process.versions.v8}-${mode}${startOptionsTag(process.env)}`);
   const plain = Module._extensions['.js'];
   const uncached = [];
   Module._extensions['.cjs'] = function loadChunk(module, filename) {

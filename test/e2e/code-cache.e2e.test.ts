@@ -100,6 +100,35 @@ describe('the code cache', () => {
       expect(snapshot(folder)).toEqual(before);
     }));
 
+  it("Node's own options (NODE_OPTIONS with a V8 flag) get a folder of their own: runs with and without them keep each other's caches", () =>
+    inFreshSandbox(async (sandbox) => {
+      // A light command: what is checked is where its chunks' caches go.
+      const command = ['config', 'list'];
+      const same = async (run: Promise<SvcResult>, first: SvcResult) => {
+        const result = await run;
+        expect(result.exitCode, result.stderr).toBe(0);
+        expect([result.stdout, result.stderr]).toEqual([first.stdout, first.stderr]);
+      };
+      const first = await svc(command, sandbox);
+      expect(first.exitCode, first.stderr).toBe(0);
+      const plain = cacheFolder(sandbox, flagsFor(command).mode);
+      const plainCaches = snapshot(plain);
+      const withOptions = { ...sandbox, env: { ...sandbox.env, NODE_OPTIONS: '--max-semi-space-size=4' } };
+      await same(svc(command, withOptions), first);
+      // V8 would refuse the plain caches under that flag and rewrite them: untouched instead.
+      expect(snapshot(plain)).toEqual(plainCaches);
+      const code = join(sandbox.env.XDG_CACHE_HOME!, 'svc', 'code');
+      const [own, ...others] = readdirSync(code).filter((name) => join(code, name) !== plain);
+      expect(others).toEqual([]);
+      const ownCaches = snapshot(join(code, own!));
+      expect(ownCaches.size).toBe(plainCaches.size);
+      // And each set is taken as it is by its next run, in turn.
+      await same(svc(command, sandbox), first);
+      await same(svc(command, withOptions), first);
+      expect(snapshot(plain)).toEqual(plainCaches);
+      expect(snapshot(join(code, own!))).toEqual(ownCaches);
+    }));
+
   it('what is not a plain file at a cache path is not read (a pipe would block)', () =>
     inFreshSandbox(async (sandbox) => {
       const first = await svc(CHAT, sandbox);
