@@ -89,8 +89,11 @@ export function errorForStatus(input: StatusErrorInput): ApiError {
     // service behind it (llama.cpp's server answers {"error":{"code":404,"message":"File Not Found"}}
     // for an endpoint it lacks), or a web server that takes no POST there.
     const what = status === 404 ? 'not found' : 'the server does not take this request at';
+    // Servers that only chat (llama.cpp's, most local ones) have no image endpoint: the base URL
+    // may be right, and the user should hear that too.
+    const chatOnly = input.url.endsWith('/images/generations') ? '; or this service makes no images (llama.cpp\'s server, for one, only chats)' : '';
     return new RejectedError(`${what}: ${input.url}${said && !service.fromHtml ? ` (${said})` : ''}`, details, {
-      hint: htmlHint ?? `check the base URL${originNote(input.baseUrlOrigin)}: svc appends /v1/... to it`,
+      hint: htmlHint ?? `check the base URL${originNote(input.baseUrlOrigin)}: svc appends /v1/... to it${chatOnly}`,
     });
   }
   // Other 4xx: the service's own words are the message (cli.md: disallowed content is shown as is).

@@ -40,6 +40,23 @@ describe('a 404 that says why', () => {
   });
 });
 
+describe('an image request to a server that only chats', () => {
+  it("llama.cpp's 404 for the image endpoint: the base-URL hint, and that the service may make no images", async () => {
+    scripted.server.script(reply.json(404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }));
+    const result = await runSvc(['image', '--max-retries', '0', 'a cat'], sandbox, { env: { SVC_BASE_URL: `${scripted.server.baseUrl}/env` } });
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain(`not found: ${scripted.server.baseUrl}/env/v1/images/generations (File Not Found)`);
+    expect(result.stderr).toContain("check the base URL, set by SVC_BASE_URL: svc appends /v1/... to it; or this service makes no images (llama.cpp's server, for one, only chats)");
+  });
+
+  it('a chat request to the same 404 is not told about images', async () => {
+    scripted.server.script(reply.json(404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }));
+    const result = await runSvc(['chat', '--no-save', '--no-stream', '--max-retries', '0', 'hi'], sandbox, { env: { SVC_BASE_URL: `${scripted.server.baseUrl}/env` } });
+    expect(result.stderr).toContain('check the base URL');
+    expect(result.stderr).not.toContain('makes no images');
+  });
+});
+
 describe('the base-URL hint of a 404', () => {
   it.each([
     ['--base-url', 'flag', 'set by --base-url'],
