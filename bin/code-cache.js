@@ -39,6 +39,8 @@ const HASHED_CHUNK = /-[A-Za-z0-9_-]{8}\.cjs$/;
 /** Far beyond any chunk's cache (the largest is about 1 MB): anything bigger is not one. */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Folders kept beside the one in use (other installs, Node versions, commands' flags, Node options): under 1 MB each. */
+const MAX_OTHER_FOLDERS = 15;
 
 /** Eight hex digits for `text` (FNV-1a): a folder name part, not a checksum. */
 function shortHash(text) {
@@ -150,7 +152,8 @@ function writeCaches(code, folder, bundleDir, uncached) {
 /**
  * Tidiness, done only when something was written (an upgrade, a first run): in this folder, the
  * caches of chunks this build no longer has (or has changed) and leftovers of interrupted writes;
- * beside it, the folders of installs or Node versions unused for 30 days.
+ * beside it, the folders (of other installs, Node versions, flags) unused for 30 days, and all
+ * but the 15 most recently written.
  */
 function prune(code, folder, bundleDir) {
   const now = Date.now();
@@ -165,10 +168,17 @@ function prune(code, folder, bundleDir) {
       const path = join(folder, name);
       if (name.endsWith('.v8') ? !current.has(name) : name.endsWith('.tmp') && now - statSync(path).mtimeMs > DAY_MS) removeQuietly(path);
     }
-    for (const name of readdirSync(code)) {
-      const path = join(code, name);
-      if (path !== folder && now - statSync(path).mtimeMs > 30 * DAY_MS) rmSync(path, { recursive: true, force: true });
-    }
+    // The other folders, most recently written first: each set of Node options has its own, and
+    // an option that changes at every start (a temporary path in NODE_OPTIONS) must not leave a
+    // folder behind each time for a month.
+    const others = readdirSync(code)
+      .map((name) => join(code, name))
+      .filter((path) => path !== folder)
+      .map((path) => ({ path, mtimeMs: statSync(path).mtimeMs }))
+      .sort((a, b) => b.mtimeMs - a.mtimeMs);
+    others.forEach(({ path, mtimeMs }, index) => {
+      if (index >= MAX_OTHER_FOLDERS || now - mtimeMs > 30 * DAY_MS) rmSync(path, { recursive: true, force: true });
+    });
   } catch {
     // Tidiness only: whatever is left is tried again after the next write.
   }

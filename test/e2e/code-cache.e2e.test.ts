@@ -4,7 +4,7 @@
  * a cache it refuses is compiled over and written again, so a file left untouched by a second
  * run is one that was used. A damaged or unwritable cache must never change what svc does.
  */
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -127,6 +127,49 @@ describe('the code cache', () => {
       await same(svc(command, withOptions), first);
       expect(snapshot(plain)).toEqual(plainCaches);
       expect(snapshot(join(code, own!))).toEqual(ownCaches);
+    }));
+
+  it('a run that writes tidies up: caches of chunks no longer there, old leftovers, and folders beyond the 15 most recent or unused for 30 days', () =>
+    inFreshSandbox(async (sandbox) => {
+      const command = ['config', 'list'];
+      const code = join(sandbox.env.XDG_CACHE_HOME!, 'svc', 'code');
+      mkdirSync(code, { recursive: true });
+      const day = 24 * 60 * 60;
+      const now = Date.now() / 1000;
+      // Twenty folders of other Node options, written one a day over twenty days, and one of a
+      // Node version last used 40 days ago.
+      const others = Array.from({ length: 20 }, (_, n) => `other-${String(n).padStart(2, '0')}`);
+      others.forEach((name, n) => {
+        mkdirSync(join(code, name));
+        writeFileSync(join(code, name, 'x.v8'), 'x');
+        utimesSync(join(code, name), now - n * day, now - n * day);
+      });
+      mkdirSync(join(code, 'old-node'));
+      utimesSync(join(code, 'old-node'), now - 40 * day, now - 40 * day);
+
+      const first = await svc(command, sandbox);
+      expect(first.exitCode, first.stderr).toBe(0);
+      const plain = cacheFolder(sandbox, flagsFor(command).mode);
+      // The 15 most recently written stay beside the one in use; the rest and the old one go.
+      expect(readdirSync(code).filter((name) => join(code, name) !== plain).sort()).toEqual(others.slice(0, 15));
+
+      // In the folder in use: a cache of a chunk this build does not have, a leftover write of
+      // two days ago (removed) and one of now (another run may be writing it: kept).
+      const gone = join(plain, 'gone-AbCdEfGh.cjs.100.1700000000000.v8');
+      const oldTemporary = join(plain, 'base-x.cjs.1.2.v8.123.tmp');
+      const newTemporary = join(plain, 'base-x.cjs.1.2.v8.456.tmp');
+      for (const path of [gone, oldTemporary, newTemporary]) writeFileSync(path, 'x');
+      utimesSync(oldTemporary, now - 2 * day, now - 2 * day);
+      // One real cache removed, so the next run writes (and tidies).
+      const written = snapshot(plain);
+      const real = [...written.keys()].find((name) => name.endsWith('.v8') && name.startsWith('main-'))!;
+      rmSync(join(plain, real));
+      const second = await svc(command, sandbox);
+      expect(second.exitCode, second.stderr).toBe(0);
+      expect(existsSync(join(plain, real))).toBe(true);
+      expect(existsSync(gone)).toBe(false);
+      expect(existsSync(oldTemporary)).toBe(false);
+      expect(existsSync(newTemporary)).toBe(true);
     }));
 
   it('what is not a plain file at a cache path is not read (a pipe would block)', () =>
