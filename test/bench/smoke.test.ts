@@ -94,6 +94,7 @@ describe('bench/run.mjs --quick', () => {
         'search -n 20 of 500 conversations, every one matches (ms)',
         'batch 200: svc / node:http client',
         'batch memory: 1200 / 120 requests',
+        'batch memory: 3600 / 1200 requests (flat)',
         'emulator: draw a 1024×1024 scene (ms)',
         ...['png, half blocks', 'png, kitty', 'png, iTerm2', 'png, sixel', 'jpeg, kitty', 'webp, kitty'].flatMap((preview) => [`preview ${preview}: added ms`, `preview ${preview}: added MiB`]),
       ]);
