@@ -8,10 +8,7 @@ import { codingsToUndo, decodeBody } from './content-encoding.js';
 import { MAX_ERROR_BODY_BYTES } from './limits.js';
 import { header, type Headers } from './retry-policy.js';
 
-/**
- * The start of an error body (decoded when compressed), for its message only. A body cut short
- * or undecodable still has what came before; the status says enough without the rest.
- */
+/** A body cut short or undecodable still gives what came before: the status says enough without the rest. */
 export async function readErrorBody(body: Answer['body'], headers: Headers): Promise<string> {
   const pieces: Uint8Array[] = [];
   async function* collected(): AsyncGenerator<Uint8Array> {
