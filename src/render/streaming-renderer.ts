@@ -12,7 +12,7 @@
  * Only the row under the cursor is ever redrawn (row-painter.ts).
  */
 import { classifyLine } from './block-start.js';
-import { cellsOf, widthOf } from './cells.js';
+import { codeLabelCells, ruleCells, usableColumns } from './block-marks.js';
 import type { Highlighter } from './highlight.js';
 import { CodeBlock, type CodeLine } from './code-block.js';
 import type { LineFlow } from './line-flow.js';
@@ -20,7 +20,6 @@ import { proseFlow, quoteBars, type ProseOptions, type ProseStart } from './pros
 import { PieceCarry } from './piece-carry.js';
 import { RowPainter } from './row-painter.js';
 import { SetextHold } from './setext-hold.js';
-import { palette, PLAIN } from './style.js';
 import { previewCells } from './table.js';
 import { TableBlock } from './table-block.js';
 import { neutraliseForTerminal } from '../core/terminal-text.js';
@@ -99,8 +98,7 @@ class Renderer implements StreamingRenderer {
   }
 
   #readColumns(): number {
-    const columns = this.#o.columns();
-    return Number.isFinite(columns) && columns >= 10 ? Math.floor(columns) : columns > 0 ? 10 : 80;
+    return usableColumns(this.#o.columns());
   }
 
   #feedText(text: string): void {
@@ -194,18 +192,15 @@ class Renderer implements StreamingRenderer {
         this.#painter.commit(quoteBars(start.quote));
         this.#nextLine();
         return;
-      case 'rule': {
-        const prefix = [...quoteBars(start.quote), ...cellsOf(' '.repeat(start.indent), PLAIN)];
-        const room = Math.max(1, this.#width - widthOf(prefix));
-        this.#painter.commit([...prefix, ...cellsOf('─'.repeat(room), palette.rule)]);
+      case 'rule':
+        this.#painter.commit(ruleCells(start.quote, start.indent, this.#width));
         this.#nextLine();
         return;
-      }
       case 'fence': {
         const language = start.info.split(/\s/)[0] ?? '';
         this.#code = new CodeBlock({ char: start.char, length: start.length, quote: start.quote, language }, this.#painter, this.#o.highlighter);
         // The fences themselves are hidden; the language, if given, is shown once as a label.
-        if (language !== '') this.#painter.commit([...quoteBars(start.quote), ...cellsOf(language.slice(0, Math.max(1, this.#width - 2 * start.quote)), palette.codeLabel)]);
+        if (language !== '') this.#painter.commit(codeLabelCells(start.quote, language, this.#width));
         this.#nextLine();
         return;
       }
