@@ -4,8 +4,8 @@
  * drawn), and the width every row is drawn to.
  */
 import { cellsOf, widthOf, type Cell } from './cells.js';
-import { quoteBars } from './prose-flow.js';
-import { palette, PLAIN } from './style.js';
+import { leadCells, quoteBars } from './prose-flow.js';
+import { palette } from './style.js';
 
 /** The terminal's width as rows are drawn to it: at least 10 columns, 80 when it says nothing usable. */
 export function usableColumns(columns: number): number {
@@ -14,7 +14,7 @@ export function usableColumns(columns: number): number {
 
 /** A thematic break (`---`, `***`): a line across what the quote bars and indent leave. */
 export function ruleCells(quote: number, indent: number, width: number): Cell[] {
-  const prefix = [...quoteBars(quote), ...cellsOf(' '.repeat(indent), PLAIN)];
+  const prefix = leadCells(quote, indent);
   const room = Math.max(1, width - widthOf(prefix));
   return [...prefix, ...cellsOf('─'.repeat(room), palette.rule)];
 }

@@ -23,9 +23,14 @@ export function quoteBars(depth: number): Cell[] {
   return depth > 0 ? cellsOf('│ '.repeat(depth), palette.quoteBar) : [];
 }
 
+/** What a line starts with inside `quote` levels of `>` and `indent` spaces in: the bars, then the indent. */
+export function leadCells(quote: number, indent: number): Cell[] {
+  return [...quoteBars(quote), ...cellsOf(' '.repeat(indent), PLAIN)];
+}
+
 /** The flow of a line that starts as `start` says. */
 export function proseFlow(start: ProseStart, options: ProseOptions): LineFlow {
-  const lead = [...quoteBars(start.quote), ...cellsOf(' '.repeat(start.indent), PLAIN)];
+  const lead = leadCells(start.quote, start.indent);
   let first = lead;
   let rest = lead;
   let base: Style = PLAIN;
