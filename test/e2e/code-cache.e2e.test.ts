@@ -105,18 +105,12 @@ describe('the code cache', () => {
 
   it("Node's own options (NODE_OPTIONS with a V8 flag) get a folder of their own: runs with and without them keep each other's caches", () =>
     inFreshSandbox(async (sandbox) => {
-      const command = LIGHT;
-      const same = async (run: Promise<SvcResult>, first: SvcResult) => {
-        const result = await run;
-        expect(result.exitCode, result.stderr).toBe(0);
-        expect([result.stdout, result.stderr]).toEqual([first.stdout, first.stderr]);
-      };
-      const first = await svc(command, sandbox);
+      const first = await svc(LIGHT, sandbox);
       expect(first.exitCode, first.stderr).toBe(0);
-      const plain = cacheFolder(sandbox, flagsFor(command).mode);
+      const plain = cacheFolder(sandbox, flagsFor(LIGHT).mode);
       const plainCaches = snapshot(plain);
       const withOptions = { ...sandbox, env: { ...sandbox.env, NODE_OPTIONS: '--max-semi-space-size=4' } };
-      await same(svc(command, withOptions), first);
+      expectSameRun(first, await svc(LIGHT, withOptions));
       // V8 would refuse the plain caches under that flag and rewrite them: untouched instead.
       expect(snapshot(plain)).toEqual(plainCaches);
       const code = join(sandbox.env.XDG_CACHE_HOME!, 'svc', 'code');
@@ -125,15 +119,14 @@ describe('the code cache', () => {
       const ownCaches = snapshot(join(code, own!));
       expect(ownCaches.size).toBe(plainCaches.size);
       // And each set is taken as it is by its next run, in turn.
-      await same(svc(command, sandbox), first);
-      await same(svc(command, withOptions), first);
+      expectSameRun(first, await svc(LIGHT, sandbox));
+      expectSameRun(first, await svc(LIGHT, withOptions));
       expect(snapshot(plain)).toEqual(plainCaches);
       expect(snapshot(join(code, own!))).toEqual(ownCaches);
     }));
 
   it('a run that writes tidies up: caches of chunks no longer there, old leftovers, and folders beyond the 15 most recent or unused for 30 days', () =>
     inFreshSandbox(async (sandbox) => {
-      const command = LIGHT;
       const code = join(sandbox.env.XDG_CACHE_HOME!, 'svc', 'code');
       mkdirSync(code, { recursive: true });
       const day = 24 * 60 * 60;
@@ -149,9 +142,9 @@ describe('the code cache', () => {
       mkdirSync(join(code, 'old-node'));
       utimesSync(join(code, 'old-node'), now - 40 * day, now - 40 * day);
 
-      const first = await svc(command, sandbox);
+      const first = await svc(LIGHT, sandbox);
       expect(first.exitCode, first.stderr).toBe(0);
-      const plain = cacheFolder(sandbox, flagsFor(command).mode);
+      const plain = cacheFolder(sandbox, flagsFor(LIGHT).mode);
       // The 15 most recently written stay beside the one in use; the rest and the old one go.
       expect(readdirSync(code).filter((name) => join(code, name) !== plain).sort()).toEqual(others.slice(0, 15));
 
@@ -166,7 +159,7 @@ describe('the code cache', () => {
       const written = snapshot(plain);
       const real = [...written.keys()].find((name) => name.endsWith('.v8') && name.startsWith('main-'))!;
       rmSync(join(plain, real));
-      const second = await svc(command, sandbox);
+      const second = await svc(LIGHT, sandbox);
       expect(second.exitCode, second.stderr).toBe(0);
       expect(existsSync(join(plain, real))).toBe(true);
       expect(existsSync(gone)).toBe(false);
