@@ -27,13 +27,13 @@ export function sseTooLong(what: string): MalformedResponseError {
 }
 
 export class LineDecoder {
-  // A streaming decoder drops one BOM at the very start of the stream, also one split across
-  // chunks, and no other.
-  #decoder = new TextDecoder('utf-8');
+  // The decoder keeps every BOM; the one at the very start is dropped here (#startOf), the same
+  // on every Node release, whose decoders disagree on a BOM split across chunks.
+  readonly #decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   /** The decoder may hold the start of a character: the next chunk must go through it. */
   #decoderHolds = false;
-  /** A chunk was taken without the decoder: the stream's start (and any BOM there) is past. */
-  #started = false;
+  /** No text has come yet: a BOM now is the stream's one BOM, not text. */
+  #atStart = true;
   /** Text of the current line not yet ended. */
   #pending = '';
   /** The previous chunk ended in CR: an LF at the start of the next one belongs to it. */
@@ -52,7 +52,7 @@ export class LineDecoder {
 
   /** End of stream: a last line without its line end still counts. */
   end(): string[] {
-    this.#begin(this.#decoder.decode());
+    this.#begin(this.#startOf(this.#decoder.decode()));
     const lines = this.#rest();
     if (this.#pending !== '') lines.push(this.#take(''));
     return lines;
@@ -65,17 +65,18 @@ export class LineDecoder {
 
   #decode(chunk: Uint8Array): string {
     if (!this.#decoderHolds && isAscii(chunk)) {
-      if (!this.#started && chunk.length > 0) {
-        this.#started = true;
-        // From here on a BOM is text: a decoder that keeps it (it holds nothing to carry over).
-        this.#decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-      }
-      return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
+      return this.#startOf(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1'));
     }
     // A chunk ending in a byte below 0x80 ends on a whole character: nothing is held after it.
     this.#decoderHolds = chunk.length > 0 && chunk[chunk.length - 1]! >= 0x80;
-    if (chunk.length > 0) this.#started = true;
-    return this.#decoder.decode(chunk, { stream: true });
+    return this.#startOf(this.#decoder.decode(chunk, { stream: true }));
+  }
+
+  /** The text of a chunk, less the stream's BOM if this is its first text and it starts with one. */
+  #startOf(text: string): string {
+    if (!this.#atStart || text === '') return text;
+    this.#atStart = false;
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   }
 
   /**
