@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterPaste, PASTE_END, PASTE_START, PASTED_NEWLINE, PasteFilter } from '../../src/commands/chat/interactive/paste-filter.js';
+import { filterPaste, PASTE_END, PASTE_START, PASTED_NEWLINE, PasteFilter, splitKeys } from '../../src/commands/chat/interactive/paste-filter.js';
 
 const N = PASTED_NEWLINE;
 
@@ -39,5 +39,26 @@ describe('filterPaste', () => {
     await new Promise((resolve) => filter.on('end', resolve));
     expect(interrupts).toBe(1);
     expect(out).toBe('abcd\u0003');
+  });
+
+  it('hands readline one key a read: characters alone, escape sequences whole, even when read ahead', async () => {
+    const filter = new PasteFilter();
+    filter.pause();
+    filter.write(`ab\u001b[1;5Cc\u001bbé${PASTE_START}x\ny${PASTE_END}\u001bOH\u001b\u001b[D😀`);
+    const reads: string[] = [];
+    filter.on('data', (key: string) => reads.push(key));
+    filter.resume();
+    filter.end();
+    await new Promise((resolve) => filter.on('end', resolve));
+    expect(reads).toEqual(['a', 'b', '\u001b[1;5C', 'c', '\u001bb', 'é', 'x', N, 'y', '\u001bOH', '\u001b\u001b[D', '😀']);
+  });
+});
+
+describe('splitKeys', () => {
+  it('joined again, the keys are the text; a sequence cut at the end stays as far as it goes', () => {
+    for (const text of ['', 'plain', '\u001b[', 'x\u001b', '\u001b[2', '\u001bO', '\r\n\t\u0003', 'a\u001b[200~b']) {
+      expect(splitKeys(text).join('')).toBe(text);
+    }
+    expect(splitKeys('x\u001b[2')).toEqual(['x', '\u001b[2']);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Editing a typed line that takes several rows, in a real terminal (tmux, 100 columns): Home and
  * a character typed there redraw the line in place. Node's readline lost count of the line's
- * rows when text was typed at its end, and redrew from its last row, leaving the rows above on
- * the screen (line-reader.ts, #keepRowCount).
+ * rows when several characters reached it in one read at the end of the line, and redrew from
+ * its last row, leaving the rows above on the screen (paste-filter.ts hands it one key a read).
  */
 import { describe, expect, it } from 'vitest';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';

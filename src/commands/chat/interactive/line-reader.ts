@@ -47,7 +47,6 @@ export class LineReader {
       ...(completion ? { completer: (line: string) => this.#complete(line, completion) } : {}),
     });
     this.#rl.pause();
-    this.#keepRowCount();
     this.#onlyWhilePrompting(output, resizeListeners);
     this.#rl.on('line', (text) => {
       // Kept for Up by remember(), once the session knows the whole message this line is part of.
@@ -64,7 +63,8 @@ export class LineReader {
     });
     this.#rl.on('close', () => {
       if (this.#results.close()) output.write('\n');
-      this.#deliver({ kind: 'eof' });
+      // Not #deliver: a closed interface cannot be paused (Node 24 throws ERR_USE_AFTER_CLOSE).
+      this.#results.deliver({ kind: 'eof' });
     });
   }
 
@@ -134,22 +134,6 @@ export class LineReader {
     if (this.#results.close()) this.#rl.close();
     this.#giveTerminalBack();
     if (this.#terminal.fd !== 0) this.#terminal.stream.destroy();
-  }
-
-  /**
-   * Node's readline (20 and 22) writes a character typed at the end of the line straight out,
-   * without noting how many rows the line now takes (its `prevRows`), so the next full redraw
-   * (Home, Left back across a row, a word deleted) starts on the last row and leaves the rows
-   * above it on the screen. After every key, readline's own handler first (it was attached when
-   * the interface was made), the count is set from the public `getCursorPos()`.
-   * test/e2e/session-editing.pty.test.ts shows the screen; if an upgrade of Node renames the
-   * field, that test fails rather than users' screens.
-   */
-  #keepRowCount(): void {
-    const rl = this.#rl as Interface & { prevRows?: number };
-    this.#filter.on('keypress', () => {
-      rl.prevRows = rl.getCursorPos().rows;
-    });
   }
 
   /**

@@ -46,6 +46,26 @@ export function filterPaste(text: string, pasting: boolean): { out: string; past
 
 const CTRL_C = '\u0003';
 
+/**
+ * One key each: an escape sequence (CSI with its parameters, SS3, or ESC before a key, as Alt
+ * sends it) or a single character. A sequence cut off at the end stays as far as it goes;
+ * readline's key decoder carries it over to the next piece.
+ */
+const KEY = /\u001b+(?:\[[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|O.?|[^])?|[^]/gu;
+
+/** The keys in `text`, in order; joined again they are `text`. */
+export function splitKeys(text: string): string[] {
+  return text.match(KEY) ?? [];
+}
+
+/**
+ * Between the terminal and readline: takes the paste markers out (filterPaste) and hands readline
+ * one key per read. Node's readline (20 and 22) inserts every character of a read but the last at
+ * the end of the line, wherever the cursor is: "abc" pasted at the start of "hello" became
+ * "heclloab", and the screen and the sent text disagreed. A key at a time, it inserts each where
+ * the cursor is, on every Node release. The readable side is in object mode so that keys held
+ * while readline is paused are never joined into one read again.
+ */
 export class PasteFilter extends Transform {
   #pasting = false;
   #held = '';
@@ -56,7 +76,7 @@ export class PasteFilter extends Transform {
   onInterrupt: (() => void) | undefined;
 
   constructor() {
-    super({ decodeStrings: false, encoding: 'utf8' });
+    super({ decodeStrings: false, readableObjectMode: true, readableHighWaterMark: 1 << 16 });
   }
 
   override _transform(chunk: Buffer | string, _encoding: BufferEncoding, done: TransformCallback): void {
@@ -68,6 +88,7 @@ export class PasteFilter extends Transform {
     const result = filterPaste(text, this.#pasting);
     this.#pasting = result.pasting;
     this.#held = result.held;
-    done(null, result.out);
+    for (const key of splitKeys(result.out)) this.push(key);
+    done();
   }
 }
