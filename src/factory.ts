@@ -61,7 +61,7 @@ export interface Factory {
   apiClient(settings: ResolvedSettings, options?: { connections?: number }): Promise<ApiClient>;
   /** The saved conversations; damaged files it meets are named on stderr. */
   conversationStore(): Promise<ConversationStore>;
-  /** Earlier inputs for the session's Up/Down: the saved ones, or (`save` false: --no-save) memory only. */
+  /** Earlier inputs for the session's Up/Down; with `save` false (--no-save) read but never written. */
   inputHistory(save: boolean): Promise<InputHistory>;
   /** Release sockets so the process can exit at once. */
   dispose(): Promise<void>;
@@ -100,7 +100,9 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
   let loadedKey: string | undefined;
   const conversationStore = memo(async () => conversationStoreFor(io));
   const historyModule = memo(() => import('./conversations/input-history.js'));
+
   const savedInputHistory = memo(async () => (await historyModule()).inputHistoryFor(io));
+  const unwrittenInputHistory = memo(async () => (await historyModule()).inputHistoryFor(io, false));
 
   /** One store object per file, so its writer (conf) is made once. */
   const stores = new Map<string, Promise<JsonStoreFile>>();
@@ -217,7 +219,7 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
     loadedApiKey: () => loadedKey ?? envApiKey(io.env),
     apiClient,
     conversationStore,
-    inputHistory: async (save) => (save ? savedInputHistory() : (await historyModule()).InputHistory.memory()),
+    inputHistory: (save) => (save ? savedInputHistory() : unwrittenInputHistory()),
     async dispose() {
       await Promise.allSettled(closers.map((close) => close()));
     },

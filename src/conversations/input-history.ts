@@ -1,6 +1,7 @@
 /**
  * Earlier inputs for Up/Down, kept across sessions in `$XDG_STATE_HOME/svc/input-history.jsonl`
- * (one JSON string per line, owner-only). With --no-save nothing is written.
+ * (one JSON string per line, owner-only). With --no-save the earlier inputs are still offered,
+ * and the session's own ones for as long as it lasts, but nothing is written.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,9 +33,10 @@ export class InputHistory {
   /**
    * The history of earlier sessions. Damaged lines (a cut last line, a line that is not a string)
    * are skipped and named once through `warn`; a history that cannot be read at all is started
-   * afresh, with a word, since losing it costs only Up-arrow convenience.
+   * afresh, with a word, since losing it costs only Up-arrow convenience. With `write: false`
+   * the inputs added later are kept in memory only.
    */
-  static load(env: Record<string, string | undefined>, warn: (line: string) => void = () => {}): InputHistory {
+  static load(env: Record<string, string | undefined>, warn: (line: string) => void = () => {}, write = true): InputHistory {
     const file = join(stateDir(env), 'input-history.jsonl');
     const entries: string[] = [];
     try {
@@ -54,7 +56,7 @@ export class InputHistory {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warn(`svc: cannot read ${file} (${describeSystemError(error)}); earlier inputs are not offered`);
     }
-    return new InputHistory(entries.slice(-KEEP).reverse(), file);
+    return new InputHistory(entries.slice(-KEEP).reverse(), write ? file : undefined);
   }
 
   add(entry: string): void {
@@ -71,7 +73,10 @@ export class InputHistory {
   }
 }
 
-/** The user's saved input history, telling stderr (once) about damage it meets. */
-export function inputHistoryFor(io: Reporter): InputHistory {
-  return InputHistory.load(io.env, (line) => io.stderr.write(`${neutraliseForTerminal(line)}\n`));
+/**
+ * The user's saved input history, telling stderr (once) about damage it meets; with `write:
+ * false` (--no-save) it is read, never written.
+ */
+export function inputHistoryFor(io: Reporter, write = true): InputHistory {
+  return InputHistory.load(io.env, (line) => io.stderr.write(`${neutraliseForTerminal(line)}\n`), write);
 }

@@ -2,7 +2,7 @@
  * The factory's conversation store and input history: made once per run, on first use, telling
  * stderr about damaged files; with --no-save the history is kept in memory only.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFactory } from '../../src/factory.js';
@@ -45,12 +45,21 @@ describe('factory.inputHistory', () => {
     expect((await createFactory(testIO({ env: sandbox.env }).io).inputHistory(true)).entries).toEqual(['third', 'second', 'first']);
   });
 
-  it('with --no-save reads nothing and writes nothing', async () => {
+  it('with --no-save offers the earlier inputs (Up recalls them) and writes nothing', async () => {
+    mkdirSync(join(sandbox.env.XDG_STATE_HOME!, 'svc'), { recursive: true });
+    writeFileSync(historyFile(), '"earlier"\n');
     const { io, stderr } = testIO({ env: sandbox.env });
     const history = await createFactory(io).inputHistory(false);
     history.add('not kept');
+    expect(history.entries).toEqual(['not kept', 'earlier']);
+    expect(readFileSync(historyFile(), 'utf8')).toBe('"earlier"\n');
+    expect(stderr.text()).toBe('');
+  });
+
+  it('with --no-save and no history yet: none is made', async () => {
+    const history = await createFactory(testIO({ env: sandbox.env }).io).inputHistory(false);
+    history.add('not kept');
     expect(history.entries).toEqual(['not kept']);
     expect(existsSync(historyFile())).toBe(false);
-    expect(stderr.text()).toBe('');
   });
 });

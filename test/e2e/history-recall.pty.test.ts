@@ -47,4 +47,25 @@ describe.skipIf(!hasTmux)('Up brings a multi-line message back whole', () => {
     const history = readFileSync(join(setup.sandbox.home, 'state', 'svc', 'input-history.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as string);
     expect(history).toEqual(['first line ␤second line', 'block one␤block two', 'first line ␤second line']);
   }, 30_000);
+
+  it('--no-save: Up still recalls the earlier sessions\' inputs, and this session\'s are not written', async () => {
+    const historyFile = join(setup.sandbox.home, 'state', 'svc', 'input-history.jsonl');
+    const before = readFileSync(historyFile, 'utf8');
+    expect(before).toContain('block one␤block two');
+    const term = await startTmux(`node "${SVC_BIN}" chat --no-save`, setup.sandbox.env, setup.sandbox.home);
+    try {
+      await term.waitFor('/help for commands');
+      await term.type('private words', true);
+      await term.waitFor(/\n\n› \s*$/);
+      await term.press('Up');
+      await term.waitFor(/› private words\s*$/);
+      await term.press('Up');
+      await term.waitFor(/› first line ␤second line\s*$/);
+      await term.press('C-u', 'C-d');
+      await term.waitFor('[exit 0]');
+    } finally {
+      await term.kill();
+    }
+    expect(readFileSync(historyFile, 'utf8')).toBe(before);
+  }, 30_000);
 });
