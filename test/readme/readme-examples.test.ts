@@ -184,8 +184,11 @@ describe('the README set-up command', () => {
   it('npm run demo streams from the embedded emulator, makes an image, and leaves nothing behind', async () => {
     // Its own temporary folder: whatever the demo writes must be inside its folder there, and gone after.
     const tmp = mkdtempSync(join(tmpdir(), 'svc-demo-test-'));
+    // npm on Node 22+ keeps Node's compile cache of its own files in TMPDIR (node-compile-cache)
+    // unless NODE_COMPILE_CACHE names another folder: npm's, not the demo's, so kept apart.
+    const npmCache = mkdtempSync(join(tmpdir(), 'svc-demo-npm-cache-'));
     try {
-      const result = await execa('npm', ['run', 'demo'], { cwd: root, reject: false, timeout: 90_000, env: { ...process.env, CI: 'true', TMPDIR: tmp } });
+      const result = await execa('npm', ['run', 'demo'], { cwd: root, reject: false, timeout: 90_000, env: { ...process.env, CI: 'true', TMPDIR: tmp, NODE_COMPILE_CACHE: npmCache } });
       expect(result.exitCode, result.stderr).toBe(0);
       expect(result.stderr).toContain('emulator running at http://127.0.0.1:');
       expect(result.stderr).toMatch(/saved .*lighthouse\.png \(1344×756/);
@@ -193,6 +196,7 @@ describe('the README set-up command', () => {
       expect(readdirSync(tmp)).toEqual([]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
+      rmSync(npmCache, { recursive: true, force: true });
     }
   }, 120_000);
 });
