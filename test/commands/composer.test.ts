@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MessageComposer } from '../../src/commands/chat/interactive/composer.js';
-import { PASTED_NEWLINE } from '../../src/commands/chat/interactive/paste-filter.js';
+import { PASTED_NEWLINE } from '../../src/commands/chat/interactive/key-feed.js';
 
 function compose(lines: string[]): Array<string | null> {
   const composer = new MessageComposer();

@@ -1,11 +1,11 @@
 /**
- * A pasted Tab is text, never a request for completion: the paste filter turns it into
+ * A pasted Tab is text, never a request for completion: the key feed turns it into
  * PASTED_TAB, as it does newlines into PASTED_NEWLINE, and the composer turns both back.
  * Every pasted byte survives the round trip.
  */
 import { describe, expect, it } from 'vitest';
 import { MessageComposer } from '../../src/commands/chat/interactive/composer.js';
-import { filterPaste, PASTE_END, PASTE_START, PASTED_NEWLINE, PASTED_TAB } from '../../src/commands/chat/interactive/paste-filter.js';
+import { filterPaste, PASTE_END, PASTE_START, PASTED_NEWLINE, PASTED_TAB } from '../../src/commands/chat/interactive/key-feed.js';
 
 const N = PASTED_NEWLINE;
 const T = PASTED_TAB;

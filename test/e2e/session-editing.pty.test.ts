@@ -2,7 +2,7 @@
  * Editing a typed line that takes several rows, in a real terminal (tmux, 100 columns): Home and
  * a character typed there redraw the line in place. Node's readline lost count of the line's
  * rows when several characters reached it in one read at the end of the line, and redrew from
- * its last row, leaving the rows above on the screen (paste-filter.ts hands it one key a read).
+ * its last row, leaving the rows above on the screen (key-feed.ts hands it one key a read).
  */
 import { describe, expect, it } from 'vitest';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';

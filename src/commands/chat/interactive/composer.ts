@@ -1,9 +1,9 @@
 /**
  * Building one message from several typed lines: a line ending in "\" goes on, and a line
  * starting with `"""` opens a block closed by a line ending with `"""`. Pasted newlines arrive
- * as PASTED_NEWLINE (see paste-filter.ts) and become real ones here, as do pasted tabs (PASTED_TAB).
+ * as PASTED_NEWLINE (see key-feed.ts) and become real ones here, as do pasted tabs (PASTED_TAB).
  */
-import { PASTED_NEWLINE, PASTED_TAB } from './paste-filter.js';
+import { PASTED_NEWLINE, PASTED_TAB } from './key-feed.js';
 
 const FENCE = '"""';
 

@@ -1,18 +1,18 @@
 /**
  * Reading input lines with Node's readline: editing keys, Up/Down history, bracketed paste
- * kept whole (paste-filter.ts), Tab completion (complete-line.ts), Ctrl-C and Ctrl-D reported
+ * kept whole and keys handed on one by one (key-feed.ts), Tab completion (complete-line.ts), Ctrl-C and Ctrl-D reported
  * to the caller.
  *
  * One readline interface serves the whole session, with the terminal in raw mode throughout.
  * Between prompts it is paused: keys typed while a reply streams wait (unechoed) for the next
  * prompt, and every line typed ahead is kept in a queue, none lost. Ctrl-C during a reply is
- * caught by the paste filter and handed to `whileBusy`'s handler.
+ * caught by the key feed and handed to `whileBusy`'s handler.
  */
 import { createInterface, type Interface } from 'node:readline';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { KEEP, type InputHistory } from '../../../conversations/input-history.js';
 import { completeSessionLine, isCommandLine, type Completion, type CompletionContext } from './complete-line.js';
-import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, PASTED_NEWLINE, PASTED_TAB, PasteFilter } from './paste-filter.js';
+import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, KeyFeed, PASTED_NEWLINE, PASTED_TAB } from './key-feed.js';
 import type { TerminalInput } from './terminal-input.js';
 import { ReadQueue, type ReadResult } from './read-queue.js';
 
@@ -22,7 +22,7 @@ export class LineReader {
   readonly #terminal: TerminalInput;
   readonly #output: Writable;
   readonly #history: InputHistory;
-  readonly #filter = new PasteFilter();
+  readonly #feed = new KeyFeed();
   readonly #rl: Interface;
   readonly #results = new ReadQueue();
   /** Whether the line being read goes into the input history. */
@@ -37,7 +37,8 @@ export class LineReader {
     this.#takeTerminal();
     const resizeListeners = new Set(output.listeners('resize'));
     this.#rl = createInterface({
-      input: this.#filter,
+      // readline reads keys from any event emitter that pauses and resumes (KeyFeed).
+      input: this.#feed as unknown as Readable,
       output,
       terminal: true,
       history: [...history.entries],
@@ -47,6 +48,7 @@ export class LineReader {
       ...(completion ? { completer: (line: string) => this.#complete(line, completion) } : {}),
     });
     this.#rl.pause();
+    this.#feed.insert = (text) => this.#rl.write(text);
     this.#onlyWhilePrompting(output, resizeListeners);
     this.#rl.on('line', (text) => {
       // Kept for Up by remember(), once the session knows the whole message this line is part of.
@@ -112,9 +114,9 @@ export class LineReader {
 
   /** While a reply streams: Ctrl-C calls `onInterrupt`. Call the returned function when done. */
   whileBusy(onInterrupt: () => void): () => void {
-    this.#filter.onInterrupt = onInterrupt;
+    this.#feed.onInterrupt = onInterrupt;
     return () => {
-      this.#filter.onInterrupt = undefined;
+      this.#feed.onInterrupt = undefined;
     };
   }
 
@@ -169,16 +171,24 @@ export class LineReader {
     this.#results.deliver(result);
   }
 
+  readonly #onKeys = (chunk: string): void => this.#feed.take(chunk);
+  /** The terminal went away (a hang-up): readline ends the session as on Ctrl-D. */
+  readonly #onTerminalEnd = (): void => {
+    this.#feed.emit('end');
+  };
+
   #takeTerminal(): void {
     const { stream } = this.#terminal;
     stream.setRawMode(true);
-    stream.pipe(this.#filter);
+    stream.on('data', this.#onKeys);
+    stream.on('end', this.#onTerminalEnd);
     this.#output.write(ENABLE_BRACKETED_PASTE);
   }
 
   #giveTerminalBack(): void {
     const { stream } = this.#terminal;
-    stream.unpipe(this.#filter);
+    stream.off('data', this.#onKeys);
+    stream.off('end', this.#onTerminalEnd);
     stream.pause();
     if (stream.isRaw) stream.setRawMode(false);
     this.#output.write(DISABLE_BRACKETED_PASTE);
