@@ -31,6 +31,8 @@ _svc() {
     local keep="${cur%"${cur##*:}"}"
     COMPREPLY=("${COMPREPLY[@]#"$keep"}")
   fi
+  # A key that goes on after its dot (prices.MODEL): no space after it.
+  if [[ ${#COMPREPLY[@]} -eq 1 && "${COMPREPLY[0]}" == *. ]]; then compopt -o nospace 2>/dev/null; fi
 }
 
 _svc_complete_path() {
@@ -44,7 +46,7 @@ _svc_complete_path() {
       ;;
     'chat')
       case "$prev" in
-        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc config choices model 2>/dev/null)" -- "$cur")); return ;;
         -s|--system) compopt +o default 2>/dev/null; return ;;
         -f|--file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --var) compopt +o default 2>/dev/null; return ;;
@@ -56,7 +58,7 @@ _svc_complete_path() {
         --presence-penalty) compopt +o default 2>/dev/null; return ;;
         --frequency-penalty) compopt +o default 2>/dev/null; return ;;
         --user) compopt +o default 2>/dev/null; return ;;
-        --session) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --session) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list --for-completion 2>/dev/null | cut -f1)" -- "$cur")); return ;;
         --param) compopt +o default 2>/dev/null; return ;;
         --base-url) compopt +o default 2>/dev/null; return ;;
         --timeout) compopt +o default 2>/dev/null; return ;;
@@ -74,7 +76,7 @@ _svc_complete_path() {
         --seed) compopt +o default 2>/dev/null; return ;;
         -n|--count) compopt +o default 2>/dev/null; return ;;
         --negative) compopt +o default 2>/dev/null; return ;;
-        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc config choices imageModel 2>/dev/null)" -- "$cur")); return ;;
         --preview) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'auto kitty iterm sixel blocks none' -- "$cur")); return ;;
         --param) compopt +o default 2>/dev/null; return ;;
         --base-url) compopt +o default 2>/dev/null; return ;;
@@ -91,7 +93,7 @@ _svc_complete_path() {
         -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --concurrency) compopt +o default 2>/dev/null; return ;;
         --images-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc config choices model 2>/dev/null)" -- "$cur")); return ;;
         -s|--system) compopt +o default 2>/dev/null; return ;;
         --max-tokens) compopt +o default 2>/dev/null; return ;;
         -t|--temperature) compopt +o default 2>/dev/null; return ;;
@@ -126,7 +128,7 @@ _svc_complete_path() {
       case "$prev" in
         -n|--limit) compopt +o default 2>/dev/null; return ;;
         --since) compopt +o default 2>/dev/null; return ;;
-        --model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        --model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc config choices model 2>/dev/null)" -- "$cur")); return ;;
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-n --limit --since --model --json --usage --plain --profile -h --help' -- "$cur")); return; fi
@@ -137,7 +139,7 @@ _svc_complete_path() {
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --all --usage --plain --profile -h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list --for-completion 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'sessions fork')
       case "$prev" in
@@ -145,13 +147,13 @@ _svc_complete_path() {
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--at --plain --profile -h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list --for-completion 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'sessions search')
       case "$prev" in
         -n|--limit) compopt +o default 2>/dev/null; return ;;
         --since) compopt +o default 2>/dev/null; return ;;
-        --model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        --model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc config choices model 2>/dev/null)" -- "$cur")); return ;;
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-n --limit --since --model --json --plain --profile -h --help' -- "$cur")); return; fi
@@ -165,14 +167,14 @@ _svc_complete_path() {
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--format -o --output --force --with-images --plain --profile -h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list --for-completion 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'sessions delete')
       case "$prev" in
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list --for-completion 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'roles')
       case "$prev" in
@@ -198,7 +200,7 @@ _svc_complete_path() {
     'roles set')
       case "$prev" in
         -s|--system) compopt +o default 2>/dev/null; return ;;
-        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc config choices model 2>/dev/null)" -- "$cur")); return ;;
         --prompt) compopt +o default 2>/dev/null; return ;;
         --param) compopt +o default 2>/dev/null; return ;;
         --max-tokens) compopt +o default 2>/dev/null; return ;;
@@ -280,8 +282,8 @@ _svc_complete_path() {
       case "$prev" in
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage keyCommand params saveOneShots' -- "$cur"))
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--stored --plain --profile -h --help' -- "$cur")); return; fi
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc config choices 2>/dev/null)" -- "$cur"))
       ;;
     'config set')
       case "$prev" in
@@ -295,7 +297,7 @@ _svc_complete_path() {
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'baseUrl timeout maxRetries model imageModel preview render imageMetadata streamUsage keyCommand params saveOneShots' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc config choices 2>/dev/null)" -- "$cur"))
       ;;
     'config list')
       case "$prev" in

@@ -6,14 +6,25 @@ import type { Argument, Option } from '@commander-js/extra-typings';
 
 export type ValueSource =
   | { kind: 'list'; values: readonly string[] }
+  /** The saved conversations, each with its first line as the description where the shell shows one. */
   | { kind: 'sessions' }
   | { kind: 'profiles' }
   | { kind: 'roles' }
-  /** The model ids `svc models` last kept (`svc models --cached`: no request is made on Tab). */
-  | { kind: 'models' }
+  /**
+   * The models svc knows for `use` (chat unless said), without a request (settings/known-models.ts,
+   * through `svc config choices model|imageModel`).
+   */
+  | { kind: 'models'; use?: 'chat' | 'image' }
   | { kind: 'files' }
   /** `svc config set KEY VALUE`: the setting names, then the values the KEY before takes (`svc config choices`). */
-  | { kind: 'settings' };
+  | { kind: 'settings' }
+  /** `svc config get|unset KEY`: the setting names and price keys (`svc config choices`). */
+  | { kind: 'setting-names' };
+
+/** The setting whose values are the models for `source` (`svc config choices` answers both). */
+export function modelSetting(source: { use?: 'chat' | 'image' }): 'model' | 'imageModel' {
+  return source.use === 'image' ? 'imageModel' : 'model';
+}
 
 const hints = new WeakMap<Option | Argument, ValueSource>();
 

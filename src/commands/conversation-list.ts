@@ -8,7 +8,7 @@ import { newestFirst } from '../conversations/store.js';
 import { costOfSpent, formatCost, type Price } from '../settings/prices.js';
 import type { Usage } from '../api/chat-types.js';
 import type { Factory } from '../factory.js';
-import { forOutput } from '../core/terminal-text.js';
+import { forOutput, neutraliseForTerminal } from '../core/terminal-text.js';
 import { jsonForOutput } from '../core/json.js';
 import { LineOutput } from '../terminal/streams.js';
 import { cutToColumns } from '../render/width.js';
@@ -65,4 +65,21 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
   }
   await out.close();
   if (listed === 0) io.stderr.write(filtered ? `no saved conversation${describeFilter(filter)}\n` : 'no saved conversations yet\n');
+}
+
+/**
+ * `svc sessions list --for-completion` (hidden; what shell completion calls): `name<TAB>first line`
+ * a conversation, newest first, for zsh and fish to show the first line as its description. The
+ * shell prints that line to the terminal, so it is always neutralised, in a pipe too.
+ */
+export async function runCompletionList(factory: Factory): Promise<void> {
+  const store = await factory.conversationStore();
+  const out = new LineOutput(factory.io.stdout);
+  for (const s of listConversations(store, {})) {
+    const first = neutraliseForTerminal(cutToColumns(openingIn(s, OPENING_COLUMNS), OPENING_COLUMNS)).replace(/\s+/g, ' ').trim();
+    let more = out.add(first === '' ? `${s.name}\n` : `${s.name}\t${first}\n`);
+    if (typeof more !== 'boolean') more = await more;
+    if (!more) break;
+  }
+  await out.close();
 }

@@ -1,6 +1,8 @@
 /**
- * Every environment variable svc reads, in one list: `svc --help` prints it (program.ts), the
- * README's table lists the same names, and a test checks both against the variables the source
+ * The environment variables svc reads, in two lists: those a user sets (`svc --help` prints them,
+ * program.ts, and the README's "Environment variables" table lists the same names), and those
+ * the terminal sets about itself, which svc only reads to tell what it can show (the README's
+ * troubleshooting section names them). A test checks both against the variables the source
  * reads, so none is read without being documented.
  */
 export interface EnvironmentGroup {
@@ -8,6 +10,7 @@ export interface EnvironmentGroup {
   what: string;
 }
 
+/** The variables a user sets. */
 export const ENVIRONMENT: readonly EnvironmentGroup[] = [
   { names: ['SVC_BASE_URL', 'SVC_API_KEY', 'SVC_KEY_COMMAND', 'SVC_PROFILE'], what: 'the service, its key (or the command printing it), the profile' },
   { names: ['SVC_MODEL', 'SVC_IMAGE_MODEL', 'SVC_TIMEOUT', 'SVC_MAX_RETRIES'], what: 'models, seconds of silence allowed, retries' },
@@ -18,12 +21,26 @@ export const ENVIRONMENT: readonly EnvironmentGroup[] = [
   { names: ['NODE_EXTRA_CA_CERTS'], what: 'extra certificate authorities (a PEM file)' },
   { names: ['XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME', 'HOME'], what: 'where settings, conversations, history and caches are kept' },
   { names: ['NO_COLOR', 'FORCE_COLOR', 'FORCE_HYPERLINK'], what: 'colour and links on the terminal' },
+  { names: ['TERM'], what: 'dumb: plain text, as --plain' },
   { names: ['VISUAL', 'EDITOR'], what: 'the editor of /edit and `svc roles edit`' },
   { names: ['CI'], what: 'true: no spinner or live progress line' },
-  {
-    names: ['TERM', 'COLORTERM', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'LC_TERMINAL', 'KITTY_WINDOW_ID', 'GHOSTTY_RESOURCES_DIR', 'KONSOLE_VERSION', 'VTE_VERSION', 'WT_SESSION', 'XTERM_VERSION', 'MLTERM', 'TMUX', 'STY'],
-    what: 'what the terminal can show (colours, image protocols); TERM=dumb: plain text',
-  },
+];
+
+/** The variables terminals set about themselves: what they can show (colours, image protocols, links). */
+export const TERMINAL_ENVIRONMENT: readonly string[] = [
+  'COLORTERM',
+  'TERM_PROGRAM',
+  'TERM_PROGRAM_VERSION',
+  'LC_TERMINAL',
+  'KITTY_WINDOW_ID',
+  'GHOSTTY_RESOURCES_DIR',
+  'KONSOLE_VERSION',
+  'VTE_VERSION',
+  'WT_SESSION',
+  'XTERM_VERSION',
+  'MLTERM',
+  'TMUX',
+  'STY',
 ];
 
 /** The environment section of `svc --help`: each group on a line, wrapped to fit 100 columns. */

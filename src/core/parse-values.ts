@@ -76,11 +76,24 @@ export function parseChoice<T extends string>(text: string, source: string, allo
   return match;
 }
 
-const SWITCH_WORDS: Record<string, 'on' | 'off'> = { on: 'on', off: 'off', true: 'on', false: 'off', yes: 'on', no: 'off', '1': 'on', '0': 'off' };
+/** The words a switch takes, in any case: each turns it on or off. */
+const SWITCH_WORDS: Readonly<Record<string, 'on' | 'off'>> = { on: 'on', off: 'off', true: 'on', false: 'off', yes: 'on', no: 'off', '1': 'on', '0': 'off' };
 
-/** A switch: on or off (true/false, yes/no, 1/0 taken too), always given back as "on" or "off". */
-export function parseOnOff(text: string, source: string): 'on' | 'off' {
+/** The accepted words, as a refusal lists them. */
+const SWITCH_RULE = 'must be one of on, off, true, false, yes, no, 1, 0 (in any case)';
+
+/**
+ * A switch word (on/off, true/false, yes/no, 1/0, any case, spaces around ignored) as "on" or
+ * "off"; undefined for anything else. For a variable that must never stop a command (SVC_PLAIN).
+ */
+export function switchWord(text: string): 'on' | 'off' | undefined {
   const word = text.trim().toLowerCase();
-  if (!Object.hasOwn(SWITCH_WORDS, word)) throw new InvalidValueError(source, 'must be on or off', text);
-  return SWITCH_WORDS[word]!;
+  return Object.hasOwn(SWITCH_WORDS, word) ? SWITCH_WORDS[word] : undefined;
+}
+
+/** A switch setting: one of the switch words, always given back as "on" or "off". */
+export function parseOnOff(text: string, source: string): 'on' | 'off' {
+  const value = switchWord(text);
+  if (value === undefined) throw new InvalidValueError(source, SWITCH_RULE, text);
+  return value;
 }

@@ -18,9 +18,10 @@ export interface SettingDefinition<T> {
   parse(text: string, source: string): T;
   /**
    * The JSON type `svc config set` stores. A hand-edited file may also hold a number setting as a
-   * string ("30"); anything else (an array, an object, true) is refused, never turned into text.
+   * string ("30"), and a switch as true or false; anything else (an array, an object, true for a
+   * setting that is not a switch) is refused, never turned into text.
    */
-  stores: 'string' | 'number';
+  stores: 'string' | 'number' | 'switch';
 }
 
 /**
@@ -30,9 +31,18 @@ export interface SettingDefinition<T> {
 export const RENDER_MODES = ['auto', 'raw'] as const;
 export type RenderMode = (typeof RENDER_MODES)[number];
 
-/** A switch setting's two values (imageMetadata, streamUsage, saveOneShots). */
+/** A switch setting's two values, as stored and listed (imageMetadata, streamUsage, saveOneShots). */
 export const ON_OFF = ['on', 'off'] as const;
 export type OnOff = (typeof ON_OFF)[number];
+
+/**
+ * A setting that is on or off. Every switch reads the same words (parseOnOff: on/off, true/false,
+ * yes/no, 1/0, any case), from `svc config set`, its variable and the file alike, and is stored
+ * and listed as "on" or "off".
+ */
+function switchSetting(env: string, description: string) {
+  return { env, defaultValue: 'on' as OnOff, description, parse: parseOnOff, stores: 'switch' as const } satisfies SettingDefinition<OnOff>;
+}
 
 /** Longest silence allowed, seconds: a day is already absurd, and keeps the ms value a safe timer. */
 const MAX_TIMEOUT_SECONDS = 86_400;
@@ -87,20 +97,8 @@ export const settingDefinitions = {
     parse: (text: string, source: string): RenderMode => parseChoice(text, source, RENDER_MODES),
     stores: 'string',
   } satisfies SettingDefinition<RenderMode>,
-  imageMetadata: {
-    env: 'SVC_IMAGE_METADATA',
-    defaultValue: 'on',
-    description: "write each saved image's prompt, model and seed into the file (XMP): on, or off for the bytes as sent",
-    parse: (text: string, source: string): OnOff => parseChoice(text, source, ON_OFF),
-    stores: 'string',
-  } satisfies SettingDefinition<OnOff>,
-  streamUsage: {
-    env: 'SVC_STREAM_USAGE',
-    defaultValue: 'on',
-    description: 'ask streamed replies for token counts (stream_options.include_usage): on, or off for a server that refuses it',
-    parse: (text: string, source: string): OnOff => parseChoice(text, source, ON_OFF),
-    stores: 'string',
-  } satisfies SettingDefinition<OnOff>,
+  imageMetadata: switchSetting('SVC_IMAGE_METADATA', "write each saved image's prompt, model and seed into the file (XMP): on, or off for the bytes as sent"),
+  streamUsage: switchSetting('SVC_STREAM_USAGE', 'ask streamed replies for token counts (stream_options.include_usage): on, or off for a server that refuses it'),
   keyCommand: {
     env: 'SVC_KEY_COMMAND',
     defaultValue: undefined,
@@ -121,25 +119,16 @@ export const settingDefinitions = {
     parse: (text: string, source: string) => JSON.stringify(parseParamsObject(text, source, CHAT_OWNED)),
     stores: 'string',
   } satisfies SettingDefinition<string>,
-  saveOneShots: {
-    env: 'SVC_SAVE_ONE_SHOTS',
-    defaultValue: 'on',
-    description: 'keep one-shot answers (svc chat "question" without --session or --continue) as saved conversations: on or off',
-    // Stored as the word "on" or "off" (settings store strings and numbers); true/false, yes/no, 1/0 are taken too.
-    parse: parseOnOff,
-    stores: 'string',
-  } satisfies SettingDefinition<'on' | 'off'>,
+  saveOneShots: switchSetting('SVC_SAVE_ONE_SHOTS', 'keep one-shot answers (svc chat "question" without --session or --continue) as saved conversations: on or off'),
 };
 
 export type SettingName = keyof typeof settingDefinitions;
 
-/** The values a setting takes from a fixed set, for completion of `svc config set KEY <Tab>`. */
+/** The values a setting takes from a fixed set, for completion of `svc config set KEY <Tab>` (a switch: on, off). */
 export const SETTING_CHOICES: Partial<Record<SettingName, readonly string[]>> = {
   preview: PREVIEW_CHOICES,
   render: RENDER_MODES,
-  imageMetadata: ON_OFF,
-  streamUsage: ON_OFF,
-  saveOneShots: ON_OFF,
+  ...Object.fromEntries(Object.entries(settingDefinitions).filter(([, definition]) => definition.stores === 'switch').map(([name]) => [name, ON_OFF])),
 };
 export type SettingValue<N extends SettingName> = ReturnType<(typeof settingDefinitions)[N]['parse']>;
 /** What a setting resolves to: never undefined when it has a default (only baseUrl has none). */

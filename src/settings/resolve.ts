@@ -52,9 +52,11 @@ export function parseStored<N extends SettingName>(name: N, value: unknown, path
   const definition = settingDefinitions[name];
   const where = `the stored setting ${name}${path ? ` (in ${path})` : ''}`;
   const hint = `fix it with \`svc config set ${name} <value>\`, or remove it with \`svc config unset ${name}\``;
-  const typeFits = typeof value === 'string' || (definition.stores === 'number' && typeof value === 'number');
+  // A switch is stored as "on" or "off"; true and false, as a hand edit would write, read the same.
+  const typeFits = typeof value === 'string' || (definition.stores === 'number' && typeof value === 'number') || (definition.stores === 'switch' && typeof value === 'boolean');
   if (!typeFits) {
-    throw new UsageError(`${where} must be a JSON ${definition.stores}; it is ${jsonKind(value)}`, { hint });
+    const wanted = definition.stores === 'switch' ? 'string ("on" or "off")' : definition.stores;
+    throw new UsageError(`${where} must be a JSON ${wanted}; it is ${jsonKind(value)}`, { hint });
   }
   try {
     return (definition.parse as (text: string, source: string) => SettingValue<N>)(String(value), where);

@@ -1,8 +1,9 @@
+import { switchWord } from '../core/parse-values.js';
 import type { IO } from './io.js';
 
-/** SVC_DEBUG=1 turns on request lines and stack traces on stderr. */
+/** SVC_DEBUG=1 (or on, true, yes: the switch words of every on/off setting) turns on request lines and stack traces on stderr. */
 export function debugEnabled(io: IO): boolean {
-  return io.env.SVC_DEBUG === '1' || io.env.SVC_DEBUG === 'true';
+  return switchWord(io.env.SVC_DEBUG ?? '') === 'on';
 }
 
 const REDACTED = '[redacted]';

@@ -4,7 +4,11 @@
  * line, each line printed once when it is whole; no image preview; the session reads lines as
  * the terminal itself edits them. One test here so every part asks the same question.
  */
+import { switchWord } from '../core/parse-values.js';
+
 export function plainWanted(env: Record<string, string | undefined>): boolean {
   const flag = env.SVC_PLAIN;
-  return (flag !== undefined && flag !== '' && flag !== '0' && flag.toLowerCase() !== 'false') || env.TERM === 'dumb';
+  // The switch words of every on/off setting; any other value set turns it on, as it always did:
+  // a variable read by the spinner and the renderer must never stop a command.
+  return (flag !== undefined && flag.trim() !== '' && switchWord(flag) !== 'off') || env.TERM === 'dumb';
 }

@@ -98,7 +98,7 @@ describe('svc config', () => {
       '',
     ]);
     expect((await runSvc(['config', 'unset', 'timeout'], sandbox)).exitCode).toBe(0);
-    const unset = await runSvc(['config', 'get', 'timeout'], sandbox);
+    const unset = await runSvc(['config', 'get', '--stored', 'timeout'], sandbox);
     expect(unset.exitCode).toBe(1);
     expect(unset.stdout).toBe('');
   });

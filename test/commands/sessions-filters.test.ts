@@ -182,9 +182,9 @@ describe('the saveOneShots setting', () => {
     expect((await run(['config', 'get', 'saveOneShots'])).stdout).toBe('on\n');
     const bad = await run(['config', 'set', 'saveOneShots', 'maybe']);
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toContain('saveOneShots must be on or off; got "maybe"');
+    expect(bad.stderr).toContain('saveOneShots must be one of on, off, true, false, yes, no, 1, 0 (in any case); got "maybe"');
     const badEnv = await run(['chat', 'question'], { SVC_SAVE_ONE_SHOTS: 'sometimes' });
     expect(badEnv.exitCode).toBe(2);
-    expect(badEnv.stderr).toContain('SVC_SAVE_ONE_SHOTS must be on or off; got "sometimes"');
+    expect(badEnv.stderr).toContain('SVC_SAVE_ONE_SHOTS must be one of on, off, true, false, yes, no, 1, 0 (in any case); got "sometimes"');
   });
 });

@@ -77,7 +77,7 @@ describe('bash completion, for real', () => {
     ['svc image --aspect ', ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9']],
     ['svc image "a fox" --format w', ['webp']],
     ['svc image -m svc-vision --aspect 2', ['21:9']],
-    ['svc config get ', ['baseUrl', 'timeout', 'maxRetries', 'model', 'imageModel', 'preview', 'render', 'imageMetadata', 'streamUsage', 'keyCommand', 'params', 'saveOneShots']],
+    ['svc config get ', ['baseUrl', 'timeout', 'maxRetries', 'model', 'imageModel', 'preview', 'render', 'imageMetadata', 'streamUsage', 'keyCommand', 'params', 'saveOneShots', 'prices.']],
     ['svc completion ', ['bash', 'zsh', 'fish']],
     ['svc chat --session w', ['weekend', 'work']],
     ['svc sessions delete ', ['weekend', 'work']],
@@ -87,8 +87,8 @@ describe('bash completion, for real', () => {
   });
 
   it('a value that is not a file offers its own values or nothing, never the file names bash falls back to', async () => {
-    // No model list kept for this base URL, a free-text system message, a file argument: files only for the last.
-    expect(await complete('svc chat -m ')).toEqual([]);
+    // A model id, a free-text system message, a file argument: files only for the last.
+    expect(await complete('svc chat -m pa')).toEqual([]);
     expect(await complete('svc chat -s pa')).toEqual([]);
     expect(await complete('svc sessions show pa')).toEqual([]);
     expect((await complete('svc batch pa')).sort()).toEqual(['package-lock.json', 'package.json']);

@@ -51,7 +51,7 @@ afterEach(() => {
 afterAll(() => sandbox?.cleanup());
 
 const CASES: Array<[string, string[]]> = [
-  ['svc config set ', [...settingNames]],
+  ['svc config set ', [...settingNames, 'prices.']],
   ['svc config set render ', ['auto', 'raw']],
   ['svc config set imageMetadata ', ['on', 'off']],
   ['svc config set preview ', ['auto', 'kitty', 'iterm', 'sixel', 'blocks', 'none']],
@@ -61,7 +61,7 @@ const CASES: Array<[string, string[]]> = [
 describe('svc config choices', () => {
   it('prints the names, or the values of one, and nothing (exit 0) for free text or an unknown name', async () => {
     expect((await runSvc(['config', 'choices', 'saveOneShots'], sandbox)).stdout).toBe('on\noff\n');
-    expect((await runSvc(['config', 'choices'], sandbox)).stdout.trim().split('\n')).toEqual([...settingNames]);
+    expect((await runSvc(['config', 'choices'], sandbox)).stdout.trim().split('\n')).toEqual([...settingNames, 'prices.']);
     for (const key of ['timeout', 'nope']) {
       const result = await runSvc(['config', 'choices', key], sandbox);
       expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, '', '']);
@@ -89,7 +89,8 @@ describe.skipIf(!hasZsh)('zsh', () => {
     const words = line.trimEnd().split(' ').slice(2); // after `svc config`, as _arguments' ->args hands them on
     const script = `
       _arguments() { return 0 }
-      _describe() { shift 3; local name; for name in \${(P)1}; do print -r -- "\${name%%:*}"; done }
+      # Each group of candidates (an array's name, its compadd options, -- before the next): the names.
+      _describe() { shift 3; local name; while (( $# )); do for name in \${(P)1}; do print -r -- "\${name%%:*}"; done; shift; while (( $# )) && [[ $1 != -- ]]; do shift; done; (( $# )) && shift; done }
       source completions/_svc
       words=(${words.map((word) => `'${word}'`).join(' ')} '')
       CURRENT=\${#words}

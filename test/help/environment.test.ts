@@ -1,13 +1,14 @@
 /**
- * Help and README agree on the environment (issue 26, item 5): `svc --help` lists every variable
- * svc reads, the README's "Environment variables" table lists the same ones, and every variable
- * the source reads is in that one list (src/core/environment.ts), so none is read undocumented.
+ * Help and README agree on the environment: `svc --help` lists the variables a user sets, the
+ * README's "Environment variables" table lists the same ones, the README's troubleshooting names
+ * the ones terminals set about themselves, and every variable the source reads is in one of the
+ * two lists (src/core/environment.ts), so none is read undocumented.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT } from '../../src/core/environment.js';
+import { ENVIRONMENT, TERMINAL_ENVIRONMENT } from '../../src/core/environment.js';
 import { settingDefinitions } from '../../src/settings/definitions.js';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox } from '../helpers/run-svc.js';
@@ -30,9 +31,11 @@ function readBySource(): string[] {
 }
 
 describe('the environment variables', () => {
-  it('every one the source reads is in the documented list', () => {
-    const missing = readBySource().filter((name) => !listed.includes(name));
+  it('every one the source reads is in one of the documented lists, and none in both', () => {
+    const missing = readBySource().filter((name) => !listed.includes(name) && !TERMINAL_ENVIRONMENT.includes(name));
     expect(missing, `read by src/ but not in src/core/environment.ts: ${missing.join(', ')}`).toEqual([]);
+    expect(listed.filter((name) => TERMINAL_ENVIRONMENT.includes(name))).toEqual([]);
+    expect(TERMINAL_ENVIRONMENT).toContain('KONSOLE_VERSION');
   });
 
   it('svc --help lists each of them', async () => {
@@ -54,6 +57,20 @@ describe('the environment variables', () => {
     const table = readme.slice(start, readme.indexOf('\n### ', start + 1));
     const inReadme = [...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!);
     expect([...new Set(inReadme)].sort()).toEqual(listed);
+  });
+
+  it('svc --help leaves out the ones terminals set, and the README names them under Troubleshooting', async () => {
+    const sandbox = makeSandbox();
+    try {
+      const help = (await runSvc(['--help'], sandbox)).stdout;
+      for (const name of TERMINAL_ENVIRONMENT) expect(help).not.toMatch(new RegExp(`\\b${name}\\b`));
+    } finally {
+      sandbox.cleanup();
+    }
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const start = readme.indexOf('## Troubleshooting');
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    for (const name of TERMINAL_ENVIRONMENT) expect(section, name).toContain(`\`${name}\``);
   });
 });
 

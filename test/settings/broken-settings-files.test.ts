@@ -160,16 +160,21 @@ describe('a broken config.json', () => {
     expect(result.stdout + result.stderr).not.toContain(SECRET);
   });
 
-  it('config unset refuses too, and config get names the file (exit 1)', async () => {
+  it('config unset refuses too, config get --stored names the file (exit 1), and config get says it is skipped, as every command does', async () => {
     plant('config.json', `{"model": ${SECRET}`);
     const unset = await run(['config', 'unset', 'model']);
     expect(unset.exitCode).toBe(1);
     expect(readFileSync(file('config.json'), 'utf8')).toBe(`{"model": ${SECRET}`);
-    const get = await run(['config', 'get', 'model']);
-    expect(get.exitCode).toBe(1);
-    expect(get.stderr).toContain(`${file('config.json')} is not valid JSON`);
+    const stored = await run(['config', 'get', '--stored', 'model']);
+    expect(stored.exitCode).toBe(1);
+    expect(stored.stderr).toContain(`${file('config.json')} is not valid JSON`);
+    // The value a command would use: the default, with the warning every command gives.
+    const inEffect = await run(['config', 'get', 'model']);
+    expect([inEffect.exitCode, inEffect.stdout]).toEqual([0, 'svc-pro\n']);
+    expect(inEffect.stderr).toContain(`${file('config.json')} is not valid JSON`);
     expectClean(unset);
-    expectClean(get);
+    expectClean(stored);
+    expectClean(inEffect);
   });
 
   it('config set still works on a zero-byte file', async () => {

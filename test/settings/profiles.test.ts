@@ -84,7 +84,9 @@ describe('profiles are isolated from each other', () => {
     await run(['config', 'set', '--profile', 'work', 'model', 'work-model']);
     expect((await run(['config', 'get', 'baseUrl', '--profile', 'work'])).stdout).toBe(`${office.baseUrl}\n`);
     expect((await run(['config', 'get', 'baseUrl'])).stdout).toBe(`${home.baseUrl}\n`);
-    expect((await run(['config', 'get', 'model'])).exitCode).toBe(1);
+    expect((await run(['config', 'get', '--stored', 'model'])).exitCode).toBe(1);
+    expect((await run(['config', 'get', 'model'])).stdout).toBe('svc-pro\n');
+    expect((await run(['config', 'get', 'model', '--profile', 'work'])).stdout).toBe('work-model\n');
     expect((await run(['config', 'list', '--profile', 'work'])).stdout).toContain('model\twork-model\tstored');
     const workDir = join(configRoot(), 'profiles', 'work');
     expect((await run(['config', 'path', '--profile', 'work'])).stdout).toBe(`${join(workDir, 'config.json')}\n`);

@@ -1,5 +1,5 @@
 /** The bash completion script, rendered from the completion model. */
-import type { ValueSource } from '../completion-hints.js';
+import { modelSetting, type ValueSource } from '../completion-hints.js';
 import { commandPaths, valueFlagNames, type CompletionCommand } from './model.js';
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -11,18 +11,20 @@ function candidates(source: ValueSource | undefined): string {
     case 'list':
       return `COMPREPLY=($(compgen -W ${quote(source.values.join(' '))} -- "$cur"))`;
     case 'sessions':
-      return `COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))`;
+      return `COMPREPLY=($(compgen -W "$(svc sessions list --for-completion 2>/dev/null | cut -f1)" -- "$cur"))`;
     case 'profiles':
       return `COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur"))`;
     case 'roles':
       return `COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))`;
     case 'models':
-      return `COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur"))`;
+      return `COMPREPLY=($(compgen -W "$(svc config choices ${modelSetting(source)} 2>/dev/null)" -- "$cur"))`;
     case 'files':
       return `COMPREPLY=($(compgen -f -- "$cur"))`;
     case 'settings':
       // After a setting's name, the values it takes; else the names.
       return `local values; values="$(svc config choices "$prev" 2>/dev/null)"; if [[ -n "$values" && "$prev" != set ]]; then COMPREPLY=($(compgen -W "$values" -- "$cur")); else COMPREPLY=($(compgen -W "$(svc config choices 2>/dev/null)" -- "$cur")); fi`;
+    case 'setting-names':
+      return `COMPREPLY=($(compgen -W "$(svc config choices 2>/dev/null)" -- "$cur"))`;
   }
 }
 
@@ -96,6 +98,8 @@ _svc() {
     local keep="\${cur%"\${cur##*:}"}"
     COMPREPLY=("\${COMPREPLY[@]#"$keep"}")
   fi
+  # A key that goes on after its dot (prices.MODEL): no space after it.
+  if [[ \${#COMPREPLY[@]} -eq 1 && "\${COMPREPLY[0]}" == *. ]]; then compopt -o nospace 2>/dev/null; fi
 }
 
 _svc_complete_path() {

@@ -1,5 +1,5 @@
 /** The fish completion script, rendered from the completion model. */
-import type { ValueSource } from '../completion-hints.js';
+import { modelSetting, type ValueSource } from '../completion-hints.js';
 import { commandPaths, valueFlagNames, type CompletionCommand } from './model.js';
 
 const quote = (text: string): string => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -10,17 +10,20 @@ function values(source: ValueSource | undefined): string {
     case 'list':
       return ` -a ${quote(source.values.join(' '))}`;
     case 'sessions':
-      return ` -a '(svc sessions list 2>/dev/null | cut -f1)'`;
+      // Each name with its first line, which fish shows as the description.
+      return ` -a '(svc sessions list --for-completion 2>/dev/null)'`;
     case 'profiles':
       return ` -a '(svc profiles list 2>/dev/null | cut -f1)'`;
     case 'roles':
       return ` -a '(svc roles list 2>/dev/null | cut -f1)'`;
     case 'models':
-      return ` -a '(svc models --cached 2>/dev/null)'`;
+      return ` -a '(svc config choices ${modelSetting(source)} 2>/dev/null)'`;
     case 'files':
       return ' -F';
     case 'settings':
       return ` -a '(__svc_setting_choices)'`;
+    case 'setting-names':
+      return ` -a '(svc config choices 2>/dev/null)'`;
   }
 }
 

@@ -1,5 +1,5 @@
 /** The zsh completion script (#compdef), rendered from the completion model. */
-import type { ValueSource } from '../completion-hints.js';
+import { modelSetting, type ValueSource } from '../completion-hints.js';
 import type { CompletionCommand, CompletionFlag } from './model.js';
 
 // The value helpers are named *_names: `_svc_<command>` is the function of that command
@@ -24,11 +24,13 @@ function action(source: ValueSource | undefined): string {
     case 'roles':
       return '_svc_role_names';
     case 'models':
-      return '_svc_model_ids';
+      return modelSetting(source) === 'imageModel' ? '_svc_image_model_names' : '_svc_chat_model_names';
     case 'files':
       return '_files';
     case 'settings':
       return '_svc_setting_choices';
+    case 'setting-names':
+      return '_svc_setting_names';
   }
 }
 
@@ -79,7 +81,9 @@ export function renderZsh(commands: CompletionCommand[]): string {
 
 _svc_session_names() {
   local -a names
-  names=(\${(f)"$(svc sessions list 2>/dev/null | cut -f1)"})
+  # name<TAB>first line, shown as the name and its description (a backslash in it kept as one)
+  names=(\${(f)"$(svc sessions list --for-completion 2>/dev/null)"})
+  names=("\${(@)\${(@)names//\\\\/\\\\\\\\}/$'\\t'/:}")
   _describe -t sessions 'saved conversation' names
 }
 
@@ -89,15 +93,24 @@ _svc_profile_names() {
   _describe -t profiles 'profile' names
 }
 
+# The setting names and price keys; prices. goes on with a model id, so no space after it.
+_svc_setting_names() {
+  local -a keys open
+  keys=(\${(f)"$(svc config choices 2>/dev/null)"})
+  open=(\${(M)keys:#*.})
+  keys=(\${keys:#*.})
+  _describe -t settings 'setting' keys -- open -S ''
+}
+
 # svc config set: the setting names, then the values the name before takes.
 _svc_setting_choices() {
   local -a values
   [[ $words[CURRENT-1] != set ]] && values=(\${(f)"$(svc config choices $words[CURRENT-1] 2>/dev/null)"})
   if (( $#values )); then
+    values=("\${(@)values//:/\\:}")
     _describe -t values 'value' values
   else
-    values=(\${(f)"$(svc config choices 2>/dev/null)"})
-    _describe -t settings 'setting' values
+    _svc_setting_names
   fi
 }
 
@@ -107,10 +120,19 @@ _svc_role_names() {
   _describe -t roles 'role' names
 }
 
-_svc_model_ids() {
+# The models \`svc config choices model|imageModel\` names. A colon in an id (llama3:8b) is not a description.
+_svc_chat_model_names() {
   local -a names
-  names=(\${(f)"$(svc models --cached 2>/dev/null)"})
-  _describe -t models 'model' names
+  names=(\${(f)"$(svc config choices model 2>/dev/null)"})
+  names=("\${(@)names//:/\\:}")
+  _describe -t models 'chat model' names
+}
+
+_svc_image_model_names() {
+  local -a names
+  names=(\${(f)"$(svc config choices imageModel 2>/dev/null)"})
+  names=("\${(@)names//:/\\:}")
+  _describe -t models 'image model' names
 }
 
 ${commands.map(renderCommand).join('\n\n')}

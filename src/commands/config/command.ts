@@ -4,7 +4,7 @@ import { completes } from '../completion-hints.js';
 import { settingNames } from '../../settings/definitions.js';
 import type { CommandContext } from '../context.js';
 
-const KEYS = `\nKeys: ${settingNames.join(', ')}`;
+const KEYS = `\nKeys: ${settingNames.join(', ')}, prices.MODEL (dollars per million prompt/completion tokens, "IN/OUT")`;
 
 export function configCommand(context: CommandContext): Command {
   const load = () => import('./run.js');
@@ -13,13 +13,19 @@ export function configCommand(context: CommandContext): Command {
     .description('Read and change the settings stored in the config folder. Flags and environment variables override them.')
     .addHelpText(
       'after',
-      `${KEYS}\n\nExamples:\n  $ svc config set baseUrl https://api.example.com\n  $ svc config set timeout 300\n  $ svc config list`,
+      `${KEYS}\n\nExamples:\n  $ svc config set baseUrl https://api.example.com\n  $ svc config set timeout 300\n` +
+        '  $ svc config set streamUsage false\n  $ svc config set prices.svc-pro "0.50/1.50"\n  $ svc config get model\n  $ svc config list',
     );
   config
     .command('get')
-    .description('Print a stored value (exit 1 when it is not set).')
-    .addArgument(completes(new Argument('<key>', 'setting name'), settingNames))
-    .action(async (key: string) => (await load()).runGet(context.factory, key));
+    .description(
+      'Print the value in effect, from wherever it comes: the environment, the stored settings of the profile in use, or the default ' +
+        '(exit 1 when there is none). --stored: the stored value alone.',
+    )
+    .addArgument(completes(new Argument('<key>', 'setting name'), { kind: 'setting-names' }))
+    .option('--stored', 'only the stored value (exit 1 when none is stored)')
+    .addHelpText('after', '\nExamples:\n  $ svc config get model\n  $ SVC_TIMEOUT=30 svc config get timeout     # 30\n  $ svc config get --stored model')
+    .action(async (key: string, options: { stored?: boolean }) => (await load()).runGet(context.factory, key, options.stored === true));
   config
     .command('set')
     .description('Check and store a value.')
@@ -29,7 +35,7 @@ export function configCommand(context: CommandContext): Command {
   config
     .command('unset')
     .description('Remove a stored value, so the default applies.')
-    .addArgument(completes(new Argument('<key>', 'setting name'), settingNames))
+    .addArgument(completes(new Argument('<key>', 'setting name'), { kind: 'setting-names' }))
     .action(async (key: string) => (await load()).runUnset(context.factory, key));
   config
     .command('list')

@@ -3,8 +3,7 @@ import type { Factory } from '../../factory.js';
 import { reportError } from '../../terminal/report-error.js';
 import { isSettingName, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
 import { parseStored } from '../../settings/resolve.js';
-import { cachedModelIds } from '../../storage/models-cache.js';
-import { cacheDir } from '../../settings/paths.js';
+import { knownModels } from '../../settings/known-models.js';
 import { SETTING_CHOICES } from '../../settings/definitions.js';
 import { formatPrice, parsePrice, priceKeyModel, PRICES_KEY, readPrices } from '../../settings/prices.js';
 
@@ -18,9 +17,14 @@ function storedPrices(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
 }
 
-export async function runGet(factory: Factory, key: string): Promise<void> {
+/**
+ * The value in effect (the environment, the stored setting of the profile in use, the default),
+ * as any command would use it; with `stored`, the stored value alone. Exit 1 when there is none.
+ */
+export async function runGet(factory: Factory, key: string, stored = false): Promise<void> {
   const model = priceKeyModel(key);
   if (model !== undefined) {
+    // A price is only ever stored: there is no variable or default for one.
     const { prices } = readPrices((await factory.configStore()).get(PRICES_KEY));
     const price = prices.get(model);
     if (!price) throw new SilentExit(1);
@@ -28,11 +32,17 @@ export async function runGet(factory: Factory, key: string): Promise<void> {
     return;
   }
   const name = settingName(key);
-  const store = await factory.configStore();
-  const value = store.get(name);
-  if (value === undefined || value === null) throw new SilentExit(1);
-  // Checked as when it is used: a hand-edited ["a","b"] is refused, not printed as "a,b".
-  factory.io.stdout.write(`${String(parseStored(name, value, store.path))}\n`);
+  let value: unknown;
+  if (stored) {
+    const store = await factory.configStore();
+    const text = store.get(name);
+    // Checked as when it is used: a hand-edited ["a","b"] is refused, not printed as "a,b".
+    value = text === undefined || text === null ? undefined : parseStored(name, text, store.path);
+  } else {
+    value = (await factory.settings({}))[name].value;
+  }
+  if (value === undefined) throw new SilentExit(1);
+  factory.io.stdout.write(`${String(value)}\n`);
 }
 
 export async function runSet(factory: Factory, key: string, text: string): Promise<void> {
@@ -91,23 +101,39 @@ export async function runList(factory: Factory): Promise<void> {
 }
 
 /**
- * `svc config choices [KEY]` (hidden; what shell completion calls): the setting names, or the
- * values KEY takes: its choices, the models `svc models` last listed for model keys, nothing for
- * free text. One a line; never an error, so a Tab never prints one.
+ * `svc config choices [KEY]` (hidden; what shell completion calls): the keys (setting names,
+ * `prices.` and the prices stored), or the values KEY takes: its choices, the models svc knows
+ * for model keys, nothing for free text. One a line; never an error, so a Tab never prints one,
+ * and never a request: only files are read.
  */
 export async function runChoices(factory: Factory, key: string | undefined): Promise<void> {
   const { io } = factory;
   let values: readonly string[] = [];
-  if (key === undefined) values = settingNames;
+  if (key === undefined) values = [...settingNames, `${PRICES_KEY}.`, ...[...(await storedPriceModels(factory))].map((model) => `${PRICES_KEY}.${model}`)];
   else if (isSettingName(key)) {
     const known = SETTING_CHOICES[key];
     if (known) values = known;
-    else if (key === 'model' || key === 'imageModel') {
-      const settings = await factory.settings({}).catch(() => undefined);
-      values = cachedModelIds(cacheDir(io.env), settings?.baseUrl.value);
-    }
+    else if (key === 'model' || key === 'imageModel') values = knownModels(io.env, key === 'model' ? 'chat' : 'image', await baseUrlInEffect(factory));
   }
   if (values.length > 0) io.stdout.write(`${values.join('\n')}\n`);
+}
+
+/** The models with a stored price, for completion; none when the settings cannot be read. */
+async function storedPriceModels(factory: Factory): Promise<Iterable<string>> {
+  try {
+    return readPrices((await factory.configStore()).get(PRICES_KEY)).prices.keys();
+  } catch {
+    return [];
+  }
+}
+
+/** The base URL in effect, for completion; undefined when none is set or it cannot be read. */
+async function baseUrlInEffect(factory: Factory): Promise<string | undefined> {
+  try {
+    return (await factory.settings({})).baseUrl.value;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function runPath(factory: Factory): Promise<void> {

@@ -19,7 +19,7 @@ export function declareImageCommand() {
     .option('--seed <n>', 'seed for a reproducible image (whole number 0 to 4294967295)')
     .option('-n, --count <n>', 'make N variants (1 to 8), one request each, seeds S, S+1… with --seed; saved as name-1, name-2…; one contact sheet on a terminal')
     .option('--negative <text>', 'what must not appear in the image')
-    .addOption(completes(new Option('-m, --model <id>', 'image model (env SVC_IMAGE_MODEL; default svc-vision)'), { kind: 'models' }))
+    .addOption(completes(new Option('-m, --model <id>', 'image model (env SVC_IMAGE_MODEL; default svc-vision)'), { kind: 'models', use: 'image' }))
     .addOption(completes(new Option('--preview <how>', `preview on a terminal: ${PREVIEW_CHOICES.join(', ')} (env SVC_PREVIEW; default auto)`), PREVIEW_CHOICES))
     .option('--open', "open the saved file in the system's viewer (xdg-open, open, start)")
     .option('--force', 'replace an existing file')

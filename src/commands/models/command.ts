@@ -11,7 +11,7 @@ export function modelsCommand(context: CommandContext) {
         '$XDG_CACHE_HOME/svc/models.json, which shell completion of -m reads (--cached prints it without asking).',
     )
     .option('--json', "print the service's answer as JSON")
-    .option('--cached', 'print the ids of the last answer kept, asking nothing (what completion of -m uses)');
+    .option('--cached', 'print the ids of the last answer kept, asking nothing');
   return addConnectionOptions(command)
     .addHelpText('after', '\nExamples:\n  $ svc models\n  $ svc models | grep -i mini\n  $ svc models --json | jq -r \'.data[].id\'')
     .action(async (flags) => {

@@ -36,8 +36,14 @@ export function sessionsCommand(context: CommandContext): Command {
     .addOption(modelOption())
     .option('--json', 'print a JSON array instead')
     .option('--usage', 'add a tokens column (and the cost, with prices set: svc config set prices.MODEL IN/OUT)')
+    // What shell completion asks (completion/*.ts): each name and its first line; not for people.
+    .addOption(new Option('--for-completion').hideHelp())
     .addHelpText('after', '\nExamples:\n  $ svc sessions list -n 20\n  $ svc sessions list --usage\n  $ svc sessions list --since 2d --model svc-mini\n  $ svc sessions list --since 2026-11-01 --json | jq -r \'.[].name\'')
-    .action(async (options: FilterOptions & { json?: boolean; usage?: boolean }) => (await import('../conversation-list.js')).runList(context.factory, options.json === true, await filterOf(options), options.usage === true));
+    .action(async (options: FilterOptions & { json?: boolean; usage?: boolean; forCompletion?: boolean }) => {
+      const list = await import('../conversation-list.js');
+      if (options.forCompletion === true) return list.runCompletionList(context.factory);
+      return list.runList(context.factory, options.json === true, await filterOf(options), options.usage === true);
+    });
   sessions
     .command('show')
     .description('Print a conversation as a transcript, or its messages array with --json.')
