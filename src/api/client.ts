@@ -14,7 +14,7 @@ import { errorForStatus } from './status-errors.js';
 import { closedWhileKeptAlive, networkError, transportErrorCode } from './transport-errors.js';
 import type { Proxy } from './proxy-settings.js';
 import { wrapResponse, type ApiResponse } from './response.js';
-import { getUrl } from './get-url.js';
+import { downloadFailure, downloadTarget, DownloadError, MAX_REDIRECTS, REDIRECTS } from './get-url.js';
 import { endpointUrl } from './url.js';
 
 export type { ApiResponse };
@@ -66,11 +66,23 @@ export interface ClientOptions {
   now?: () => number;
 }
 
-/** Where one endpoint's requests go: the URL as shown, and the origin and path undici takes. */
-interface Target {
+/** Where a request goes: the URL as shown in messages, and the origin and path undici takes. */
+export interface Target {
   url: string;
   origin: string;
   path: string;
+}
+
+/** One request as the loop sends it. */
+interface Outgoing {
+  method: 'POST' | 'GET';
+  target: Target;
+  payload?: string | undefined;
+  /**
+   * A URL the service handed out (an image as `data[n].url`): redirects are followed, the key
+   * goes only to the service's own origin, and a refusal is the download's, not the API's.
+   */
+  download?: boolean;
 }
 
 export class ApiClient {
@@ -81,10 +93,13 @@ export class ApiClient {
    */
   readonly #targets = new Map<string, Target>();
   readonly #headers: Record<string, string>;
+  /** The one origin the key is sent to: the service's. */
+  readonly #keyOrigin: string;
 
   constructor(options: ClientOptions) {
     this.#options = options;
     this.#headers = requestHeaders(options.apiKey, options.userAgent);
+    this.#keyOrigin = new URL(endpointUrl(options.baseUrl, 'models')).origin;
   }
 
   #target(endpoint: string): Target {
@@ -108,23 +123,12 @@ export class ApiClient {
   }
 
   /**
-   * GET a URL the service handed out (an image as `data[n].url`), with the same timeout, retries
-   * and proxies as the API calls, following redirects. The key goes only to the service's own
-   * origin: an image host elsewhere never sees it.
+   * GET a URL the service handed out (an image as `data[n].url`), through the same loop as the
+   * API calls (timeout, retries and their notices, a shared pause, proxies), following redirects.
+   * The key goes only to the service's own origin: an image host elsewhere never sees it.
    */
   async get(url: string, signal?: AbortSignal): Promise<ApiResponse> {
-    const options = this.#options;
-    return getUrl(url, {
-      dispatcher: options.dispatcher,
-      timeoutMs: options.timeoutMs,
-      maxRetries: options.maxRetries,
-      userAgent: options.userAgent,
-      key: { value: options.apiKey, origin: new URL(endpointUrl(options.baseUrl, 'models')).origin },
-      sleep: options.sleep ?? abortableSleep,
-      now: options.now ?? Date.now,
-      random: options.random ?? Math.random,
-      ...(options.debug ? { debug: options.debug } : {}),
-    }, signal);
+    return this.#send({ method: 'GET', target: downloadTarget(url), download: true }, signal);
   }
 
   /** The same client (same dispatcher and keep-alive connections) with some options replaced. */
@@ -137,27 +141,42 @@ export class ApiClient {
    * only here, before any byte of a successful body was handed out, so nothing shown is repeated.
    */
   async post(endpoint: string, body: unknown, signal?: AbortSignal): Promise<ApiResponse> {
-    return this.#send('POST', endpoint, JSON.stringify(body), signal);
+    return this.#send({ method: 'POST', target: this.#target(endpoint), payload: JSON.stringify(body) }, signal);
   }
 
   /** GET `/v1/<endpoint>` (the model list), with the same retries and errors as a POST. */
   async getEndpoint(endpoint: string, signal?: AbortSignal): Promise<ApiResponse> {
-    return this.#send('GET', endpoint, undefined, signal);
+    return this.#send({ method: 'GET', target: this.#target(endpoint) }, signal);
   }
 
-  async #send(method: 'POST' | 'GET', endpoint: string, payload: string | undefined, signal: AbortSignal | undefined): Promise<ApiResponse> {
+  /** The headers of one attempt at `target`: the API's, or a download's, which carry the key only to the service. */
+  #headersFor(request: Outgoing, target: Target): Record<string, string> {
+    if (!request.download) return this.#headers;
+    const headers: Record<string, string> = { 'user-agent': this.#options.userAgent, accept: 'image/*, */*;q=0.5' };
+    if (target.origin === this.#keyOrigin) headers.authorization = this.#headers.authorization!;
+    return headers;
+  }
+
+  /**
+   * The one request loop: every request svc sends goes through it, and it alone decides what is
+   * retried (retry-policy.ts), tells of retries, and holds a pause the service asked for.
+   */
+  async #send(request: Outgoing, signal: AbortSignal | undefined): Promise<ApiResponse> {
     const options = this.#options;
-    const target = this.#target(endpoint);
-    const url = target.url;
+    const { method, payload } = request;
     const sleep = options.sleep ?? abortableSleep;
     const now = options.now ?? Date.now;
     const random = options.random ?? Math.random;
-    const transport = { url, timeoutMs: options.timeoutMs, midResponse: false, baseUrlOrigin: options.baseUrlOrigin, proxy: options.proxy };
-
+    let target = request.target;
+    let redirects = 0;
     let resentOnNewConnection = false;
-    for (let retriesDone = 0; ; retriesDone++) {
+    for (let retriesDone = 0; ; ) {
       await options.pause?.wait(signal);
-      options.debug?.(`${method} ${url} (attempt ${retriesDone + 1}${payload === undefined ? '' : `, ${payload.length} bytes`}, Authorization: Bearer [redacted])`);
+      const headers = this.#headersFor(request, target);
+      const key = headers.authorization ? 'Authorization: Bearer [redacted]' : 'no key: another host';
+      options.debug?.(`${method} ${target.url}${request.download && target.path.includes('?') ? '?…' : ''} (attempt ${retriesDone + 1}${payload === undefined ? '' : `, ${payload.length} bytes`}, ${key})`);
+      // A handed-out URL may be on a host the proxy settings treat otherwise: its failures name no proxy.
+      const transport = request.download ? { url: target.url, timeoutMs: options.timeoutMs, midResponse: false } : { url: target.url, timeoutMs: options.timeoutMs, midResponse: false, baseUrlOrigin: options.baseUrlOrigin, proxy: options.proxy };
       let response: Answer;
       try {
         response = await exchange(
@@ -166,7 +185,7 @@ export class ApiClient {
             origin: target.origin,
             path: target.path,
             method,
-            headers: this.#headers,
+            headers,
             ...(payload === undefined ? {} : { body: payload }),
             headersTimeout: options.timeoutMs,
             bodyTimeout: options.timeoutMs,
@@ -184,34 +203,43 @@ export class ApiClient {
         const code = transportErrorCode(error);
         const decision = decideRetry({ retriesDone, maxRetries: options.maxRetries, status: undefined, headers: {}, errorCode: code, now: now(), random });
         if (!decision.retry) throw networkError(error, transport);
-        options.onRetry?.({ reason: code ?? 'connection failure', delayMs: decision.delayMs, retry: retriesDone + 1, maxRetries: options.maxRetries });
+        retriesDone += 1;
+        options.onRetry?.({ reason: code ?? 'connection failure', delayMs: decision.delayMs, retry: retriesDone, maxRetries: options.maxRetries });
         await sleep(decision.delayMs, signal);
         continue;
       }
 
-      const headers = response.headers;
-      const requestId = header(headers, 'x-request-id');
-      options.debug?.(`HTTP ${response.statusCode}${requestId ? ` request id ${requestId}` : ''}`);
-      if (response.statusCode >= 200 && response.statusCode < 300) {
-        return wrapResponse(response, url, requestId, options.timeoutMs);
+      const status = response.statusCode;
+      const answerHeaders = response.headers;
+      const requestId = header(answerHeaders, 'x-request-id');
+      options.debug?.(`HTTP ${status}${requestId ? ` request id ${requestId}` : ''}`);
+      const location = header(answerHeaders, 'location');
+      if (request.download && REDIRECTS.has(status) && location !== undefined) {
+        response.body.destroy();
+        if (++redirects > MAX_REDIRECTS) throw new DownloadError(`the image URL ${target.url} redirects more than ${MAX_REDIRECTS} times; svc stopped following it`);
+        target = downloadTarget(new URL(location, `${target.origin}${target.path}`).href);
+        continue;
       }
+      if (status >= 200 && status < 300) return wrapResponse(response, target.url, requestId, options.timeoutMs);
 
-      const text = await readErrorBody(response.body, headers);
-      const decision = decideRetry({ retriesDone, maxRetries: options.maxRetries, status: response.statusCode, headers, now: now(), random });
+      const text = await readErrorBody(response.body, answerHeaders);
+      const decision = decideRetry({ retriesDone, maxRetries: options.maxRetries, status, headers: answerHeaders, now: now(), random });
       if (decision.retry) {
-        options.onRetry?.({ reason: `HTTP ${response.statusCode}`, delayMs: decision.delayMs, retry: retriesDone + 1, maxRetries: options.maxRetries });
+        retriesDone += 1;
+        options.onRetry?.({ reason: `HTTP ${status}`, delayMs: decision.delayMs, retry: retriesDone, maxRetries: options.maxRetries });
         // The service asked for a pause (429, or a wait it named): with a shared pause every
         // request waits it out, at the top of the loop; other failures are this request's own.
-        const serviceAsked = response.statusCode === 429 || advisedWaitMs(headers, now()) !== undefined;
+        const serviceAsked = status === 429 || advisedWaitMs(answerHeaders, now()) !== undefined;
         if (options.pause && serviceAsked) options.pause.hold(decision.delayMs);
         else await sleep(decision.delayMs, signal);
         continue;
       }
+      if (request.download) throw downloadFailure(target.url, status, text, answerHeaders);
       throw errorForStatus({
-        status: response.statusCode,
-        service: extractServiceMessage(text, header(headers, 'content-type')),
+        status,
+        service: extractServiceMessage(text, header(answerHeaders, 'content-type')),
         requestId,
-        url,
+        url: target.url,
         retriesDone,
         refusedWaitMs: decision.reason === 'wait-too-long' ? decision.waitMs : undefined,
         baseUrlOrigin: options.baseUrlOrigin,

@@ -219,3 +219,35 @@ describe('ApiClient errors', () => {
     expect(await drain(response.body)).toBe('abcde');
   });
 });
+
+describe('ApiClient downloads (an image URL the service handed out)', () => {
+  it('go through the same request loop: a retry is noticed, and a pause the service asks for is held for every request', async () => {
+    server.script(reply.json(503, { error: 'busy' }), (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end('png'));
+    const response = await client().get(`${server.baseUrl}/files/a.png`);
+    expect(await drain(response.body)).toBe('png');
+    expect(notices).toEqual([{ reason: 'HTTP 503', delayMs: 500, retry: 1, maxRetries: 2 }]);
+    expect(server.requests.map((request) => request.headers.authorization)).toEqual(['Bearer test-key-0123456789', 'Bearer test-key-0123456789']);
+
+    server.reset();
+    notices.length = 0;
+    const held: number[] = [];
+    const pause = { hold: (ms: number) => held.push(ms), wait: async () => {} };
+    server.script(reply.json(429, {}, { 'retry-after-ms': '30' }), (_req, res) => void res.writeHead(200).end('png'));
+    await drain((await client({ pause }).get(`${server.baseUrl}/files/b.png`)).body);
+    expect(held).toEqual([30]);
+    expect(sleeps).toEqual([500]);
+  });
+
+  it('a redirect is followed to another origin, which never gets the key', async () => {
+    const elsewhere = createServer((request, res) => void res.writeHead(200).end(request.headers.authorization ?? 'no key'));
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    try {
+      const other = `http://localhost:${(elsewhere.address() as AddressInfo).port}`;
+      server.script((_req, res) => void res.writeHead(302, { location: `${other}/moved.png` }).end());
+      expect(await drain((await client().get(`${server.baseUrl}/files/c.png`)).body)).toBe('no key');
+      expect(server.requests[0]!.headers.authorization).toBe('Bearer test-key-0123456789');
+    } finally {
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
+  });
+});
