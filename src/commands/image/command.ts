@@ -6,6 +6,7 @@
  */
 import { Command } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
+import { UsageError } from '../../core/errors.js';
 import { addImageOptions, declareImageCommand, type ImageFlags } from './flags.js';
 
 const EXAMPLES = `
@@ -70,10 +71,7 @@ function againCommand(context: CommandContext) {
     .action(async (file, own, self) => {
       const { checkImageFileNames } = await import('./info.js');
       checkImageFileNames('again', self.args);
-      if (self.args.length > 1) {
-        const { UsageError } = await import('../../core/errors.js');
-        throw new UsageError('svc image again takes one file', { hint: `svc image again ${file} --seed 7` });
-      }
+      if (self.args.length > 1) throw new UsageError('svc image again takes one file', { hint: `svc image again ${file} --seed 7` });
       // Commander reads image's flags wherever they are on the line (`svc image again x.png --seed 3`
       // and `svc image --seed 3 again x.png` alike), so they are image's; any of again's own beat them.
       const flags = { ...(self.parent?.opts() ?? {}), ...own } as ImageFlags;
