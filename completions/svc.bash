@@ -20,7 +20,7 @@ _svc() {
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
-    case "|chat|image|batch|sessions|sessions list|sessions show|sessions fork|sessions search|sessions export|sessions delete|roles|roles list|roles show|roles set|roles edit|roles rm|models|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|emulator|completion|help|" in
+    case "|chat|image|image info|image again|batch|sessions|sessions list|sessions show|sessions fork|sessions search|sessions export|sessions delete|roles|roles list|roles show|roles set|roles edit|roles rm|models|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|emulator|completion|help|" in
       *"|${path:+$path }$word|"*) path="${path:+$path }$word" ;;
     esac
   done
@@ -77,6 +77,32 @@ _svc_complete_path() {
         -n|--count) compopt +o default 2>/dev/null; return ;;
         --negative) compopt +o default 2>/dev/null; return ;;
         -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc config choices imageModel 2>/dev/null)" -- "$cur")); return ;;
+        --preview) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'auto kitty iterm sixel blocks none' -- "$cur")); return ;;
+        --param) compopt +o default 2>/dev/null; return ;;
+        --base-url) compopt +o default 2>/dev/null; return ;;
+        --timeout) compopt +o default 2>/dev/null; return ;;
+        --max-retries) compopt +o default 2>/dev/null; return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-o --output --aspect --format --seed -n --count --negative -m --model --preview --open --force --no-metadata --json --dry-run --param --base-url --timeout --max-retries --plain --profile -h --help' -- "$cur")); return; fi
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'info again' -- "$cur"))
+      ;;
+    'image info')
+      case "$prev" in
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --plain --profile -h --help' -- "$cur")); return; fi
+      :
+      ;;
+    'image again')
+      case "$prev" in
+        -o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --aspect) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W '1:1 16:9 9:16 4:3 3:4 21:9' -- "$cur")); return ;;
+        --format) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'png jpeg webp' -- "$cur")); return ;;
+        --seed) compopt +o default 2>/dev/null; return ;;
+        -n|--count) compopt +o default 2>/dev/null; return ;;
+        --negative) compopt +o default 2>/dev/null; return ;;
+        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
         --preview) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'auto kitty iterm sixel blocks none' -- "$cur")); return ;;
         --param) compopt +o default 2>/dev/null; return ;;
         --base-url) compopt +o default 2>/dev/null; return ;;
@@ -254,7 +280,7 @@ _svc_complete_path() {
       case "$prev" in
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--with-key --plain --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--with-key --offline --plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'auth logout')
@@ -268,7 +294,7 @@ _svc_complete_path() {
       case "$prev" in
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--offline --plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'config')

@@ -14,11 +14,11 @@ import type { ConversationStore } from './conversations/store.js';
 import { debugLogger } from './terminal/debug.js';
 import { UsageError } from './core/errors.js';
 import type { IO } from './terminal/io.js';
-import { envApiKey, missingKeyError, resolveApiKey, type ResolvedKey } from './settings/api-key.js';
+import { API_KEY_ENV, envApiKey, hasStoredKey, missingKeyError, resolveApiKey, type ResolvedKey } from './settings/api-key.js';
 import { sendsKeyInClear } from './settings/plain-http.js';
 import { parseProfileName, profileExists, unknownProfileError, type SelectedProfile } from './settings/profiles.js';
 import { settingNames, type ResolvedValue, type SettingName } from './settings/definitions.js';
-import { resolveSetting, settingOrigin, type Resolved } from './settings/resolve.js';
+import { envOverridesOfStored, resolveSetting, settingOrigin, type Resolved } from './settings/resolve.js';
 import { BrokenStoreFileError, openStore, type JsonStoreFile } from './settings/store.js';
 import { readStoredKey, warnSkipped } from './settings/stored-key.js';
 import { selectProfile } from './settings/profile-choice.js';
@@ -48,7 +48,8 @@ export interface Factory {
   configStore(use?: ProfileUse): Promise<JsonStoreFile>;
   /** The stored key of the profile in use. */
   credentialsStore(use?: ProfileUse): Promise<JsonStoreFile>;
-  settings(flags: SettingFlags): Promise<ResolvedSettings>;
+  /** The settings: flags, environment, the profile's stored ones. `create`: a profile not made yet stores none (`svc auth login`). */
+  settings(flags: SettingFlags, use?: ProfileUse): Promise<ResolvedSettings>;
   apiKey(): Promise<ResolvedKey | undefined>;
   /** The prices set with `svc config set prices.MODEL IN/OUT` (none: no cost is shown). */
   prices(): Promise<ReadonlyMap<string, Price>>;
@@ -56,9 +57,10 @@ export interface Factory {
   loadedApiKey(): string | undefined;
   /**
    * A client for the settings a command resolved (base URL, timeout, retries). `connections`
-   * bounds its keep-alive connections (svc batch: --concurrency; see createDispatcher).
+   * bounds its keep-alive connections (svc batch: --concurrency; see createDispatcher); `key`
+   * sends that key instead of the one in use (`svc auth login` checks the key it is given).
    */
-  apiClient(settings: ResolvedSettings, options?: { connections?: number }): Promise<ApiClient>;
+  apiClient(settings: ResolvedSettings, options?: { connections?: number; key?: string }): Promise<ApiClient>;
   /** The saved conversations; damaged files it meets are named on stderr. */
   conversationStore(): Promise<ConversationStore>;
   /** Earlier inputs for the session's Up/Down; with `save` false (--no-save) read but never written. */
@@ -124,14 +126,34 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
    */
   const storedSettings = memo(async () => {
     const store = await configStore();
+    let values: Record<string, unknown> = {};
     try {
-      return { values: store.all(), path: store.path };
+      values = store.all();
     } catch (error) {
       if (!(error instanceof BrokenStoreFileError)) throw error;
       warnSkipped(io, error, 'its settings are ignored');
-      return { values: {}, path: store.path };
     }
+    await warnEnvOverProfile(values);
+    return { values, path: store.path };
   });
+
+  /**
+   * `--profile NAME` typed while SVC_* variables override what that profile stores: one line
+   * names them, as the environment wins (flag > environment > stored) and the user asked for the
+   * profile. Only for a profile typed on the command line: SVC_PROFILE is the environment too.
+   */
+  async function warnEnvOverProfile(values: Record<string, unknown>): Promise<void> {
+    const selected = await profile();
+    if (selected.source !== 'flag') return;
+    const names = envOverridesOfStored(io.env, values);
+    if (envApiKey(io.env)) {
+      const credentials = await credentialsStore();
+      if (!credentials.problem() && hasStoredKey(credentials)) names.push(API_KEY_ENV);
+    }
+    if (names.length === 0) return;
+    const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+    io.stderr.write(`svc: warning: ${list} in the environment override${names.length === 1 ? 's' : ''} what the profile "${selected.name}" stores (unset ${names.length === 1 ? 'it' : 'them'} to use the profile's)\n`);
+  }
 
   const prices = memo(async () => {
     const stored = await storedSettings();
@@ -166,8 +188,9 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
    * Every setting, each resolved when first read: a bad value of a setting this command does not
    * use (SVC_IMAGE_MODEL for a chat) does not stop it, and one it uses stops it before sending.
    */
-  async function settings(flags: SettingFlags): Promise<ResolvedSettings> {
-    const stored = await storedSettings();
+  async function settings(flags: SettingFlags, use: ProfileUse = 'read'): Promise<ResolvedSettings> {
+    const unmade = use === 'create' && !profileExists(io.env, (await profile()).name);
+    const stored = unmade ? { values: {}, path: undefined } : await storedSettings();
     const inputs = { flags, env: io.env, stored: stored.values, storedPath: stored.path };
     const resolved = {} as ResolvedSettings;
     for (const name of settingNames) {
@@ -177,9 +200,11 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
     return resolved;
   }
 
-  async function apiClient(resolved: ResolvedSettings, options: { connections?: number } = {}): Promise<ApiClient> {
+  async function apiClient(resolved: ResolvedSettings, options: { connections?: number; key?: string } = {}): Promise<ApiClient> {
     const baseUrl = requireBaseUrl(resolved);
-    const key = await apiKey();
+    const key = options.key === undefined ? await apiKey() : { key: options.key };
+    // A key given here is redacted from what svc prints, as the loaded one is.
+    if (options.key !== undefined) loadedKey = options.key;
     if (!key) throw missingKeyError((await profile()).name);
     if (sendsKeyInClear(baseUrl)) {
       io.stderr.write(`svc: warning: ${baseUrl} is plain http:// to another machine: the API key travels unencrypted (use https://)\n`);

@@ -143,7 +143,11 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
     commitAll(saved, plan.force);
     if (plan.json) {
       // An image the service gave as a URL keeps it: where it came from, for scripts that need it.
-      const images = saved.map(({ path, image, seed }) => ({ path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes, ...(seed === undefined ? {} : { seed }), ...(image.url === undefined ? {} : { url: image.url }) }));
+      // The seed each was asked with (null: none was sent, the service chose), and its pixel size as read from the file.
+      const images = saved.map(({ path, image, seed }) => {
+        const size = readDimensions(image.file.head);
+        return { path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes, seed: seed ?? plan.seed ?? null, width: size?.width ?? null, height: size?.height ?? null, ...(image.url === undefined ? {} : { url: image.url }) };
+      });
       io.stdout.write(jsonForOutput({ created: result.created, images, usage: result.usage ?? null }, io.stdoutIsTTY));
     } else if (variants && preview !== 'none') {
       // One contact sheet for the variants, each labelled with its number and seed.

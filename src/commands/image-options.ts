@@ -12,8 +12,11 @@ import type { ImageFlags } from './image/flags.js';
 /** The prompt words and the flags, as commander collected them. */
 export type RawImageOptions = Omit<ImageFlags, 'metadata'> & { words: string[]; metadata?: boolean };
 
-/** `folder`: -o names a folder, so the file is named from the prompt inside it (as `cp` does). */
-export type OutputTarget = { kind: 'stdout' } | { kind: 'path'; path: string } | { kind: 'folder'; path: string } | { kind: 'auto' };
+/**
+ * `folder`: -o names a folder, so the file is named from the prompt inside it (as `cp` does).
+ * `beside`: `svc image again FILE` without -o: named after FILE, in its folder (`out-2.png`).
+ */
+export type OutputTarget = { kind: 'stdout' } | { kind: 'path'; path: string } | { kind: 'folder'; path: string } | { kind: 'beside'; path: string } | { kind: 'auto' };
 
 export interface ImagePlan {
   /** `--param KEY=VALUE`: fields added to the request body as given. */

@@ -11,7 +11,7 @@ import { removeStaleTempFiles } from '../images/temp-image-file.js';
 import { SvcError, UsageError } from '../core/errors.js';
 import type { IO } from '../terminal/io.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
-import { freshPaths, nameTaken, numbered, outputLocation } from '../images/file-names.js';
+import { freshPaths, nameTaken, numbered, outputLocation, pathsBeside } from '../images/file-names.js';
 import type { ImagePlan } from './image-options.js';
 import { existsBeforeStart, notAFile } from '../images/save.js';
 
@@ -97,6 +97,10 @@ function chooseTarget(io: IO, plan: ImagePlan): ImageTarget {
     return { dir, paths: (count) => freshPaths(dir, plan.prompt, plan.format, count) };
   }
   const location = outputLocation(io.cwd, output.path);
+  if (output.kind === 'beside') {
+    checkFolder(location.dir, `the folder of ${output.path}`);
+    return { dir: location.dir, paths: (count) => pathsBeside(location.path, plan.format, count) };
+  }
   checkFolder(location.dir, `-o ${output.path}`);
   if (Buffer.byteLength(location.name) > MAX_NAME_BYTES) {
     throw new UsageError(`-o: the file name is ${Buffer.byteLength(location.name)} bytes long, more than the ${MAX_NAME_BYTES} file systems take`);

@@ -66,6 +66,31 @@ export function freshPaths(dir: string, prompt: string, format: ImageFormat, cou
   throw new Error(`no free file name for ${slug} in ${dir}`);
 }
 
+/** The extensions svc saves images under, each a name of the same image to a person. */
+const IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp'];
+
+/**
+ * Paths for `count` images made again from `file` (`svc image again`), beside it and never over
+ * anything: `out.png` gives `out-2.png`, else `out-3.png`… (several: `out-2-1.png`…), in the format
+ * asked for; a number is taken while any image of that name is there (`out-2.png` keeps
+ * `out-2.webp` from being made). A file that is one of such a series already (`out-2.png`, with
+ * `out.png` beside it) goes on with the series (`out-3.png`), not `out-2-2.png`.
+ */
+export function pathsBeside(file: string, format: ImageFormat, count: number): string[] {
+  const dir = dirname(file);
+  const own = extname(file);
+  let stem = basename(file, own);
+  const series = /^(.+)-\d+$/.exec(stem);
+  if (series && nameTaken(join(dir, `${series[1]}${own}`))) stem = series[1]!;
+  const numberTaken = (name: string): boolean => IMAGE_EXTENSIONS.some((ext) => nameTaken(join(dir, `${name}${ext}`)));
+  for (let number = 2; number < 10_000; number++) {
+    if (numberTaken(`${stem}-${number}`)) continue;
+    const paths = numbered(join(dir, `${stem}-${number}${EXTENSION[format]}`), count);
+    if (!paths.some(nameTaken)) return paths;
+  }
+  throw new Error(`no free file name for ${stem} in ${dir}`);
+}
+
 /** The folder an -o path writes into, and the path made absolute. */
 export function outputLocation(cwd: string, path: string): { dir: string; path: string; name: string } {
   const absolute = resolve(cwd, path);

@@ -2,8 +2,8 @@
  * The roles svc ships. A role file of the same name (svc roles set / edit) takes the place of
  * one of these; removing that file brings the built-in back.
  *
- * Temperature 0 on all three: a command, a commit message and an explanation are wanted the
- * same each time, not creative. The `shell` prompt asks for the bare command because its reply
+ * Temperature 0 on all of them: a command, a commit message, an explanation and a translation
+ * are wanted the same each time, not creative. The `shell` prompt asks for the bare command because its reply
  * goes straight to stdout for a person (or `$(...)`) to use: fences or a sentence around it
  * would have to be stripped by hand.
  */
@@ -33,6 +33,15 @@ export const BUILT_IN_ROLES: readonly Role[] = [
     system:
       'You explain code, shell commands and error messages to a developer. Say what it does in one or two sentences first, ' +
       'then explain the parts that matter, briefly, in plain language. Point out anything surprising or risky. Do not repeat the input back.',
+    model: undefined,
+    fields: { temperature: 0 },
+  },
+  {
+    name: 'translate',
+    // The language is a blank (`--var lang=French`), English when not given (roles/template.ts).
+    system:
+      "You translate the user's text into {{lang:English}}. Answer with the translation only: no notes, no quotation marks around it, " +
+      'no explanation. Keep the meaning, the tone and the layout (line breaks, Markdown, code) of the original.',
     model: undefined,
     fields: { temperature: 0 },
   },

@@ -46,6 +46,12 @@ export function resolveApiKey(env: Record<string, string | undefined>, credentia
   return { key, source: 'stored' };
 }
 
+/** Whether the credentials hold a key at all (checked or not): for saying that SVC_API_KEY hides it. */
+export function hasStoredKey(credentials: JsonStore): boolean {
+  const stored = credentials.get(STORED_KEY);
+  return stored !== undefined && stored !== null && stored !== '';
+}
+
 export async function storeApiKey(credentials: JsonStore, key: string): Promise<void> {
   await credentials.set(STORED_KEY, key);
 }

@@ -3,7 +3,7 @@
  */
 import { UsageError } from '../core/errors.js';
 import { InvalidValueError } from '../core/parse-values.js';
-import { settingDefinitions, type ResolvedValue, type SettingName, type SettingValue } from './definitions.js';
+import { settingDefinitions, settingNames, type ResolvedValue, type SettingName, type SettingValue } from './definitions.js';
 
 export type SettingSource = 'flag' | 'env' | 'stored' | 'default';
 
@@ -86,4 +86,16 @@ export function settingOrigin(name: SettingName, source: SettingSource): string 
 /** maxRetries → max-retries: the flag spelling of a setting name. */
 export function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/**
+ * The environment variables that override a value the stored settings hold (SVC_BASE_URL over a
+ * stored baseUrl): with `--profile NAME` typed, the user expects that profile's values, and the
+ * environment still wins (flag > environment > stored), so the caller says which ones do.
+ */
+export function envOverridesOfStored(env: Record<string, string | undefined>, stored: Partial<Record<SettingName, unknown>>): string[] {
+  return settingNames.filter((name) => {
+    const fromEnv = env[settingDefinitions[name].env];
+    return fromEnv !== undefined && fromEnv !== '' && stored[name] !== undefined && stored[name] !== null;
+  }).map((name) => settingDefinitions[name].env);
 }

@@ -105,7 +105,7 @@ describe('svc image saves', () => {
     const parsed = JSON.parse(result.stdout);
     expect(parsed).toEqual({
       created: 1700000000,
-      images: [{ path: join(sandbox.home, 'json-please.png'), revised_prompt: 'a revised prompt', bytes: PNG.length }],
+      images: [{ path: join(sandbox.home, 'json-please.png'), revised_prompt: 'a revised prompt', bytes: PNG.length, seed: null, width: 1344, height: 756 }],
       usage: { prompt_tokens: 5, completion_tokens: 0, total_tokens: 5 },
     });
   });

@@ -74,7 +74,7 @@ describe('svc image with an image URL', () => {
     host.script(imageBytes());
     const result = await runSvc(['image', 'a fox', '-o', 'kept.png', '--json'], sandbox);
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ created: 7, images: [{ path: home('kept.png'), revised_prompt: 'a fox, revised', bytes: IMAGE.length, url }], usage: null });
+    expect(JSON.parse(result.stdout)).toEqual({ created: 7, images: [{ path: home('kept.png'), revised_prompt: 'a fox, revised', bytes: IMAGE.length, seed: null, width: 40, height: 30, url }], usage: null });
     host.reset();
   });
 

@@ -76,8 +76,8 @@ describe('svc models', () => {
 
   it('keeps the ids for completion: --cached prints them without asking, and -m <Tab> offers them', async () => {
     expect((await runSvc(['models'], sandbox)).exitCode).toBe(0);
-    const kept = JSON.parse(readFileSync(join(sandbox.env.XDG_CACHE_HOME!, 'svc', 'models.json'), 'utf8')) as { baseUrl: string; ids: string[] };
-    expect(kept).toMatchObject({ baseUrl: emu.baseUrl, ids: ['svc-pro', 'svc-mini', 'svc-vision', 'gpt-4o-mini', 'openai/gpt-4o'] });
+    const kept = JSON.parse(readFileSync(join(sandbox.env.XDG_CACHE_HOME!, 'svc', 'models.json'), 'utf8')) as { servers: Record<string, { ids: string[] }> };
+    expect(kept.servers[emu.baseUrl]).toMatchObject({ ids: ['svc-pro', 'svc-mini', 'svc-vision', 'gpt-4o-mini', 'openai/gpt-4o'] });
     // --cached asks nothing: pointed at a dead port, it still answers from the cache of that URL only.
     const cached = await runSvc(['models', '--cached'], sandbox);
     expect(cached.stdout).toBe('svc-pro\nsvc-mini\nsvc-vision\ngpt-4o-mini\nopenai/gpt-4o\n');
@@ -96,7 +96,7 @@ describe('svc models', () => {
     afterAll(() => server.close());
 
     it('one clear line, exit 4', async () => {
-      server.script(reply.json(404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }));
+      server.script(reply.modelList(reply.json(404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } })));
       const result = await runSvc(['models', '--base-url', server.baseUrl, '--max-retries', '0'], sandbox);
       expect(result.exitCode).toBe(4);
       expect(result.stderr).toBe(`svc: error: the service at ${server.baseUrl} offers no model list (GET /v1/models) (HTTP 404)\n`);
@@ -104,7 +104,7 @@ describe('svc models', () => {
     });
 
     it('a login page in place of the list is named as such, with the proxy hint, exit 1, nothing cached', async () => {
-      server.script(reply.text(200, '<html><head><title>Login required</title></head><body>…</body></html>', 'text/html'));
+      server.script(reply.modelList(reply.text(200, '<html><head><title>Login required</title></head><body>…</body></html>', 'text/html')));
       const result = await runSvc(['models', '--base-url', server.baseUrl, '--max-retries', '0'], sandbox);
       expect(result.exitCode).toBe(1);
       expect(result.stdout).toBe('');

@@ -26,18 +26,18 @@ const bodies = () => scripted.server.requests.map((request) => JSON.parse(reques
 beforeEach(async () => {
   sandbox?.cleanup();
   sandbox = makeSandbox({ SVC_BASE_URL: scripted.server.baseUrl, SVC_API_KEY: 'template-key-0123456789', SVC_MAX_RETRIES: '0' });
-  const set = await runSvc(['roles', 'set', 'translate', '--system', 'You translate into {{lang}}, {{tone:plainly}}.', '--prompt', 'Translate this:\n\n{{input}}'], sandbox);
+  const set = await runSvc(['roles', 'set', 'interpret', '--system', 'You translate into {{lang}}, {{tone:plainly}}.', '--prompt', 'Translate this:\n\n{{input}}'], sandbox);
   expect(set.exitCode, set.stderr).toBe(0);
 });
 afterAll(() => sandbox?.cleanup());
 
 describe('svc roles set --prompt and svc roles show', () => {
   it('keeps the template in the file and lists the blanks on stderr', async () => {
-    const shown = await runSvc(['roles', 'show', 'translate'], sandbox);
+    const shown = await runSvc(['roles', 'show', 'interpret'], sandbox);
     expect(shown.stdout).toBe('---\nprompt: "Translate this:\\n\\n{{input}}"\n---\nYou translate into {{lang}}, {{tone:plainly}}.\n');
     expect(shown.stderr).toBe('svc: blanks to fill with --var: lang, tone (default "plainly"), input (the prompt)\n');
     const listed = await runSvc(['roles', 'list', '--json'], sandbox);
-    const row = (JSON.parse(listed.stdout) as Array<{ name: string; blanks: unknown }>).find((entry) => entry.name === 'translate');
+    const row = (JSON.parse(listed.stdout) as Array<{ name: string; blanks: unknown }>).find((entry) => entry.name === 'interpret');
     expect(row?.blanks).toEqual([{ name: 'lang' }, { name: 'tone', defaultValue: 'plainly' }, { name: 'input' }]);
   });
 });
@@ -45,7 +45,7 @@ describe('svc roles set --prompt and svc roles show', () => {
 describe('svc chat --role with --var', () => {
   it('fills the system message and puts the words into {{input}}', async () => {
     scripted.server.script(answer());
-    const result = await runSvc(['chat', '--no-save', '--role', 'translate', '--var', 'lang=German', 'good morning'], sandbox);
+    const result = await runSvc(['chat', '--no-save', '--role', 'interpret', '--var', 'lang=German', 'good morning'], sandbox);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(bodies()[0]!.messages).toEqual([
       { role: 'system', content: 'You translate into German, plainly.' },
@@ -55,7 +55,7 @@ describe('svc chat --role with --var', () => {
 
   it('piped stdin is {{input}} too; a value holding braces is sent as written', async () => {
     scripted.server.script(answer());
-    const result = await runSvc(['chat', '--no-save', '--role', 'translate', '--var', 'lang={{x}}', '--var', 'tone=warmly'], sandbox, { stdin: 'Hello {{name}}\n' });
+    const result = await runSvc(['chat', '--no-save', '--role', 'interpret', '--var', 'lang={{x}}', '--var', 'tone=warmly'], sandbox, { stdin: 'Hello {{name}}\n' });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(bodies()[0]!.messages).toEqual([
       { role: 'system', content: 'You translate into {{x}}, warmly.' },
@@ -65,16 +65,16 @@ describe('svc chat --role with --var', () => {
 
   it('an unfilled blank is exit 2 naming it, before stdin is read or anything sent', async () => {
     scripted.server.script();
-    const result = await runSvc(['chat', '--role', 'translate', 'hi'], sandbox, { stdin: 'never read' });
+    const result = await runSvc(['chat', '--role', 'interpret', 'hi'], sandbox, { stdin: 'never read' });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('the role "translate" has a blank {{lang}} with no default: give --var lang=…');
+    expect(result.stderr).toContain('the role "interpret" has a blank {{lang}} with no default: give --var lang=…');
   });
 
   it('a --var the role lacks, or --var without a role, is exit 2', async () => {
     scripted.server.script();
-    const typo = await runSvc(['chat', '--role', 'translate', '--var', 'lang=x', '--var', 'lnag=y', 'hi'], sandbox);
+    const typo = await runSvc(['chat', '--role', 'interpret', '--var', 'lang=x', '--var', 'lnag=y', 'hi'], sandbox);
     expect(typo.exitCode).toBe(2);
-    expect(typo.stderr).toContain('--var lnag: the role "translate" has no blank {{lnag}}');
+    expect(typo.stderr).toContain('--var lnag: the role "interpret" has no blank {{lnag}}');
     const noRole = await runSvc(['chat', '--var', 'lang=x', 'hi'], sandbox);
     expect(noRole.exitCode).toBe(2);
     expect(noRole.stderr).toContain('give --role too');
@@ -82,7 +82,7 @@ describe('svc chat --role with --var', () => {
 
   it('a template that needs the prompt, with none given, is exit 2', async () => {
     scripted.server.script();
-    const result = await runSvc(['chat', '--role', 'translate', '--var', 'lang=x'], sandbox);
+    const result = await runSvc(['chat', '--role', 'interpret', '--var', 'lang=x'], sandbox);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('give it as words or pipe it in');
   });
@@ -100,7 +100,7 @@ describe('svc batch --role --var', () => {
   it('sends each --prompts line through the template, with the role system message', async () => {
     writeFileSync(join(sandbox.home, 'lines.txt'), 'one\ntwo\n');
     scripted.server.script(reply.json(200, completion), reply.json(200, completion));
-    const result = await runSvc(['batch', '--prompts', 'lines.txt', '--concurrency', '1', '--role', 'translate', '--var', 'lang=Welsh'], sandbox);
+    const result = await runSvc(['batch', '--prompts', 'lines.txt', '--concurrency', '1', '--role', 'interpret', '--var', 'lang=Welsh'], sandbox);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(bodies().map((body) => body.messages)).toEqual(['one', 'two'].map((line) => [
       { role: 'system', content: 'You translate into Welsh, plainly.' },
@@ -111,7 +111,7 @@ describe('svc batch --role --var', () => {
   it('an unfilled blank is exit 2 before anything is sent', async () => {
     writeFileSync(join(sandbox.home, 'lines.txt'), 'one\n');
     scripted.server.script();
-    const result = await runSvc(['batch', '--prompts', 'lines.txt', '--role', 'translate'], sandbox);
+    const result = await runSvc(['batch', '--prompts', 'lines.txt', '--role', 'interpret'], sandbox);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('{{lang}}');
   });
@@ -121,7 +121,7 @@ describe('the session with a templated role', () => {
   it('wraps each typed message in the template', async () => {
     scripted.server.script(answer(), answer());
     const plan = { ...sessionPlan(), vars: { lang: 'Dutch' } };
-    const role = fillRole(loadRole(sandbox.env, 'translate'), plan.vars);
+    const role = fillRole(loadRole(sandbox.env, 'interpret'), plan.vars);
     await runScriptedSession(sandbox, ['first', 'second'], { plan, start: { role }, prepare: (session) => session.setSystem(role!.system) });
     expect(bodies().map((body) => body.messages.at(-1)!.content)).toEqual(['Translate this:\n\nfirst', 'Translate this:\n\nsecond']);
     expect(bodies()[1]!.messages[0]).toEqual({ role: 'system', content: 'You translate into Dutch, plainly.' });

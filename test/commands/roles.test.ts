@@ -29,7 +29,7 @@ describe('svc roles set, show, list, rm', () => {
     expect(readFileSync(path, 'utf8')).toBe('---\nmodel: svc-mini\ntemperature: 0.2\nstop: END\n---\nYou review code.\n');
     expect((await runSvc(['roles', 'show', 'reviewer'], sandbox)).stdout).toBe(readFileSync(path, 'utf8'));
     const list = await runSvc(['roles', 'list'], sandbox);
-    expect(list.stdout.split('\n').map((line) => line.split('\t').slice(0, 2).join(' '))).toEqual(['commit built-in', 'explain built-in', 'reviewer file', 'shell built-in', '']);
+    expect(list.stdout.split('\n').map((line) => line.split('\t').slice(0, 2).join(' '))).toEqual(['commit built-in', 'explain built-in', 'reviewer file', 'shell built-in', 'translate built-in', '']);
   });
 
   it('changes only what is given on an existing role, and needs --system for a new one', async () => {
@@ -53,7 +53,7 @@ describe('svc roles set, show, list, rm', () => {
     expect((await runSvc(['roles', 'list'], sandbox)).stdout).toContain('shell\tfile (replaces the built-in)\t');
     const removed = await runSvc(['roles', 'rm', 'shell'], sandbox);
     expect(removed.stderr).toBe('svc: removed role "shell" (the built-in one applies again)\n');
-    expect((await runSvc(['roles', 'rm', 'nope'], sandbox)).stderr).toContain('no role named "nope"; roles: commit, explain, shell');
+    expect((await runSvc(['roles', 'rm', 'nope'], sandbox)).stderr).toContain('no role named "nope"; roles: commit, explain, shell, translate');
   });
 
   it('lists a broken role file with what is wrong, and keeps listing the rest', async () => {
@@ -62,7 +62,7 @@ describe('svc roles set, show, list, rm', () => {
     const list = await runSvc(['roles', 'list'], sandbox);
     expect(list.exitCode).toBe(0);
     expect(list.stderr).toContain(`the role file ${roleFilePath(sandbox.env, 'broken')} is not usable: temperature must be a number from 0 to 2`);
-    expect(list.stdout.split('\n').map((line) => line.split('\t')[0])).toEqual(['commit', 'explain', 'shell', '']);
+    expect(list.stdout.split('\n').map((line) => line.split('\t')[0])).toEqual(['commit', 'explain', 'shell', 'translate', '']);
   });
 });
 
@@ -128,7 +128,7 @@ describe('svc chat --role', () => {
     await runSvc(['roles', 'set', 'mine', '--system', 'x'], sandbox);
     const result = await runSvc(['chat', '--role', 'nope', 'hi'], sandbox, { stdin: 'not read either' });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('svc: error: no role named "nope"; roles: commit, explain, mine, shell\n  create it with `svc roles set nope --system "..."`\n');
+    expect(result.stderr).toBe('svc: error: no role named "nope"; roles: commit, explain, mine, shell, translate\n  create it with `svc roles set nope --system "..."`\n');
     expect(context.server.requests).toEqual([]);
   });
 

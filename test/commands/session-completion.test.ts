@@ -58,7 +58,7 @@ describe('completeSessionLine', () => {
     ['/file ~/to', [['~/todo.md '], '~/to']],
     ['/file nowhere/x', [[], 'nowhere/x']],
     // /role: built-in and user roles.
-    ['/role ', [['commit ', 'explain ', 'poet ', 'shell '], '']],
+    ['/role ', [['commit ', 'explain ', 'poet ', 'shell ', 'translate '], '']],
     ['/role p', [['poet '], 'p']],
     ['/role poet x', [[], 'poet x']],
     // Commands without arguments to complete.

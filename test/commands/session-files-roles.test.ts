@@ -131,7 +131,7 @@ describe('roles in the session', () => {
   it('/role with an unknown name lists the roles and changes nothing', async () => {
     context.server.script(answer('A1'));
     const { stderr } = await session(['/role nope', 'hello']);
-    expect(stderr).toContain('no role named "nope"; roles: commit, explain, shell');
+    expect(stderr).toContain('no role named "nope"; roles: commit, explain, shell, translate');
     expect(sent()[0]!.messages).toEqual([{ role: 'user', content: 'hello' }]);
   });
 });

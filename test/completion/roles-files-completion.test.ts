@@ -23,7 +23,7 @@ const complete = (line: string): Promise<string[]> => bashComplete(line, sandbox
 
 describe('role and file completions', () => {
   it.each([
-    ['svc chat --role ', ['commit', 'explain', 'reviewer', 'shell']],
+    ['svc chat --role ', ['commit', 'explain', 'reviewer', 'shell', 'translate']],
     ['svc chat --role s', ['shell']],
     ['svc roles ', ['list', 'show', 'set', 'edit', 'rm']],
     ['svc roles edit r', ['reviewer']],

@@ -13,7 +13,8 @@ let proxy: TestProxy;
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ apiKeys: [KEY] });
+  // The key typed at the login prompt below is a good one: login checks a key before storing it.
+  emulator = await startEmulator({ apiKeys: [KEY, 'sk-typed-key-0123456789abcd'] });
   proxy = await startConnectProxy();
   sandbox = makeSandbox({ SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY });
 });

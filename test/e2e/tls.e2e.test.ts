@@ -30,7 +30,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  sandbox = makeSandbox({ SVC_BASE_URL: `https://127.0.0.1:${port}`, SVC_API_KEY: KEY });
+  // A model named, so svc asks no model list first: the one request is the chat.
+  sandbox = makeSandbox({ SVC_BASE_URL: `https://127.0.0.1:${port}`, SVC_API_KEY: KEY, SVC_MODEL: 'svc-pro' });
 });
 beforeEach(() => {
   seen.length = 0;

@@ -17,7 +17,8 @@ afterEach(async () => {
 
 async function withFaults(faults: EmulatorOptions['faults']): Promise<Sandbox> {
   emu = await startEmulator({ apiKeys: [KEY], faults });
-  sandbox = makeSandbox({ SVC_BASE_URL: emu.baseUrl, SVC_API_KEY: KEY });
+  // A model named, so svc asks no model list first: the requests numbered are the chats themselves.
+  sandbox = makeSandbox({ SVC_BASE_URL: emu.baseUrl, SVC_API_KEY: KEY, SVC_MODEL: 'svc-pro' });
   return sandbox;
 }
 

@@ -1,6 +1,6 @@
 /**
- * The emulator follows a system message that asks for one shell command, a commit message or an
- * explanation, as the built-in roles do; and `svc chat --role ...` against it prints just that.
+ * The emulator follows a system message that asks for one shell command, a commit message, an
+ * explanation or a translation, as the built-in roles do; and `svc chat --role ...` against it prints just that.
  */
 import { describe, expect, it } from 'vitest';
 import { commitMessageFor, diffChanges, shellCommandFor, systemAskOf } from '../../src/emulator/chat/system-asks.js';
@@ -10,7 +10,7 @@ import { runSvc } from '../helpers/in-process.js';
 
 describe('systemAskOf', () => {
   it('recognises each built-in role, and nothing in an ordinary system message', () => {
-    expect(BUILT_IN_ROLES.map((role) => systemAskOf([{ role: 'system', content: role.system }]))).toEqual(['shell-command', 'commit-message', 'explanation']);
+    expect(BUILT_IN_ROLES.map((role) => systemAskOf([{ role: 'system', content: role.system }]))).toEqual(['shell-command', 'commit-message', 'explanation', 'translation']);
     expect(systemAskOf([{ role: 'system', content: 'You are a helpful assistant.' }])).toBeUndefined();
     expect(systemAskOf([{ role: 'user', content: 'give me a single shell command' }])).toBeUndefined();
   });
@@ -83,5 +83,20 @@ describe('built-in roles against the emulator', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).not.toContain('```');
     expect(result.stdout).toMatch(/backup|tgz|xzvf|tar/);
+  });
+});
+
+describe('the translate role against the emulator', () => {
+  const setup = useEmulatorSandbox('translate-emulator-key-01234');
+
+  it.each([
+    [['--var', 'lang=French'], 'good morning', 'Bonjour'],
+    [['--var', 'lang=German'], 'thank you', 'Danke'],
+    // No --var: the role's default language, English; a phrase it has no translation for stays as it is.
+    [[], 'bonjour tout le monde', 'bonjour tout le monde'],
+  ])('svc chat --role translate %j: "%s" → "%s", the translation alone', async (vars, text, translated) => {
+    const result = await runSvc(['chat', '--no-save', '--role', 'translate', ...vars], setup.sandbox, { stdin: `${text}\n` });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`${translated}\n`);
   });
 });

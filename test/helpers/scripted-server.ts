@@ -8,6 +8,12 @@
  * the test (`assertAllUsed()`, run after each test by `useScriptedServer()`, and by `script()`
  * before it replaces a script). A handler answers more than one request only when wrapped in
  * `reply.repeat()`, and then it must still answer at least one.
+ *
+ * GET /v1/models is the exception: svc asks it once per service to choose a chat model when none
+ * is set, and `svc auth login` asks it to check a key. Unless the next handler is marked for it
+ * (`reply.modelList(handler)`), it is answered 404 (a service without a model list, as svc then
+ * behaves as before) and recorded in `modelListAsks`, not in `requests`, so a script stays the
+ * chats and images a test is about. A test about keys going where they should looks at both.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -23,11 +29,13 @@ export interface RecordedRequest {
 type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
 
 /** An answer, with a label for the failure message when it goes unused. */
-export type Handler = Answer & { label?: string; repeats?: boolean };
+export type Handler = Answer & { label?: string; repeats?: boolean; modelList?: boolean };
 
 export interface ScriptedServer {
   baseUrl: string;
   requests: RecordedRequest[];
+  /** The GETs of /v1/models answered 404 by the server itself (no handler was marked for them). */
+  modelListAsks: RecordedRequest[];
   /** Replace the script; throws if the one it replaces was not used up. */
   script(...handlers: Handler[]): void;
   /** Throws, listing them, if a handler was never used or a request found no handler. */
@@ -53,6 +61,7 @@ const labelOf = (handler: Handler): string => handler.label ?? (handler.name || 
 export async function startScriptedServer(...handlers: Handler[]): Promise<ScriptedServer> {
   let steps: Step[] = [];
   const requests: RecordedRequest[] = [];
+  const modelListAsks: RecordedRequest[] = [];
   const unanswered: string[] = [];
   const sockets = new Set<Socket>();
   const seen = { total: 0, most: 0 };
@@ -80,8 +89,14 @@ export async function startScriptedServer(...handlers: Handler[]): Promise<Scrip
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
-    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+    const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
     const step = steps.find((candidate) => candidate.used === 0 || candidate.handler.repeats);
+    if (req.method === 'GET' && /\/v1\/models$/.test(req.url ?? '') && step?.handler.modelList !== true) {
+      modelListAsks.push(recorded);
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }));
+      return;
+    }
+    requests.push(recorded);
     if (!step) {
       unanswered.push(`${req.method} ${req.url}`);
       res.writeHead(500, { 'content-type': 'text/plain' }).end('no scripted answer');
@@ -102,6 +117,7 @@ export async function startScriptedServer(...handlers: Handler[]): Promise<Scrip
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
+    modelListAsks,
     script(...next) {
       assertAllUsed();
       load(next);
@@ -110,6 +126,7 @@ export async function startScriptedServer(...handlers: Handler[]): Promise<Scrip
     reset() {
       steps = [];
       requests.length = 0;
+      modelListAsks.length = 0;
       unanswered.length = 0;
       seen.total = 0;
       seen.most = sockets.size;
@@ -189,6 +206,11 @@ export const reply = {
     }),
   /** No answer at all. */
   silent: (): Handler => labelled('silence', () => {}),
+  /** `handler` as the answer to svc's GET /v1/models (otherwise answered 404 by the server itself). */
+  modelList: (handler: Handler): Handler => {
+    const marked: Handler = (req, res, body) => handler(req, res, body);
+    return Object.assign(marked, { label: `${labelOf(handler)}, for GET /v1/models`, modelList: true, ...(handler.repeats ? { repeats: true } : {}) });
+  },
   /** `handler` for this and every later request of the script (it must still answer one). */
   repeat: (handler: Handler): Handler => {
     const repeated: Handler = (req, res, body) => handler(req, res, body);

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { runSvc } from '../helpers/in-process.js';
 import { hasStackTrace, makeSandbox, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
+import { isBareCommand } from '../helpers/shell-lines.js';
 import { startTmux, tmuxAvailable } from '../helpers/tmux.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -34,15 +35,6 @@ export function shellBlocks(markdown: string): string[][] {
 }
 
 type Kind = 'npm' | 'emulator' | 'repl' | 'repl-piped' | 'login' | 'bare' | 'plain';
-
-/**
- * One svc command with nothing of the shell around it: once quoted words are set aside, no pipe,
- * redirection, substitution, variable, glob, brace, tilde or environment prefix is left.
- */
-export function isBareCommand(line: string): boolean {
-  const unquoted = line.replace(/'[^']*'|"(?:[^"\\$`]|\\.)*"/g, 'Q').replace(/\s+#.*$/, '').trim();
-  return /^svc\s/.test(unquoted) && !/[|&;<>()$`*?[\]{}~\\]/.test(unquoted);
-}
 
 /** How a line has to be run. Anything not listed as interactive must work without a terminal. */
 export function kindOf(line: string): Kind {
@@ -62,7 +54,8 @@ let sandbox: Sandbox;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ apiKeys: [KEY] });
+  // The keys the README's login lines give ($KEY, test-key) are good ones: `svc auth login` checks a key before storing it.
+  emulator = await startEmulator({ apiKeys: [KEY, 'sk-readme-0123456789abcdef', 'test-key'] });
   sandbox = makeSandbox();
   const bin = join(sandbox.home, 'bin');
   mkdirSync(bin);

@@ -64,6 +64,13 @@ describe.skipIf(!binary || !model)('svc against llama-server (skipped: set SVC_L
     expect(streamed.stderr).toContain('finish_reason: length');
   });
 
+  it('with no model set, svc asks its model list and sends the one model it serves (llama-server echoes it)', async () => {
+    const { SVC_MODEL: _named, ...unnamed } = sandbox.env;
+    const answer = await svc(['chat', '--no-save', '--no-stream', '--json', '--max-tokens', '4', 'hello'], { ...sandbox, env: unnamed });
+    expect(answer.exitCode, answer.stderr).toBe(0);
+    expect((JSON.parse(answer.stdout) as { model: string }).model).toBe(MODEL_ALIAS);
+  });
+
   it('--no-stream: the whole answer, exit 0', async () => {
     const whole = await svc(['chat', '--no-save', '--no-stream', '--max-tokens', '8', 'hello'], sandbox);
     expect(whole.exitCode, whole.stderr).toBe(0);

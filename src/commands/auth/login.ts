@@ -1,32 +1,115 @@
-import { InterruptedError, UsageError } from '../../core/errors.js';
+/**
+ * `svc auth login`: store the API key of the profile in use. On a terminal it asks for the base
+ * URL first when none is set (and stores it with the key), then the key, masked. Before storing,
+ * the key is tried on the service (GET /v1/models, check.ts): a key the service refuses is kept
+ * only if the person says so; in a script (--with-key) it is not kept (exit 3). A service that
+ * cannot be reached, or has no model list, leaves the key stored unchecked, with a line saying so.
+ * `--offline` asks the service nothing.
+ */
+import { AuthError, describeError, InterruptedError, SvcError, UnusableKeyError, UsageError } from '../../core/errors.js';
+import { parseBaseUrl } from '../../core/parse-values.js';
+import { forOutput } from '../../core/terminal-text.js';
 import type { Factory } from '../../factory.js';
 import { canPrompt, type IO } from '../../terminal/io.js';
+import { redact } from '../../terminal/debug.js';
 import { API_KEY_ENV, checkKeyShape, envApiKey, maskKey, replaceApiKey, storeApiKey } from '../../settings/api-key.js';
+import { cacheDir } from '../../settings/paths.js';
 import { profileExists } from '../../settings/profiles.js';
 import { readAllText } from '../../terminal/streams.js';
+import { checkKey } from './check.js';
 
-/** Ask for the key with a masked prompt on the terminal (stderr, so stdout stays clean). */
-async function promptForKey(io: IO): Promise<string> {
-  const { password } = await import('@inquirer/prompts');
+export interface LoginOptions {
+  /** Read the key from stdin instead of asking for it. */
+  withKey: boolean;
+  /** Ask the service nothing: no check of the key. */
+  offline: boolean;
+}
+
+/** A prompt of @inquirer/prompts, on stderr (stdout stays clean); Ctrl-C is an interruption. */
+async function prompting<T>(ask: () => Promise<T>): Promise<T> {
   try {
-    return await password({ message: 'API key', mask: '*' }, { input: io.stdin, output: io.stderr });
+    return await ask();
   } catch (error) {
     if ((error as Error).name === 'ExitPromptError') throw new InterruptedError();
     throw error;
   }
 }
 
-export async function runLogin(factory: Factory, withKey: boolean): Promise<void> {
+/** Ask for the key with a masked prompt on the terminal. */
+async function promptForKey(io: IO): Promise<string> {
+  const { password } = await import('@inquirer/prompts');
+  return prompting(() => password({ message: 'API key', mask: '*' }, { input: io.stdin, output: io.stderr }));
+}
+
+/** Ask for the base URL (checked as `svc config set baseUrl` checks it); empty: none, the key goes unchecked. */
+async function promptForBaseUrl(io: IO): Promise<string | undefined> {
+  const { input } = await import('@inquirer/prompts');
+  const check = (text: string): true | string => {
+    if (text.trim() === '') return true;
+    try {
+      parseBaseUrl(text, 'the base URL');
+      return true;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const answer = await prompting(() => input({ message: 'Base URL of the service (/v1/... is appended; empty to set it later)', validate: check }, { input: io.stdin, output: io.stderr }));
+  return answer.trim() === '' ? undefined : parseBaseUrl(answer, 'the base URL');
+}
+
+/** Whether to store a key the service refused, asked on the terminal (no, unless said). */
+async function keepRefusedKey(io: IO): Promise<boolean> {
+  const { confirm } = await import('@inquirer/prompts');
+  return prompting(() => confirm({ message: 'Store it anyway?', default: false }, { input: io.stdin, output: io.stderr }));
+}
+
+/**
+ * Try `key` on the service at `baseUrl` and say what it answered; throws (exit 3) when the
+ * service refuses it and the person does not say to keep it.
+ */
+async function checkBeforeStoring(factory: Factory, baseUrl: string, key: string, ask: boolean, signal: AbortSignal): Promise<void> {
   const { io } = factory;
-  let key: string;
-  if (withKey) key = await readAllText(io.stdin);
-  else if (canPrompt(io)) key = await promptForKey(io);
+  const say = (text: string): void => void io.stderr.write(`svc: ${forOutput(redact(text, key), io.stderrIsTTY)}\n`);
+  let check;
+  try {
+    const client = await factory.apiClient(await factory.settings({ baseUrl }, 'create'), { key });
+    check = await checkKey(client, cacheDir(io.env), signal);
+  } catch (error) {
+    if (error instanceof InterruptedError || !(error instanceof SvcError)) throw error;
+    say(`warning: the key could not be checked: ${describeError(error)[0]}; it is stored unchecked`);
+    return;
+  }
+  if (check.kind === 'accepted') say(`${baseUrl} accepted the key`);
+  else if (check.kind === 'not-checked') say(`note: the key was not checked: ${baseUrl} has no model list (GET /v1/models)`);
   else {
+    const said = check.error.serviceMessage;
+    if (!ask) {
+      // Nobody to ask: the refusal is the error (exit 3), and nothing is stored.
+      throw new AuthError(`${baseUrl} refused the key, so it was not stored${said ? `: ${said}` : ''}`, { status: check.error.status, serviceMessage: said, requestId: check.error.requestId }, {
+        hint: 'check the key, or add --offline to store it without asking the service',
+      });
+    }
+    say(`${baseUrl} refused this key (HTTP ${check.error.status}${said ? `: ${said}` : ''})`);
+    if (!(await keepRefusedKey(io))) throw new UnusableKeyError('the key was not stored', { hint: 'run `svc auth login` again with the right key' });
+  }
+}
+
+export async function runLogin(factory: Factory, options: LoginOptions, signal: AbortSignal): Promise<void> {
+  const { io } = factory;
+  if (!options.withKey && !canPrompt(io)) {
     throw new UsageError('no terminal to ask for the key on', { hint: 'pipe it in: printf %s "$KEY" | svc auth login --with-key' });
   }
+  const ask = !options.withKey;
+  let baseUrl = (await factory.settings({}, 'create')).baseUrl.value;
+  // Asked first, so the key can be tried on it; stored with the key.
+  const newBaseUrl = baseUrl === undefined && ask && !options.offline ? await promptForBaseUrl(io) : undefined;
+  baseUrl ??= newBaseUrl;
+  let key = options.withKey ? await readAllText(io.stdin) : await promptForKey(io);
   key = key.trim();
   const problem = checkKeyShape(key);
   if (problem) throw new UsageError(`${problem}; nothing was stored`);
+  if (baseUrl !== undefined && !options.offline) await checkBeforeStoring(factory, baseUrl, key, ask, signal);
+
   const profile = await factory.profile();
   const isNew = !profileExists(io.env, profile.name);
   const credentials = await factory.credentialsStore('create');
@@ -40,8 +123,13 @@ export async function runLogin(factory: Factory, withKey: boolean): Promise<void
     await storeApiKey(credentials, key);
   }
   io.stderr.write(`svc: stored the key ${maskKey(key)} in ${credentials.path}${isNew ? ` (a new profile, "${profile.name}")` : ''}\n`);
-  if (isNew && !(await factory.settings({})).baseUrl.value) {
-    io.stderr.write(`svc: note: set its base URL with \`svc config set --profile ${profile.name} baseUrl https://…\`\n`);
+  if (newBaseUrl !== undefined) {
+    const config = await factory.configStore('create');
+    await config.set('baseUrl', newBaseUrl);
+    io.stderr.write(`svc: stored the base URL ${newBaseUrl} in ${config.path}\n`);
+  } else if (baseUrl === undefined) {
+    const flag = profile.name === 'default' ? '' : ` --profile ${profile.name}`;
+    io.stderr.write(`svc: note: no base URL is set${options.offline ? '' : ', so the key was not checked'}; set it with \`svc config set${flag} baseUrl https://…\`\n`);
   }
   if (envApiKey(io.env)) {
     io.stderr.write(`svc: note: ${API_KEY_ENV} is set and takes precedence over the stored key\n`);

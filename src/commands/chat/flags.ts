@@ -24,7 +24,7 @@ export function declareChatCommand() {
     .option('-x, --extract', "print only the answer's fenced code blocks to stdout, joined by a blank line (the answer itself goes to stderr on a terminal)")
     .option('--extract-last', 'as --extract, the last code block only')
     .option('--raw', 'on a terminal, print the reply as sent instead of rendering its Markdown (env SVC_RENDER=raw)')
-    .option('--usage', 'print token counts to stderr')
+    .option('--usage', 'print token counts to stderr (in the session: after each reply)')
     .option('--show-reasoning', "in a pipe, copy the model's reasoning text to stderr (on a terminal it is shown dim above the answer; never on stdout)")
     .option('--no-stdin', 'never read stdin, even when it is a pipe')
     .option('-i, --interactive', 'after the prompt (words or piped stdin), go on talking from the terminal')

@@ -8,7 +8,8 @@ import { InterruptedError, SvcError, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
 import type { IO } from '../../terminal/io.js';
 import { reportError } from '../../terminal/report-error.js';
-import { applySystemFlag, chatModel, openConversation } from './open-conversation.js';
+import { applySystemFlag, chooseChatModel, openConversation } from './open-conversation.js';
+import { unsetModelError } from '../../chat/model-choice.js';
 import type { ChatPlan } from './options.js';
 import { readPrompt } from './prompt-input.js';
 import { promptWithRole } from '../../roles/fill-role.js';
@@ -19,8 +20,7 @@ import { buildChatRequest, fieldsWithRole } from './request.js';
 import type { ChatInputs } from './prepare.js';
 import { printDryRun } from '../dry-run.js';
 import { rendersReplies } from './reply-renderer.js';
-import { formatUsage } from '../usage-line.js';
-import { costOf, priceFor } from '../../settings/prices.js';
+import { replyUsageLine } from '../usage-line.js';
 import { StreamUsageAsk } from '../../chat/stream-usage.js';
 import { jsonForOutput } from '../../core/json.js';
 import { extractedCode } from '../../chat/code-blocks.js';
@@ -41,6 +41,8 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const prompt = { ...typed, text: promptWithRole(inputs.role, plan.vars ?? {}, typed.text) };
   const text = prompt.text;
   if (text === '') {
+    // -x on its own would otherwise read as a session: it takes the code of one answer.
+    if (plan.extract) throw new UsageError(`${plan.extract === 'last' ? '--extract-last' : '-x'} needs a one-shot prompt: words, -f files or piped text`, { hint: 'svc chat -x "a bash script that counts lines" > count.sh   (in a session, /copy code copies the code of the last reply)' });
     throw new UsageError('no prompt: give it as words or pipe it in', { hint: 'svc chat "why is the sky blue?"   or   git diff | svc chat "write a commit message"' });
   }
   const { role } = inputs;
@@ -52,7 +54,8 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const client = plan.dryRun ? undefined : await factory.apiClient(settings);
   const session = openConversation(await factory.conversationStore(), conversation);
   applySystemFlag(session, plan.system ?? role?.system);
-  const model = chatModel(settings, session, role);
+  const choice = await chooseChatModel(io.env, settings, session, role, client, signal);
+  const model = choice.model;
   const streamUsage = new StreamUsageAsk(settings.streamUsage.value === 'on');
   const request = buildChatRequest(model, session.messages(text), { streamUsage: streamUsage.on, fields: fieldsWithRole(plan.fields, role), stream: plan.stream, params: chatParams(settings.params.value, role?.params, plan.params) });
   if (!client) {
@@ -77,7 +80,9 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   if (plan.json && outcome.completion && (finished || reply !== '')) writeJson(io, outcome.completion);
   if (!finished) {
     if (notSaved) await reportError(io, notSaved, factory.loadedApiKey());
-    throw signal.aborted ? new InterruptedError() : outcome.error;
+    if (signal.aborted) throw new InterruptedError();
+    // A model svc chose itself and the service refused: say that none is set, and what it has.
+    throw choice.unset ? await unsetModelError(outcome.error, model, choice.unset, client, signal) : outcome.error;
   }
   const finishReason = outcome.completion?.choices[0]?.finish_reason;
   const empty = emptyReplyNote(outcome.completion);
@@ -85,11 +90,7 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   else if (finishReason === 'length') io.stderr.write('svc: the reply was cut at the token limit (finish_reason: length)\n');
   // With no text at all it is an error (api/reply-checks.ts); after some, the text stands, cut.
   if (finishReason === 'content_filter') io.stderr.write("svc: the service's content filter cut the reply (finish_reason: content_filter)\n");
-  if (plan.usage) {
-    const usage = outcome.completion?.usage;
-    const price = priceFor(await factory.prices(), model, outcome.completion?.model);
-    io.stderr.write(`${formatUsage(usage, usage && price ? costOf(usage, price) : undefined)}\n`);
-  }
+  if (plan.usage) io.stderr.write(`${replyUsageLine(outcome.completion?.usage, await factory.prices(), model, outcome.completion?.model)}\n`);
   if (notSaved) throw notSaved;
   if (plan.extract) writeExtracted(io, reply, plan.extract);
 }

@@ -1,8 +1,11 @@
 /** --continue, --session and --no-save → the conversation a chat adds to. */
+import type { ApiClient } from '../../api/client.js';
+import { defaultChatModel, type DefaultModelPlace } from '../../chat/model-choice.js';
 import { ConversationSession } from '../../conversations/session.js';
 import type { ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../core/errors.js';
 import type { ResolvedSettings } from '../../factory.js';
+import { cacheDir } from '../../settings/paths.js';
 import type { Role } from '../../roles/role-file.js';
 import type { ConversationChoice } from './options.js';
 
@@ -35,6 +38,26 @@ function chooseConversation(store: ConversationStore, choice: ConversationChoice
 export function chatModel(settings: ResolvedSettings, session: ConversationSession, role?: Role): string {
   if (settings.model.source === 'flag') return settings.model.value;
   return role?.model ?? session.model ?? settings.model.value;
+}
+
+/** The model of the next turn, and where svc looked it up when nobody named one. */
+export interface ModelChoice {
+  model: string;
+  /** Set when svc chose the model itself (chat/model-choice.ts): a refusal then says to set one. */
+  unset?: DefaultModelPlace;
+}
+
+/**
+ * chatModel, except that when nothing names a model (no -m, role, conversation model, SVC_MODEL or
+ * stored setting) the service's own list settles it (chat/model-choice.ts): asked once per base
+ * URL with `client`, read from the cache without one (a dry run).
+ */
+export async function chooseChatModel(env: Record<string, string | undefined>, settings: ResolvedSettings, session: ConversationSession, role: Role | undefined, client: ApiClient | undefined, signal?: AbortSignal): Promise<ModelChoice> {
+  const named = settings.model.source !== 'default' || role?.model !== undefined || session.model !== undefined;
+  const baseUrl = settings.baseUrl.value;
+  if (named || baseUrl === undefined) return { model: chatModel(settings, session, role) };
+  const place = { baseUrl, cache: cacheDir(env), fallback: settings.model.value };
+  return { model: await defaultChatModel(place, client, signal), unset: place };
 }
 
 /** `-s` given: the conversation's system message becomes it (an empty one removes it). */

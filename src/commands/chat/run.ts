@@ -9,6 +9,7 @@ import { parseChatOptions } from './options.js';
 import { prepareChat } from './prepare.js';
 import { readPrompt } from './prompt-input.js';
 import { promptWithRole } from '../../roles/fill-role.js';
+import { UsageError } from '../../core/errors.js';
 
 export async function runChat(words: string[], flags: ChatFlags, context: CommandContext): Promise<void> {
   const { io } = context.factory;
@@ -22,6 +23,8 @@ export async function runChat(words: string[], flags: ChatFlags, context: Comman
     await runOneShot(plan, inputs, context.factory, context.signal);
     return;
   }
+  // --json prints one answer: a session has no place for it (-i --json is refused with the flags).
+  if (plan.json) throw new UsageError('--json prints one answer as JSON, and with no prompt svc chat opens an interactive session', { hint: 'give the prompt: svc chat --json "list three primes"' });
   // With -i, piped text (and words, and files) make the first message; a plain `svc chat` on a
   // terminal has none.
   const first = await readPrompt(io, plan, inputs.files, context.signal);

@@ -1,10 +1,10 @@
 /**
  * `svc image again FILE [--seed N]`: the request that made FILE, read from the provenance in it,
  * sent again: the same prompt, negative prompt, model, aspect ratio and format, with a new seed
- * unless --seed gives one (so the new image can be remade too), saved beside FILE under a name
- * of its own (never over it). The flags of `svc image` still apply (-o, -m, --json, --preview).
+ * unless --seed gives one (so the new image can be remade too), saved beside FILE under its name
+ * and the next free number (`out.png` → `out-2.png`), never over anything. The flags of
+ * `svc image` still apply (-o, -m, --json, --preview).
  */
-import { dirname, join } from 'node:path';
 import { SvcError } from '../../core/errors.js';
 import { forOutput } from '../../core/terminal-text.js';
 import type { ImageFlags } from './flags.js';
@@ -29,8 +29,6 @@ export function againRequest(io: IO, file: string, flags: ImageFlags): { words: 
       aspect: flags.aspect ?? record.aspectRatio,
       format: flags.format ?? (record.format || undefined),
       negative: flags.negative ?? record.negativePrompt,
-      // Beside the file, named from the prompt (never over it), unless -o says otherwise.
-      output: flags.output ?? join(dirname(file), '.'),
     },
   };
 }

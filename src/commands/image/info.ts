@@ -7,12 +7,34 @@
  */
 import { resolve } from 'node:path';
 import { formatBytes } from '../../core/byte-size.js';
-import { SilentExit, ExitCode, SvcError } from '../../core/errors.js';
+import { SilentExit, ExitCode, SvcError, UsageError } from '../../core/errors.js';
 import { jsonForOutput } from '../../core/json.js';
 import { describeSystemError } from '../../core/system-errors.js';
 import { forOutput } from '../../core/terminal-text.js';
 import type { Factory } from '../../factory.js';
 import { readImageFacts, type ImageFacts } from '../../images/metadata-reader.js';
+
+/** An image file's name, as `svc image info` and `again` take them: what svc saves. */
+const IMAGE_FILE = /\.(png|jpe?g|webp)$/i;
+
+/** `words` as one double-quoted shell word. */
+function quoted(words: string[]): string {
+  return `"${words.join(' ').replace(/["\\$`]/g, '\\$&')}"`;
+}
+
+/**
+ * Every word after `svc image info` or `again` must name an image file: a typo (`koi.jpgg`), or a
+ * prompt that starts with the word (`svc image info graphic of a bee`), is exit 2 naming it, and
+ * nothing is read or sent. Words that look like no file name at all get how to quote a prompt.
+ */
+export function checkImageFileNames(command: 'info' | 'again', files: string[]): void {
+  const wrong = files.find((file) => !IMAGE_FILE.test(file));
+  if (wrong === undefined) return;
+  const fileLike = /\.[A-Za-z0-9]{1,5}$|[/\\]/.test(wrong);
+  throw new UsageError(`svc image ${command}: ${wrong} is not an image file (.png, .jpg, .jpeg, .webp); nothing was sent`, {
+    hint: fileLike ? `svc image ${command} reads files svc saved` : `to make an image of these words, quote them: svc image ${quoted([command, ...files])}`,
+  });
+}
 
 /** The facts of `file`, or an error naming it. */
 export function factsOf(cwd: string, file: string): ImageFacts {

@@ -93,7 +93,7 @@ export function sessionsCommand(context: CommandContext): Command {
     .addOption(completes(new Option('-o, --output <file>', 'write to this file (whole or not at all; - for stdout, the default)'), { kind: 'files' }))
     .option('--force', 'replace the file if it exists')
     .addOption(completes(new Option('--with-images <dir>', 'Markdown: copy the images into this folder and link them there (relative to the export)'), { kind: 'files' }))
-    .addHelpText('after', '\nExamples:\n  $ svc sessions export work -o work.md\n  $ svc sessions export work -o share/work.md --with-images share/images\n  $ svc sessions export work -o work.html        # one file: images embedded, readable offline\n  $ svc sessions export work --format json | jq length')
+    .addHelpText('after', '\nExamples:\n  $ svc sessions export work -o work.md\n  $ mkdir -p share && svc sessions export work -o share/work.md --with-images share/images\n  $ svc sessions export work -o work.html        # one file: images embedded, readable offline\n  $ svc sessions export work --format json | jq length')
     .action(async (name: string, options: { format?: string; output?: string; force?: boolean; withImages?: string }) => (await import('./export.js')).runExport(context.factory, name, options));
   sessions
     .command('delete')

@@ -24,7 +24,7 @@ import type { ChatRequest } from './request.js';
 import { structuredReply } from './structured.js';
 import { jsonReply } from './response-format.js';
 import { askingParts, makeCall, subjectWords, toolsToCall, type ToolCall } from './tools.js';
-import { commitMessageFor, shellCommandFor, systemAskOf } from './system-asks.js';
+import { commitMessageFor, shellCommandFor, systemAskOf, translationFor } from './system-asks.js';
 import {
   BODY_SENTENCES, CLOSERS, EARLIER_REFERENCES, FALLBACK_WORDS, QUESTION_OPENERS, STATEMENT_OPENERS,
 } from './templates.js';
@@ -97,10 +97,11 @@ function chooseBody(head: string[], closer: string, sentences: string[], target:
  */
 export function generateReply(request: ChatRequest, seed = replySeed(request)): string {
   const lastUser = request.messages.filter((m) => m.role === 'user').at(-1)?.content.trim() ?? '';
-  // A system message asking for a bare command or a commit message is obeyed to the letter.
+  // A system message asking for a bare command, a commit message or a translation is obeyed to the letter.
   const asked = systemAskOf(request.messages);
   if (asked === 'shell-command') return shellCommandFor(lastUser);
   if (asked === 'commit-message') return commitMessageFor(lastUser);
+  if (asked === 'translation') return translationFor(request.messages, lastUser);
   const rng = createRng(seed);
   const slots = slotsFor(request, rng);
   const openers = lastUser.endsWith('?') ? QUESTION_OPENERS : STATEMENT_OPENERS;

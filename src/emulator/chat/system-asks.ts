@@ -2,13 +2,14 @@
  * Replies shaped by the system message, as a real model follows its instructions: one asking
  * for a single shell command (svc's built-in `shell` role, shell_gpt's, aichat's) gets one
  * plausible command line and nothing else; one asking for a commit message gets a subject line
- * and a body written from the diff; one asking to explain gets prose, never a code block.
+ * and a body written from the diff; one asking to explain gets prose, never a code block; one
+ * asking to translate gets the translation alone (a small phrase book, else the text as it was).
  * Deterministic: the same messages give the same reply, at any temperature.
  */
 import { keywords } from './keywords.js';
 import type { ChatMessage } from './request.js';
 
-export type SystemAsk = 'shell-command' | 'commit-message' | 'explanation';
+export type SystemAsk = 'shell-command' | 'commit-message' | 'explanation' | 'translation';
 
 /** What the system message asks the replies to be, if it is one of the asks above. */
 export function systemAskOf(messages: readonly ChatMessage[]): SystemAsk | undefined {
@@ -16,6 +17,7 @@ export function systemAskOf(messages: readonly ChatMessage[]): SystemAsk | undef
   if (system === '') return undefined;
   if (/shell command|command line/.test(system) && /single|only|nothing else|one line|no explanation/.test(system)) return 'shell-command';
   if (/commit message/.test(system)) return 'commit-message';
+  if (/\btranslat/.test(system) && /\binto\b/.test(system)) return 'translation';
   if (/\bexplain/.test(system)) return 'explanation';
   return undefined;
 }
@@ -147,4 +149,23 @@ export function commitMessageFor(ask: string): string {
   const removed = changes.reduce((sum, change) => sum + change.removed, 0);
   const plural = (n: number): string => `${n} line${n === 1 ? '' : 's'}`;
   return `${subject}\n\n${lines.join('\n')}\n\nIn all, ${plural(added)} added and ${plural(removed)} removed.`;
+}
+
+/** What the emulator can translate: a few phrases, in a few languages. */
+const PHRASES: Record<string, Record<string, string>> = {
+  'good morning': { french: 'Bonjour', german: 'Guten Morgen', spanish: 'Buenos días', italian: 'Buongiorno', dutch: 'Goedemorgen' },
+  'thank you': { french: 'Merci', german: 'Danke', spanish: 'Gracias', italian: 'Grazie', dutch: 'Dank je' },
+  hello: { french: 'Bonjour', german: 'Hallo', spanish: 'Hola', italian: 'Ciao', dutch: 'Hallo' },
+  goodbye: { french: 'Au revoir', german: 'Auf Wiedersehen', spanish: 'Adiós', italian: 'Arrivederci', dutch: 'Tot ziens' },
+};
+
+/**
+ * The translation of `text` into the language the system message names ("into French"), and
+ * nothing else: a phrase it knows, else the text as it came (a model keeps what it cannot translate).
+ */
+export function translationFor(messages: readonly ChatMessage[], text: string): string {
+  const system = messages.filter((message) => message.role === 'system').map((message) => message.content).join('\n');
+  const language = /\binto\s+([A-Za-z]+)/.exec(system)?.[1]?.toLowerCase() ?? 'english';
+  const known = PHRASES[text.trim().replace(/[.!?]+$/, '').toLowerCase()]?.[language];
+  return known ?? text.trim();
 }

@@ -6,24 +6,16 @@
 import type { Prompt } from '../../../attachments/message.js';
 import { addUsage, addUsageOfModel } from '../../../conversations/model.js';
 import { ApiError } from '../../../core/errors.js';
+import { refusesModel, unsetModelError } from '../../../chat/model-choice.js';
 import { reportError } from '../../../terminal/report-error.js';
 import { reasoningShown, replyText, streamReply, turnFrom } from '../reply.js';
 import { emptyReplyNote } from '../../../api/reply-checks.js';
 import { chatParams } from '../../../chat/request-params.js';
 import { buildChatRequest, fieldsWithRole } from '../request.js';
+import { replyUsageLine } from '../../usage-line.js';
 import { say, type SessionDeps, type SessionState } from './session-state.js';
 
 export type TurnDeps = SessionDeps;
-
-/**
- * The service turned the request down because of its model (unknown, not allowed), not because
- * of what it says: a 404 from the chat endpoint, or a 4xx whose message or code names the model.
- */
-export function refusesModel(error: unknown): boolean {
-  if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500) return false;
-  if (error.status === 401 || error.status === 429) return false;
-  return error.status === 404 || /model/i.test(`${error.serviceMessage ?? ''} ${error.code ?? ''}`);
-}
 
 /** What became of a message that brought no reply, in a few words. */
 function unsentFate(error: unknown): string {
@@ -67,13 +59,18 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
     const empty = emptyReplyNote(outcome.completion);
     if (empty) say(state, `(${empty})`);
     else if (outcome.completion?.choices[0]?.finish_reason === 'length') say(state, '(the reply was cut at the token limit)');
+    // --usage: the counts of each reply, as a one-shot answer prints them (/usage sums them up).
+    if (plan.usage) say(state, replyUsageLine(outcome.completion?.usage, deps.prices ?? new Map(), state.model, outcome.completion?.model));
     return;
   }
   if (stop.signal.aborted) {
     say(state, '(reply interrupted; kept as far as it came: /retry asks again)');
     return;
   }
-  await reportError(io, outcome.error, context.factory.loadedApiKey());
+  // The model svc chose itself (none is set), refused: said as that, with the models the service has.
+  const unset = deps.unsetModel !== undefined && state.modelTrial === undefined && state.model === deps.unsetModel.model ? deps.unsetModel.place : undefined;
+  const error = unset ? await unsetModelError(outcome.error, state.model, unset, client, context.signal) : outcome.error;
+  await reportError(io, error, context.factory.loadedApiKey());
   const trial = state.modelTrial;
   if (trial && refusesModel(outcome.error)) {
     const refused = state.model;

@@ -19,6 +19,8 @@ import { showHistory } from './history.js';
 import { say, type SessionState } from './session-state.js';
 import { extractedCode } from '../../../chat/code-blocks.js';
 import { saveMessages, savePath } from './save-messages.js';
+import { cachedModelIds } from '../../../storage/models-cache.js';
+import { cacheDir } from '../../../settings/paths.js';
 import { helpText, type SlashCommandName } from './slash-commands.js';
 
 type Handler = (state: SessionState, arg: string) => void | Promise<void>;
@@ -64,6 +66,11 @@ const handlers: Record<SlashCommandName, Handler> = {
     state.model = next;
     state.session.setModel(next);
     say(state, `(model: ${next}, from the next message)`);
+    // Only what is kept is looked at: /model never asks the service (the list may be old: a warning, not a refusal).
+    const listed = cachedModelIds(cacheDir(state.io.env), state.deps.client.baseUrl);
+    if (listed.length > 0 && !listed.includes(next)) {
+      say(state, `svc: warning: the service did not list ${next} when last asked (${listed.length} model${listed.length === 1 ? '' : 's'}; \`svc models\` shows them); if it refuses it, the session goes back to ${neutraliseForTerminal(state.modelTrial.model)}`);
+    }
   },
   retry: async (state) => {
     if (state.unsent !== undefined) return state.ask(state.unsent);

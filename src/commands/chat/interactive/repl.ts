@@ -16,7 +16,8 @@ import type { Role } from '../../../roles/role-file.js';
 import type { IO } from '../../../terminal/io.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import type { CommandContext } from '../../context.js';
-import { applySystemFlag, chatModel, openConversation } from '../open-conversation.js';
+import { applySystemFlag, chooseChatModel, openConversation } from '../open-conversation.js';
+import type { DefaultModelPlace } from '../../../chat/model-choice.js';
 import type { ChatPlan } from '../options.js';
 import { rendersReplies } from '../reply-renderer.js';
 import { askTurn } from './ask.js';
@@ -58,7 +59,8 @@ export async function runInteractive(plan: ChatPlan, role: Role | undefined, con
   const history = await factory.inputHistory(plan.conversation.save);
   // Plain mode: lines as the terminal edits them, nothing redrawn (plain-reader.ts).
   const reader = plainWanted(io.env) ? new PlainLineReader(terminal.stream, io.stderr, context.interrupts) : new LineReader(terminal, io.stderr, history, { cwd: io.cwd, env: io.env });
-  await runSession({ plan, role, context, client, store, session, model: chatModel(settings, session, role), reader, terminal, render, storedParams: settings.params.value, prices: await factory.prices(), streamUsage: new StreamUsageAsk(settings.streamUsage.value === 'on') }, firstMessage);
+  const choice = await chooseChatModel(io.env, settings, session, role, client, context.signal);
+  await runSession({ plan, role, context, client, store, session, model: choice.model, unsetModel: choice.unset, reader, terminal, render, storedParams: settings.params.value, prices: await factory.prices(), streamUsage: new StreamUsageAsk(settings.streamUsage.value === 'on') }, firstMessage);
 }
 
 export interface SessionStart {
@@ -81,6 +83,8 @@ export interface SessionStart {
   prices?: ReadonlyMap<string, Price> | undefined;
   /** Asking streams for token counts (the streamUsage setting), for the whole session. */
   streamUsage?: StreamUsageAsk | undefined;
+  /** Set when svc chose `model` itself, none being set (chat/model-choice.ts). */
+  unsetModel?: DefaultModelPlace | undefined;
 }
 
 /** The session itself: read, answer, until the user leaves. The reader is closed at the end. */
@@ -91,7 +95,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
   const composer = new MessageComposer();
   /** The lines of the message being composed, as typed: taken back out of history for the whole. */
   const typed: string[] = [];
-  const deps: SessionDeps = { context, client, plan, storedParams: start.storedParams, prices: start.prices, streamUsage: start.streamUsage };
+  const deps: SessionDeps = { context, client, plan, storedParams: start.storedParams, prices: start.prices, streamUsage: start.streamUsage, ...(start.unsetModel ? { unsetModel: { model: start.model, place: start.unsetModel } } : {}) };
 
   const state: SessionState = {
     io,

@@ -4,6 +4,7 @@
  */
 import { noteFor } from '../../../terminal/wrap-note.js';
 import type { StreamUsageAsk } from '../../../chat/stream-usage.js';
+import type { DefaultModelPlace } from '../../../chat/model-choice.js';
 import type { Price } from '../../../settings/prices.js';
 import type { ApiClient } from '../../../api/client.js';
 import type { Usage } from '../../../api/chat-types.js';
@@ -32,6 +33,8 @@ export interface SessionDeps {
   streamUsage?: StreamUsageAsk | undefined;
   /** Prices set with `svc config set prices.MODEL` (/usage shows a cost when every model has one). */
   prices?: ReadonlyMap<string, Price> | undefined;
+  /** The model svc chose because none is set, and where it looked (a refusal then says to set one). */
+  unsetModel?: { model: string; place: DefaultModelPlace } | undefined;
 }
 
 /** What the slash commands may look at and change. */
