@@ -7,11 +7,11 @@ import { MAX_CHAT_ANSWER_BYTES } from '../../api/limits.js';
 import { parseServiceJson } from '../../api/service-message.js';
 import { ApiError, MalformedResponseError, RejectedError } from '../../core/errors.js';
 import { isObject, jsonForOutput } from '../../core/json.js';
-import { forOutput } from '../../core/terminal-text.js';
 import { requireBaseUrl, type Factory } from '../../factory.js';
 import { cacheDir } from '../../settings/paths.js';
 import { cachedModelIds as cachedIds, keepModelIds as keepIds } from '../../storage/models-cache.js';
 import { settingFlagsFrom } from '../setting-flags.js';
+import { tableText, terminalWidth } from '../../terminal/table.js';
 
 export interface ModelsFlags {
   json?: boolean;
@@ -36,14 +36,11 @@ function rowsOf(answer: unknown): ModelRow[] {
   });
 }
 
-function table(rows: ModelRow[], clean: (text: string) => string): string {
-  const width = Math.max(5, ...rows.map((row) => row.id.length));
-  const lines = [`${'MODEL'.padEnd(width)}  OWNED BY          CREATED`];
-  for (const row of rows) {
-    const created = row.created === undefined ? '' : new Date(row.created * 1000).toISOString().slice(0, 10);
-    lines.push(`${clean(row.id).padEnd(width)}  ${clean(row.ownedBy ?? '').padEnd(16)}  ${created}`.trimEnd());
-  }
-  return `${lines.join('\n')}\n`;
+/** The table a terminal shows: id, owner and the day it was made (terminal/table.ts). */
+function table(rows: ModelRow[], width: number | undefined): string {
+  const columns = [{ title: 'MODEL' }, { title: 'OWNED BY' }, { title: 'CREATED' }];
+  const cells = rows.map((row) => [row.id, row.ownedBy ?? '', row.created === undefined ? '' : new Date(row.created * 1000).toISOString().slice(0, 10)]);
+  return tableText(columns, cells, { width });
 }
 
 export async function runModels(factory: Factory, flags: ModelsFlags, signal: AbortSignal): Promise<void> {
@@ -77,6 +74,9 @@ export async function runModels(factory: Factory, flags: ModelsFlags, signal: Ab
   const rows = rowsOf(answer);
   keepIds(cacheDir(io.env), baseUrl, rows.map((row) => row.id));
   if (flags.json === true) io.stdout.write(jsonForOutput(answer, io.stdoutIsTTY));
-  else if (io.stdoutIsTTY) io.stdout.write(table(rows, (value) => forOutput(value, true)));
+  else if (io.stdoutIsTTY) {
+    if (rows.length === 0) io.stderr.write('svc: the service lists no models\n');
+    io.stdout.write(table(rows, terminalWidth(io.stdout)));
+  }
   else if (rows.length > 0) io.stdout.write(`${rows.map((row) => row.id).join('\n')}\n`);
 }
