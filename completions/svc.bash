@@ -20,7 +20,7 @@ _svc() {
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
-    case "|chat|image|batch|sessions|sessions list|sessions show|sessions fork|sessions search|sessions export|sessions delete|roles|roles list|roles show|roles set|roles edit|roles rm|models|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|emulator|completion|help|" in
+    case "|chat|image|batch|sessions|sessions list|sessions show|sessions fork|sessions search|sessions export|sessions rename|sessions delete|roles|roles list|roles show|roles set|roles edit|roles delete|models|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|profiles delete|emulator|completion|help|" in
       *"|${path:+$path }$word|"*) path="${path:+$path }$word" ;;
     esac
   done
@@ -120,7 +120,7 @@ _svc_complete_path() {
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list show fork search export delete' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list show fork search export rename delete' -- "$cur"))
       ;;
     'sessions list')
       case "$prev" in
@@ -167,11 +167,18 @@ _svc_complete_path() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--format -o --output --force --with-images --plain --profile -h --help' -- "$cur")); return; fi
       compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
-    'sessions delete')
+    'sessions rename')
       case "$prev" in
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
+      ;;
+    'sessions delete')
+      case "$prev" in
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes --plain --profile -h --help' -- "$cur")); return; fi
       compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'roles')
@@ -179,7 +186,7 @@ _svc_complete_path() {
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list show set edit rm' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list show set edit delete' -- "$cur"))
       ;;
     'roles list')
       case "$prev" in
@@ -220,11 +227,11 @@ _svc_complete_path() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
       compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
-    'roles rm')
+    'roles delete')
       case "$prev" in
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes --plain --profile -h --help' -- "$cur")); return; fi
       compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'models')
@@ -316,7 +323,7 @@ _svc_complete_path() {
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list use' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list use delete' -- "$cur"))
       ;;
     'profiles list')
       case "$prev" in
@@ -330,6 +337,13 @@ _svc_complete_path() {
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur"))
+      ;;
+    'profiles delete')
+      case "$prev" in
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes --plain --profile -h --help' -- "$cur")); return; fi
       compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'emulator')
