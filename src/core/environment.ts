@@ -20,6 +20,7 @@ export const ENVIRONMENT: readonly EnvironmentGroup[] = [
   { names: ['NO_COLOR', 'FORCE_COLOR', 'FORCE_HYPERLINK'], what: 'colour and links on the terminal' },
   { names: ['VISUAL', 'EDITOR'], what: 'the editor of /edit and `svc roles edit`' },
   { names: ['CI'], what: 'true: no spinner or live progress line' },
+  { names: ['WAYLAND_DISPLAY', 'DISPLAY', 'WSL_DISTRO_NAME'], what: 'the clipboard tool /copy runs (wl-copy; xclip or xsel; clip.exe)' },
   {
     names: ['TERM', 'COLORTERM', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'LC_TERMINAL', 'KITTY_WINDOW_ID', 'GHOSTTY_RESOURCES_DIR', 'KONSOLE_VERSION', 'VTE_VERSION', 'WT_SESSION', 'XTERM_VERSION', 'MLTERM', 'TMUX', 'STY'],
     what: 'what the terminal can show (colours, image protocols); TERM=dumb: plain text',
