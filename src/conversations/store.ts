@@ -245,12 +245,13 @@ export class ConversationStore {
   }
 
   /**
-   * The conversation `text` names: itself when it is a saved conversation's name, else the one
+   * The conversation `text` names: itself when something is saved under that name, else the one
    * saved name it begins (`wo` for `work`). A beginning shared by several is exit 2 listing them;
    * one shared by none is returned as it is, for the reading to say there is no such conversation.
    */
   resolve(text: string): string {
-    if (this.exists(checkConversationName(text))) return text;
+    // Something at the whole name (a conversation, or a folder the reading will name) is never taken for a beginning.
+    if (!this.isFree(checkConversationName(text))) return text;
     const candidates = this.files()
       .map((file) => file.name)
       .filter((name) => name.startsWith(text))

@@ -66,6 +66,14 @@ describe('svc sessions show', () => {
     expect(none.stderr).toContain('no saved conversation named "zz"');
   });
 
+  it('something at the whole name that is not a conversation (a folder) is said so, never taken for a beginning of another', async () => {
+    mkdirSync(fileOf('wor'));
+    const result = await run(['sessions', 'show', 'wor']);
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stderr).toContain('a folder');
+    expect(result.stdout).toBe('');
+  });
+
   it('export and fork take a beginning too', async () => {
     expect((await run(['sessions', 'export', 'no', '--format', 'json'])).stdout).toContain('about notes');
     const fork = await run(['sessions', 'fork', 'no']);
