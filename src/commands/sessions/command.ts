@@ -107,7 +107,7 @@ export function sessionsCommand(context: CommandContext): Command {
     .description('Delete saved conversations (whole names only). On a terminal it asks first; --yes does not ask, and a script is never asked.')
     .addArgument(completes(new Argument('<name...>', 'conversation name(s)'), { kind: 'sessions' }))
     .addOption(yesOption())
-    .addHelpText('after', '\nExamples:\n  $ svc sessions delete work\n  $ svc sessions rm old-notes scratch --yes')
+    .addHelpText('after', '\nExamples:\n  $ svc sessions delete work\n  $ svc sessions rm work-fork work-b --yes')
     .action(async (names: string[], options: { yes?: boolean }) => (await load()).runDelete(context.factory, names, options.yes));
   return sessions;
 }
