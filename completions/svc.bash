@@ -20,7 +20,7 @@ _svc() {
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
-    case "|chat|image|image info|image again|batch|sessions|sessions list|sessions show|sessions fork|sessions search|sessions export|sessions delete|roles|roles list|roles show|roles set|roles edit|roles rm|models|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|emulator|completion|help|" in
+    case "|chat|image|image info|image again|batch|sessions|sessions list|sessions show|sessions fork|sessions search|sessions export|sessions rename|sessions delete|roles|roles list|roles show|roles set|roles edit|roles delete|models|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|profiles delete|emulator|completion|help|" in
       *"|${path:+$path }$word|"*) path="${path:+$path }$word" ;;
     esac
   done
@@ -102,7 +102,7 @@ _svc_complete_path() {
         --seed) compopt +o default 2>/dev/null; return ;;
         -n|--count) compopt +o default 2>/dev/null; return ;;
         --negative) compopt +o default 2>/dev/null; return ;;
-        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc models --cached 2>/dev/null)" -- "$cur")); return ;;
+        -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc config choices imageModel 2>/dev/null)" -- "$cur")); return ;;
         --preview) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'auto kitty iterm sixel blocks none' -- "$cur")); return ;;
         --param) compopt +o default 2>/dev/null; return ;;
         --base-url) compopt +o default 2>/dev/null; return ;;
@@ -148,7 +148,7 @@ _svc_complete_path() {
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list show fork search export delete' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list show fork search export rename delete' -- "$cur"))
       ;;
     'sessions list')
       case "$prev" in
@@ -195,11 +195,18 @@ _svc_complete_path() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--format -o --output --force --with-images --plain --profile -h --help' -- "$cur")); return; fi
       compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list --for-completion 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
-    'sessions delete')
+    'sessions rename')
       case "$prev" in
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list --for-completion 2>/dev/null | cut -f1)" -- "$cur"))
+      ;;
+    'sessions delete')
+      case "$prev" in
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes --plain --profile -h --help' -- "$cur")); return; fi
       compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list --for-completion 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'roles')
@@ -207,7 +214,7 @@ _svc_complete_path() {
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list show set edit rm' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list show set edit delete' -- "$cur"))
       ;;
     'roles list')
       case "$prev" in
@@ -248,11 +255,11 @@ _svc_complete_path() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
       compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
-    'roles rm')
+    'roles delete')
       case "$prev" in
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes --plain --profile -h --help' -- "$cur")); return; fi
       compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'models')
@@ -344,7 +351,7 @@ _svc_complete_path() {
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list use' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'list use delete' -- "$cur"))
       ;;
     'profiles list')
       case "$prev" in
@@ -358,6 +365,13 @@ _svc_complete_path() {
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur"))
+      ;;
+    'profiles delete')
+      case "$prev" in
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes --plain --profile -h --help' -- "$cur")); return; fi
       compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
     'emulator')

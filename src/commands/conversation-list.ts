@@ -8,10 +8,11 @@ import { newestFirst } from '../conversations/store.js';
 import { costOfSpent, formatCost, type Price } from '../settings/prices.js';
 import type { Usage } from '../api/chat-types.js';
 import type { Factory } from '../factory.js';
-import { forOutput, neutraliseForTerminal } from '../core/terminal-text.js';
+import { neutraliseForTerminal } from '../core/terminal-text.js';
 import { jsonForOutput } from '../core/json.js';
 import { LineOutput } from '../terminal/streams.js';
 import { cutToColumns } from '../render/width.js';
+import { tableText, terminalWidth, type Column } from '../terminal/table.js';
 
 /** The first line of each conversation is cut to this many terminal columns (wide characters take two). */
 const OPENING_COLUMNS = 60;
@@ -23,6 +24,27 @@ const OPENING_COLUMNS = 60;
 function usageColumns(listed: ListedConversation, prices: ReadonlyMap<string, Price>): { usage: Usage; cost: number | undefined } {
   const tokens = tokensIn(listed);
   return { usage: spentOf(tokens), cost: costOfSpent(usageByModel(tokens), prices) };
+}
+
+/** The columns of a listing on a terminal: --usage adds the tokens, and the cost when prices are set. */
+function listColumns(usage: boolean, prices: ReadonlyMap<string, Price>): Column[] {
+  const spent: Column[] = usage ? [{ title: 'TOKENS', align: 'right' }, ...(prices.size > 0 ? [{ title: 'COST', align: 'right' } as const] : [])] : [];
+  return [{ title: 'NAME' }, { title: 'CHANGED' }, { title: 'TURNS', align: 'right' }, ...spent, { title: 'FIRST LINE' }];
+}
+
+/**
+ * One conversation's cells, as they are: a tab-separated line in a pipe, a row of the table on a
+ * terminal (which neutralises them). The time is a record's text too (a hand-edited or foreign file).
+ */
+function cellsOf(s: ListedConversation, usage: boolean, prices: ReadonlyMap<string, Price>): string[] {
+  // --usage: a tokens column after the turns, and the cost where it is known ('-' where not).
+  const spent: string[] = [];
+  if (usage) {
+    const { usage: used, cost } = usageColumns(s, prices);
+    spent.push(String(used.total_tokens));
+    if (prices.size > 0) spent.push(cost === undefined ? '-' : formatCost(cost));
+  }
+  return [s.name, s.updated.slice(0, 16).replace('T', ' '), String(s.turns), ...spent, cutToColumns(openingIn(s, OPENING_COLUMNS), OPENING_COLUMNS)];
 }
 
 export async function runList(factory: Factory, json: boolean, filter: ConversationFilter = {}, usage = false): Promise<void> {
@@ -45,25 +67,25 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
     if (rows.length === 0 && filtered) io.stderr.write(`no saved conversation${describeFilter(filter)}\n`);
     return;
   }
-  // A line per conversation as it is read, the most recently written first: `| head` stops the
-  // listing instead of it reading every file, and so does -n.
-  const clean = (text: string): string => forOutput(text, io.stdoutIsTTY);
-  const out = new LineOutput(io.stdout);
   let listed = 0;
-  for (const s of listConversations(store, filter, { withTokens: usage })) {
-    listed += 1;
-    // --usage: a tokens column after the turns, and the cost where it is known ('-' where not).
-    let spent = '';
-    if (usage) {
-      const { usage: used, cost } = usageColumns(s, prices);
-      spent = `\t${used.total_tokens}${prices.size > 0 ? `\t${cost === undefined ? '-' : formatCost(cost)}` : ''}`;
+  if (io.stdoutIsTTY) {
+    // A table needs every row to know its column widths: all are read, then shown aligned, in
+    // the order of their last change (as --json gives them).
+    const rows = [...listConversations(store, filter, { withTokens: usage })].sort(newestFirst).map((s) => cellsOf(s, usage, prices));
+    listed = rows.length;
+    io.stdout.write(tableText(listColumns(usage, prices), rows, { width: terminalWidth(io.stdout) }));
+  } else {
+    // A line per conversation as it is read, the most recently written first: `| head` stops the
+    // listing instead of it reading every file, and so does -n.
+    const out = new LineOutput(io.stdout);
+    for (const s of listConversations(store, filter, { withTokens: usage })) {
+      listed += 1;
+      let more = out.add(`${cellsOf(s, usage, prices).join('\t')}\n`);
+      if (typeof more !== 'boolean') more = await more;
+      if (!more) break;
     }
-    // The time is a record's text too (a hand-edited or foreign file): cleaned like the first line.
-    let more = out.add(`${s.name}\t${clean(s.updated.slice(0, 16).replace('T', ' '))}\t${s.turns}${spent}\t${clean(cutToColumns(openingIn(s, OPENING_COLUMNS), OPENING_COLUMNS))}\n`);
-    if (typeof more !== 'boolean') more = await more;
-    if (!more) break;
+    await out.close();
   }
-  await out.close();
   if (listed === 0) io.stderr.write(filtered ? `no saved conversation${describeFilter(filter)}\n` : 'no saved conversations yet\n');
 }
 

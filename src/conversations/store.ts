@@ -6,7 +6,7 @@
  * not svc's (`my notes.jsonl`, a folder named `x.jsonl`, someone else's log) is left out of the
  * listing and of --continue, and one file that cannot be read never hides the others.
  */
-import { rmSync } from 'node:fs';
+import { linkSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError, UsageError } from '../core/errors.js';
 import type { Reporter } from '../core/reporter.js';
@@ -24,6 +24,9 @@ import { ListingCache } from './listing-cache.js';
 import { checkSavable } from './savable.js';
 
 export { checkConversationName, newConversationName } from './names.js';
+
+/** An ambiguous beginning of a name lists at most this many of the names it begins. */
+const MAX_CANDIDATES = 10;
 
 /** The order of listings: most recently changed first (then by name, for a stable order). */
 export function newestFirst(a: { name: string; updated: string }, b: { name: string; updated: string }): number {
@@ -241,6 +244,39 @@ export class ConversationStore {
     return undefined;
   }
 
+  /**
+   * The conversation `text` names: itself when something is saved under that name, else the one
+   * saved name it begins (`wo` for `work`). A beginning shared by several is exit 2 listing them;
+   * one shared by none is returned as it is, for the reading to say there is no such conversation.
+   */
+  resolve(text: string): string {
+    // Something at the whole name (a conversation, or a folder the reading will name) is never taken for a beginning.
+    if (!this.isFree(checkConversationName(text))) return text;
+    const candidates = this.files()
+      .map((file) => file.name)
+      .filter((name) => name.startsWith(text))
+      .sort();
+    if (candidates.length === 1) return candidates[0]!;
+    if (candidates.length === 0) return text;
+    const shown = candidates.length > MAX_CANDIDATES ? `${candidates.slice(0, MAX_CANDIDATES).join(', ')} and ${candidates.length - MAX_CANDIDATES} more` : candidates.join(', ');
+    throw new UsageError(`"${text}" could be any of ${candidates.length} conversations: ${shown}`, { hint: 'give more of the name' });
+  }
+
+  /**
+   * Give conversation `from` the name `to`: its file moves, whole, with its time (so it keeps its
+   * place in listings). A `to` already taken (by a conversation or anything else) is exit 2 and
+   * nothing moves; two renames racing for one name cannot both take it (link() refuses a taken name).
+   */
+  rename(from: string, to: string): void {
+    const source = this.pathOf(from);
+    const target = this.pathOf(to);
+    if (!this.exists(from)) throw new UsageError(`no saved conversation named "${from}"`, { hint: 'see them with `svc sessions list`' });
+    const taken = (): UsageError => new UsageError(`a conversation named "${to}" exists already; nothing was renamed`, { hint: `choose another name, or delete it first: svc sessions delete ${to}` });
+    if (!this.isFree(to)) throw taken();
+    moveFile(source, target, taken, from, to);
+    ListingCache.forget(this.listingCachePath, this.dir, from);
+  }
+
   /** Delete `name`'s file, and what the listing cache keeps of it (its first line). */
   delete(name: string): void {
     const path = this.pathOf(name);
@@ -251,6 +287,34 @@ export class ConversationStore {
       throw new SvcError(`cannot delete ${path}: ${describeSystemError(error)}`, { cause: error });
     }
     ListingCache.forget(this.listingCachePath, this.dir, name);
+  }
+}
+
+/**
+ * `source` moved to `target`, never over a file already there: a hard link made under the new name
+ * (refused when it is taken), then the old name removed. Where the file system has no hard links,
+ * a rename, the name having been found free just before.
+ */
+function moveFile(source: string, target: string, taken: () => UsageError, from: string, to: string): void {
+  const cannot = (error: unknown): SvcError => new SvcError(`cannot rename ${source}: ${describeSystemError(error)}; nothing was renamed`, { cause: error });
+  try {
+    linkSync(source, target);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'EEXIST') throw taken();
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw cannot(error);
+    try {
+      renameSync(source, target);
+    } catch (renameError) {
+      throw cannot(renameError);
+    }
+    return;
+  }
+  try {
+    rmSync(source);
+  } catch (error) {
+    // Both names hold it now: the new one stays, and the user is told what is left.
+    throw new SvcError(`renamed "${from}" to "${to}", but cannot remove ${source}: ${describeSystemError(error)}`, { cause: error, hint: `remove it yourself, or: svc sessions delete ${from}` });
   }
 }
 

@@ -26,7 +26,7 @@ export const ENVIRONMENT: readonly EnvironmentGroup[] = [
   { names: ['CI'], what: 'true: no spinner or live progress line' },
 ];
 
-/** The variables terminals set about themselves: what they can show (colours, image protocols, links). */
+/** The variables terminals (and desktops) set about themselves: what they can show (colours, image protocols, links), and which clipboard tool there is. */
 export const TERMINAL_ENVIRONMENT: readonly string[] = [
   'COLORTERM',
   'TERM_PROGRAM',
@@ -41,6 +41,10 @@ export const TERMINAL_ENVIRONMENT: readonly string[] = [
   'MLTERM',
   'TMUX',
   'STY',
+  // Set by the desktop session: which clipboard tool /copy runs (wl-copy; xclip or xsel; clip.exe).
+  'WAYLAND_DISPLAY',
+  'DISPLAY',
+  'WSL_DISTRO_NAME',
 ];
 
 /** The environment section of `svc --help`: each group on a line, wrapped to fit 100 columns. */

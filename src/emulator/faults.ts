@@ -1,18 +1,20 @@
 /**
  * Faults on demand, for testing a client's error handling against the emulator
- * (`svc emulator --fail N:STATUS --cut-after N --latency MS`): the Nth request answers an error
- * status in the OpenAI shape (the body, type and code a real service sends for it, and
- * `retry-after` on a 429 or 503), every stream is cut after N chunks (the connection closed
- * without `[DONE]`), and every answer's first byte waits a given time.
+ * (`svc emulator --fail N:STATUS --cut-after N --latency MS`): the Nth API request answers an
+ * error status in the OpenAI shape (the body, type and code a real service sends for it, and
+ * `retry-after` on a 429 or 503), every chat stream is cut after N chunks (the connection closed
+ * without `[DONE]`), and every API answer's first byte waits a given time. Only API requests (chat,
+ * images, models: router.ts `api`) count: a readiness probe (/health), an image link or a stray
+ * path never takes a fault meant for the client under test.
  */
 import { EmulatorError } from './errors.js';
 
 export interface Faults {
-  /** Request number (1 = the first request the emulator gets) → the status it answers. */
+  /** API request number (1 = the first API request the emulator gets) → the status it answers. */
   fail: ReadonlyMap<number, number>;
   /** Streams end, cut, after this many chunks. */
   cutAfter: number | undefined;
-  /** Milliseconds before the first byte of every answer. */
+  /** Milliseconds before the first byte of every API answer. */
   latencyMs: number;
 }
 

@@ -27,6 +27,7 @@ export function servedModels(config: Pick<EmulatorConfig, 'extraModels'>): Model
 export const listModelsRoute: Route = {
   method: 'GET',
   path: '/v1/models',
+  api: true,
   body: 'none',
   handle({ res, config }) {
     sendJson(res, 200, { object: 'list', data: servedModels(config) });
@@ -36,6 +37,7 @@ export const listModelsRoute: Route = {
 export const retrieveModelRoute: Route = {
   method: 'GET',
   path: /^\/v1\/models\/(.+)$/,
+  api: true,
   body: 'none',
   handle({ res, config, params }) {
     const id = params[0] ?? '';

@@ -1,7 +1,8 @@
 /**
  * Routing: a table of routes, and the request handler that runs every request through the same
- * steps — request id, path (404), method (405), bearer auth (401), JSON body (400/413), then the
- * route — and turns anything thrown into an error response in the OpenAI shape.
+ * steps — request id, path (404), method (405), the faults asked for (an API request only),
+ * bearer auth (401), JSON body (400/413), then the route — and turns anything thrown into an error
+ * response in the OpenAI shape.
  *
  * New endpoints are added by appending a {@link Route} to the table in server.ts.
  */
@@ -49,6 +50,12 @@ export interface Route {
   body?: 'json' | 'none';
   /** false: served without the key (the emulator's image links, which are their own credential). */
   auth?: boolean;
+  /**
+   * An API request (chat, images, models): only these are numbered for `--fail` and held by
+   * `--latency`, so a readiness probe, an image link or a stray path never takes a fault meant for
+   * the client under test. A function decides by the path, for routes that serve any path.
+   */
+  api?: boolean | ((path: string) => boolean);
   handle(context: RouteContext): Promise<void> | void;
 }
 
@@ -76,16 +83,36 @@ function matchRoute(routes: readonly Route[], method: string, path: string): { r
   return { route, params: pathMatch(route, path) ?? [] };
 }
 
+/** The route a request goes to, or the 404 / 405 it gets. */
+type Found = { route: Route; params: string[] } | EmulatorError;
+
+function findRoute(routes: readonly Route[], method: string, path: string): Found {
+  try {
+    return matchRoute(routes, method, path);
+  } catch (error) {
+    // Anything else (a path with a malformed %-escape) must not escape the listener: it answers 500.
+    return error instanceof EmulatorError ? error : internalError();
+  }
+}
+
+function isApiRequest(found: Found, path: string): boolean {
+  if (found instanceof EmulatorError) return false;
+  const { api } = found.route;
+  return typeof api === 'function' ? api(path) : api === true;
+}
+
 /**
  * A `node:http` request listener serving `routes`. `active` receives one AbortController per
  * request in flight, so closing the emulator can stop open streams.
  */
 export function createRequestHandler(routes: readonly Route[], config: EmulatorConfig, active: Set<AbortController>) {
-  // Requests are numbered as they arrive, for `--fail N:STATUS`.
-  let received = 0;
+  // API requests are numbered as they arrive, for `--fail N:STATUS`; no other request counts.
+  let apiRequests = 0;
   return (req: IncomingMessage, res: ServerResponse): void => {
-    received += 1;
-    const number = received;
+    const method = req.method ?? 'GET';
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const found = findRoute(routes, method, path);
+    const number = isApiRequest(found, path) ? (apiRequests += 1) : undefined;
     const controller = new AbortController();
     active.add(controller);
     res.once('close', () => {
@@ -98,23 +125,25 @@ export function createRequestHandler(routes: readonly Route[], config: EmulatorC
     res.on('error', () => controller.abort());
     // serve() handles its own errors; this catch is the last guard so nothing can escape as an
     // unhandled rejection, which would take the whole process down.
-    serve(req, res, routes, config, controller.signal, number).catch(() => res.destroy());
+    serve(req, res, found, config, controller.signal, number).catch(() => res.destroy());
   };
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, routes: readonly Route[], config: EmulatorConfig, signal: AbortSignal, number: number): Promise<void> {
+/** `number`: the request's place among API requests (faults.ts), undefined for any other request. */
+async function serve(req: IncomingMessage, res: ServerResponse, found: Found, config: EmulatorConfig, signal: AbortSignal, number: number | undefined): Promise<void> {
   const requestId = newRequestId();
   res.setHeader('x-request-id', requestId);
   try {
-    if (config.faults.latencyMs > 0) await sleep(config.faults.latencyMs, undefined, { signal });
-    const injected = injectedFailure(config.faults, number);
-    if (injected) {
-      req.resume();
-      throw injected;
+    if (found instanceof EmulatorError) throw found;
+    if (number !== undefined) {
+      if (config.faults.latencyMs > 0) await sleep(config.faults.latencyMs, undefined, { signal });
+      const injected = injectedFailure(config.faults, number);
+      if (injected) {
+        req.resume();
+        throw injected;
+      }
     }
-    const method = req.method ?? 'GET';
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const { route, params } = matchRoute(routes, method, path);
+    const { route, params } = found;
     if (route.auth !== false) checkBearer(req, config.apiKeys);
     let body: unknown;
     if (route.body === 'none') req.resume();

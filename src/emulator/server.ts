@@ -14,6 +14,7 @@ import { ServedImages, servedImagesRoute } from './images/served-files.js';
 import { Cassette } from './cassette/cassette.js';
 import { recordingRoutes, replayingRoutes } from './cassette/routes.js';
 import { createRequestHandler, type Route } from './router.js';
+import { HEALTH_PATH, healthRoutes } from './health-route.js';
 
 /** How to start the emulator. */
 export interface EmulatorOptions {
@@ -41,6 +42,8 @@ export interface EmulatorOptions {
 export interface RunningEmulator {
   /** Base URL without a trailing slash and without `/v1`, e.g. `http://127.0.0.1:43123`. */
   baseUrl: string;
+  /** Where a script waits for it: answers 200 without a key once listening (health-route.ts). */
+  healthUrl: string;
   /** The keys it accepts. */
   apiKeys: string[];
   /** How many requests are being answered right now (tests and rehearsals of concurrency). */
@@ -78,11 +81,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const active = new Set<AbortController>();
   const images = new ServedImages();
   const config = { apiKeys, blacklist: createBlacklist(options.blockTerms), delayMs, extraModels: options.models ?? [], faults: { ...NO_FAULTS, ...options.faults }, images };
-  const routes = options.record
+  // The readiness probe first: recording or replaying, it is answered here, never passed on.
+  const served = options.record
     ? recordingRoutes(options.record.upstream, new Cassette(options.record.dir))
     : options.replay
       ? replayingRoutes(new Cassette(options.replay.dir), options.replay.timing)
       : [...ROUTES, servedImagesRoute(images)];
+  const routes = [...healthRoutes, ...served];
   const server = createServer(createRequestHandler(routes, config, active));
 
   await new Promise<void>((resolve, reject) => {
@@ -104,5 +109,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     });
     return closing;
   };
-  return { baseUrl: `http://${urlHost(host)}:${address.port}`, apiKeys: [...apiKeys], inFlight: () => active.size, close };
+  const baseUrl = `http://${urlHost(host)}:${address.port}`;
+  return { baseUrl, healthUrl: `${baseUrl}${HEALTH_PATH}`, apiKeys: [...apiKeys], inFlight: () => active.size, close };
 }

@@ -107,7 +107,7 @@ export function findRole(env: Env, name: string): { role: Role; source: RoleSour
   const user = readUserRole(env, name);
   if (user && 'problem' in user) {
     throw new UsageError(`the role file ${path} ${user.problem}; nothing was sent`, {
-      hint: `fix it with \`svc roles edit ${name}\` (or by hand), or remove it with \`svc roles rm ${name}\``,
+      hint: `fix it with \`svc roles edit ${name}\` (or by hand), or delete it with \`svc roles delete ${name}\``,
     });
   }
   if (user) return { role: user.role, source: 'user', path };

@@ -43,7 +43,17 @@ describe('the closing line', () => {
     scripted.server.script(byId, byId, byId);
     const result = await runSvc(['batch', 'mixed.jsonl', '--concurrency', '1'], sandbox);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/^3 requests: 2 succeeded, 1 failed \(first: broken: .*the slot crashed.* \(HTTP 500\)\), 1 with an empty reply \(first: the reply was empty: the token limit was reached first \(finish_reason: length\); raise max_tokens\), \d+\.\d s, 10 tokens \(4 prompt \+ 6 completion\)\n$/);
+    expect(result.stderr).toMatch(/^3 requests: 2 succeeded, 1 failed \(first: broken: .*the slot crashed.* \(HTTP 500\)\), 1 with an empty reply \(first: the reply was empty: the token limit was reached first \(finish_reason: length\); raise max_tokens\), 1 cut at the token limit \(first: empty; raise max_tokens\), \d+\.\d s, 10 tokens \(4 prompt \+ 6 completion\)\n$/);
+  });
+
+  it('counts the replies cut at the token limit (finish_reason: length), naming the first, and --json has them', async () => {
+    writeFileSync(home('long.jsonl'), ['whole', 'cut-1', 'cut-2'].map(chatLine).join('\n'));
+    const byId: Handler = (req, res, body) => reply.json(200, completion(`text of ${idOf(body)}`, idOf(body).startsWith('cut') ? 'length' : 'stop'))(req, res, body);
+    scripted.server.script(byId, byId, byId);
+    const result = await runSvc(['batch', 'long.jsonl', '--concurrency', '1', '-o', 'long.out.jsonl', '--json'], sandbox);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^3 requests: 3 succeeded, 0 failed, 2 cut at the token limit \(first: cut-1; raise max_tokens\), \d+\.\d s, 15 tokens/);
+    expect(JSON.parse(result.stdout)).toMatchObject({ succeeded: 3, empty_replies: 0, cut_at_token_limit: 2 });
   });
 
   it('a rerun counts what an earlier run did as already done', async () => {

@@ -47,12 +47,12 @@ describe('svc roles set, show, list, rm', () => {
     expect(existsSync(roleFilePath(sandbox.env, 'r'))).toBe(false);
   });
 
-  it('removes a role file; a built-in role cannot be removed, but a file replacing it can', async () => {
-    expect((await runSvc(['roles', 'rm', 'shell'], sandbox)).stderr).toContain('shell is a built-in role and cannot be removed');
+  it('deletes a role file (delete, or rm); a built-in role cannot be deleted, but a file replacing it can', async () => {
+    expect((await runSvc(['roles', 'delete', 'shell'], sandbox)).stderr).toContain('shell is a built-in role and cannot be deleted');
     await runSvc(['roles', 'set', 'shell', '-m', 'svc-mini'], sandbox);
     expect((await runSvc(['roles', 'list'], sandbox)).stdout).toContain('shell\tfile (replaces the built-in)\t');
     const removed = await runSvc(['roles', 'rm', 'shell'], sandbox);
-    expect(removed.stderr).toBe('svc: removed role "shell" (the built-in one applies again)\n');
+    expect(removed.stderr).toBe('svc: deleted role "shell" (the built-in one applies again)\n');
     expect((await runSvc(['roles', 'rm', 'nope'], sandbox)).stderr).toContain('no role named "nope"; roles: commit, explain, shell, translate');
   });
 

@@ -48,13 +48,14 @@ describe('svc sessions search', () => {
     save('other', [{ user: 'hello', assistant: 'hi', at: '2025-06-01T00:00:00.000Z' }]);
   });
 
-  it('on a terminal: the conversations that contain the text, any case, newest first, each matching line with who said it', async () => {
+  it('on a terminal: a table of the conversations that contain the text, any case, newest first, each row followed by its matching lines with who said them', async () => {
     const result = await run(['sessions', 'search', 'rate', 'limit'], { stdoutIsTTY: true });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(
-      'new\t2025-03-01 09:30\t2 matching lines\n  user: why the rate limit here\n  assistant: Because the Rate limit is 60 a minute.\n' +
-        'old\t2025-01-01 10:00\t1 matching line\n  user: What is a RATE LIMIT?\n',
+      'NAME  CHANGED           MATCHES\n' +
+        'new   2025-03-01 09:30        2\n  user: why the rate limit here\n  assistant: Because the Rate limit is 60 a minute.\n' +
+        'old   2025-01-01 10:00        1\n  user: What is a RATE LIMIT?\n',
     );
   });
 
@@ -115,10 +116,10 @@ describe('svc sessions search', () => {
     const long = `${'a'.repeat(300)} needle ${'b'.repeat(300)}`;
     save('long', [1, 2, 3, 4, 5].map((n) => ({ user: n === 1 ? long : `needle ${n}`, assistant: '', at: `2025-07-0${n}T00:00:00.000Z` })));
     const lines = (await run(['sessions', 'search', 'needle'], { stdoutIsTTY: true })).stdout.split('\n');
-    expect(lines[0]).toBe('long\t2025-07-05 00:00\t5 matching lines');
-    expect(lines[1]).toMatch(/^ {2}user: …a+ needle b+…$/);
-    expect(lines[1]!.length).toBeLessThan(200);
-    expect(lines.slice(2)).toEqual(['  user: needle 2', '  user: needle 3', '  … 2 more (svc sessions show long)', '']);
+    expect(lines.slice(0, 2)).toEqual(['NAME  CHANGED           MATCHES', 'long  2025-07-05 00:00        5']);
+    expect(lines[2]).toMatch(/^ {2}user: …a+ needle b+…$/);
+    expect(lines[2]!.length).toBeLessThan(200);
+    expect(lines.slice(3)).toEqual(['  user: needle 2', '  user: needle 3', '  … 2 more (svc sessions show long)', '']);
   });
 
   it('neutralises escape sequences on a terminal and gives them exactly to a pipe', async () => {

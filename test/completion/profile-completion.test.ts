@@ -38,7 +38,7 @@ describe('profile completions', () => {
     ['svc chat --profile ', ['default', 'weekend', 'work']],
     ['svc --profile w', ['weekend', 'work']],
     ['svc profiles use ', ['default', 'weekend', 'work']],
-    ['svc profiles ', ['list', 'use']],
+    ['svc profiles ', ['list', 'use', 'delete']],
     ['svc auth status --pro', ['--profile']],
     // The value of --profile is not taken for a command word.
     ['svc --profile work se', ['sessions']],

@@ -25,7 +25,7 @@ describe('role and file completions', () => {
   it.each([
     ['svc chat --role ', ['commit', 'explain', 'reviewer', 'shell', 'translate']],
     ['svc chat --role s', ['shell']],
-    ['svc roles ', ['list', 'show', 'set', 'edit', 'rm']],
+    ['svc roles ', ['list', 'show', 'set', 'edit', 'delete']],
     ['svc roles edit r', ['reviewer']],
     ['svc chat -f notes/', ['notes/todo.md']],
     ['svc chat --dry', ['--dry-run']],

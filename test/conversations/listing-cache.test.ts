@@ -198,7 +198,7 @@ describe('what the cache keeps is what the files say', () => {
     rewrite(6, (text) => text.replaceAll(JSON.stringify(at(6)), JSON.stringify('2026-01-01\u001b]0;x\u0007')));
     for (let run = 0; run < 2; run++) {
       const result = await runSvc(['sessions', 'list'], sandbox, { stdoutIsTTY: true });
-      expect(result.stdout).toContain(`${name(6)}\t`);
+      expect(result.stdout).toMatch(new RegExp(`^${name(6)} +2026-01-01␛\\]0;x␇ `, 'm'));
       expect(result.stdout).not.toContain('\u001b]0;');
     }
   });

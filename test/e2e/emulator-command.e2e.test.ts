@@ -47,4 +47,41 @@ describe('svc emulator', () => {
       sandbox.cleanup();
     }
   });
+
+  it('prints its readiness URL; the README\'s wait loop (curl on /health) takes no --fail meant for the test', async () => {
+    const sandbox = makeSandbox();
+    const child = execa(process.execPath, [SVC_BIN, 'emulator', '--port', '0', '--api-key', 'test-key-0123456789', '--fail', '1:503'], {
+      env: sandbox.env,
+      extendEnv: false,
+      reject: false,
+      timeout: 30_000,
+    });
+    try {
+      let stderr = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stderr?.on('data', (data: Buffer) => {
+          stderr += data.toString();
+          if (stderr.includes('Press Ctrl-C')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`emulator exited: ${stderr}`)));
+      });
+      const baseUrl = /SVC_BASE_URL=(\S+)/.exec(stderr)?.[1];
+      expect(stderr).toContain(`  ready when ${baseUrl}/health answers 200 (no key; never counted by --fail)\n`);
+      // As a CI script waits: a probe of the port itself, then the documented loop.
+      const wait = await execa('bash', ['-c', `curl -s -o /dev/null "$URL/"; until curl -sf "$URL/health" >/dev/null; do sleep 0.1; done; echo ready`], {
+        env: { ...sandbox.env, URL: baseUrl! },
+        extendEnv: false,
+        timeout: 20_000,
+      });
+      expect(wait.stdout).toBe('ready');
+      const env = { SVC_BASE_URL: baseUrl!, SVC_API_KEY: 'test-key-0123456789' };
+      const first = await runSvc(['chat', '--no-save', '--max-retries', '0', 'hello'], sandbox, { env });
+      expect(first.exitCode).toBe(1);
+      expect(first.stderr).toContain('The engine is currently overloaded');
+      expect((await runSvc(['chat', '--no-save', 'hello'], sandbox, { env })).exitCode).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      sandbox.cleanup();
+    }
+  });
 });

@@ -72,3 +72,53 @@ describe('svc emulator flags', () => {
     expect(result.stderr).toContain(flag);
   });
 });
+
+describe('only API requests count, and /health is the readiness probe', () => {
+  it('a probe of the port, /health and a stray path take no fault: --fail 1:503 hits the first API request', async () => {
+    const box = await withFaults({ fail: new Map([[1, 503]]) });
+    // What a CI script's wait loop sends before the test begins.
+    expect((await fetch(`${emu!.baseUrl}/`)).status).toBe(404);
+    const health = await fetch(`${emu!.baseUrl}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect((await fetch(`${emu!.baseUrl}/v1/files/images/000000000000000000000000.png`)).status).toBe(404);
+    const first = await runSvc(['chat', '--no-save', '--max-retries', '0', 'hello'], box);
+    expect(first.exitCode).toBe(1);
+    expect(first.stderr).toContain('injected by svc emulator --fail');
+    expect((await runSvc(['chat', '--no-save', 'hello'], box)).exitCode).toBe(0);
+  });
+
+  it('GET /models counts as an API request (the second here takes the fault)', async () => {
+    await withFaults({ fail: new Map([[2, 500]]) });
+    const get = (path: string) => fetch(`${emu!.baseUrl}${path}`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect((await get('/health')).status).toBe(200);
+    expect((await get('/v1/models')).status).toBe(200);
+    expect((await get('/v1/models/svc-pro')).status).toBe(500);
+    expect((await get('/v1/models')).status).toBe(200);
+  });
+
+  it('/health needs no key, answers HEAD too, and is never held by --latency', async () => {
+    // Held for ten minutes, the probe would outlast the test's own timeout.
+    await withFaults({ latencyMs: 600_000 });
+    expect((await fetch(`${emu!.baseUrl}/health`)).status).toBe(200);
+    const head = await fetch(`${emu!.baseUrl}/health`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    expect((await fetch(`${emu!.baseUrl}/health`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('replaying a cassette: /health is answered by the emulator, and the faults count the /v1/ requests', async () => {
+    const tapes = makeSandbox();
+    try {
+      emu = await startEmulator({ apiKeys: [KEY], replay: { dir: tapes.home, timing: false }, faults: { fail: new Map([[1, 500]]) } });
+      expect((await fetch(`${emu.baseUrl}/health`)).status).toBe(200);
+      const get = (path: string) => fetch(`${emu!.baseUrl}${path}`, { headers: { authorization: `Bearer ${KEY}` } });
+      expect((await get('/v1/models')).status).toBe(500);
+      const next = await get('/v1/models');
+      expect(next.status).toBe(404);
+      expect(await next.text()).toContain('not_recorded');
+    } finally {
+      tapes.cleanup();
+    }
+  });
+});

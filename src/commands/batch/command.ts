@@ -18,7 +18,8 @@ Input: JSONL in the OpenAI Batch format, one request a line:
   {"custom_id": "q1", "method": "POST", "url": "/v1/chat/completions",
    "body": {"messages": [{"role": "user", "content": "Hello"}], "temperature": 0}}
   (url /v1/images/generations: "body": {"prompt": "...", "aspect_ratio": "16:9"})
-Every line is checked before anything is sent. Output: one line a request, as each finishes,
+Every line is checked before anything is sent. Output: one line a request, as each finishes
+(so in the order they finish, not the input's: match them by custom_id),
 {"id", "custom_id", "response": {"status_code", "request_id", "body"}, "error"}; images are
 saved as <images-dir>/<custom_id>.<ext> and their body has "path" instead of "b64_json".
 The flags give defaults; a request's own field wins. With -o an existing file, requests it

@@ -54,6 +54,8 @@ export interface Performed {
   failure?: string;
   /** Why its reply was empty (an empty reply is a success: the summary counts them). */
   empty?: string;
+  /** Its custom_id, when a reply stopped at the token limit (finish_reason: length; a success too, counted). */
+  cut?: string;
 }
 
 /** The counts of an answer's `usage`, zeros for what it lacks (a service may send only some). */
@@ -71,7 +73,8 @@ async function performChat(request: Extract<BatchRequest, { kind: 'chat' }>, con
   const record = answerRecord(request.customId, answer.status, answer.requestId, completion);
   // null when the answer has no fenced block: the field is there on every chat line, so a script can rely on it.
   if (context.extract) record.extract = extractedCode(completion.choices[0]?.message.content ?? '', context.extract) ?? null;
-  return { record, succeeded: true, usage: usageOf(completion.usage), model: request.body.model, ...(empty ? { empty } : {}) };
+  const cut = completion.choices.some((choice) => choice.finish_reason === 'length');
+  return { record, succeeded: true, usage: usageOf(completion.usage), model: request.body.model, ...(empty ? { empty } : {}), ...(cut ? { cut: request.customId } : {}) };
 }
 
 /**

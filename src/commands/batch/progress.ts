@@ -44,6 +44,8 @@ export interface Finished {
   failure?: string | undefined;
   /** Why its reply was empty (api/reply-checks.ts emptyReplyNote), when it was. */
   empty?: string | undefined;
+  /** Its custom_id, when a reply stopped at the token limit (finish_reason: length). */
+  cut?: string | undefined;
 }
 
 /** How a run ended, for the summary. */
@@ -63,8 +65,11 @@ export class Progress {
   /** Requests handed to the service so far (finished or in flight). */
   started = 0;
   empty = 0;
+  /** Replies that stopped at the token limit: whole-looking lines that are not whole answers. */
+  cut = 0;
   #firstFailure: string | undefined;
   #firstEmpty: string | undefined;
+  #firstCut: string | undefined;
   readonly #io: IO;
   readonly #total: number;
   readonly #started: number;
@@ -109,6 +114,10 @@ export class Progress {
     if (finished.empty !== undefined) {
       this.empty += 1;
       this.#firstEmpty ??= finished.empty;
+    }
+    if (finished.cut !== undefined) {
+      this.cut += 1;
+      this.#firstCut ??= finished.cut;
     }
     addUsage(this.usage, finished.usage);
     addUsageOfModel(this.usageByModel, finished.model, finished.usage);
@@ -177,6 +186,7 @@ export class Progress {
       interrupted,
       not_sent: this.#total - this.started,
       empty_replies: this.empty,
+      cut_at_token_limit: this.cut,
       seconds: Math.round(this.#now() - this.#started) / 1000,
       usage: { ...this.usage },
       cost_usd: cost === undefined ? null : Number(cost.toFixed(6)),
@@ -194,6 +204,7 @@ export class Progress {
     if (interrupted > 0) parts.push(`${count(interrupted)} interrupted`);
     if (notSent > 0) parts.push(`${count(notSent)} not sent`);
     if (this.empty > 0) parts.push(`${count(this.empty)} with an empty reply (first: ${this.#firstEmpty})`);
+    if (this.cut > 0) parts.push(`${count(this.cut)} cut at the token limit (first: ${this.#firstCut}; raise max_tokens)`);
     const elapsed = duration(this.#now() - this.#started);
     return `${count(total)} ${total === 1 ? 'request' : 'requests'}: ${parts.join(', ')}, ${elapsed}, ${this.#tokens(prices)}`;
   }

@@ -76,13 +76,15 @@ function isWildcard(host: string): boolean {
 }
 
 /**
- * The base URL to give svc on this machine: loopback for a wildcard address (http://0.0.0.0 is
- * not an address to connect to, and svc would warn that the key travels unencrypted).
+ * A URL of the emulator (its base URL, its health URL) as this machine reaches it: loopback for a
+ * wildcard address (http://0.0.0.0 is not an address to connect to, and svc would warn that the
+ * key travels unencrypted).
  */
-function usableBaseUrl(host: string, baseUrl: string): string {
-  if (!isWildcard(host)) return baseUrl;
-  const port = new URL(baseUrl).port;
-  return host === '0.0.0.0' ? `http://127.0.0.1:${port}` : `http://[::1]:${port}`;
+function usableUrl(host: string, url: string): string {
+  if (!isWildcard(host)) return url;
+  const usable = new URL(url);
+  usable.hostname = host === '0.0.0.0' ? '127.0.0.1' : '[::1]';
+  return usable.pathname === '/' && !url.endsWith('/') ? usable.href.slice(0, -1) : usable.href;
 }
 
 /** For a wildcard address: the addresses other machines use, said to be plain http on the network. */
@@ -138,10 +140,12 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
       io.stderr,
       exposed +
         `svc emulator listening on ${emulator.baseUrl}\n` +
+        // What a script waits on before its first request: that never takes a --fail meant for the test.
+        `  ready when ${usableUrl(options.host, emulator.healthUrl)} answers 200 (no key; never counted by --fail)\n` +
         lanLines(options.host, emulator.baseUrl) +
         (cassette.record ? `  recording: every request goes on to ${cassette.record.upstream} with your own key, and is kept in ${cassette.record.dir}\n` : '') +
         (cassette.replay ? `  replaying: answers come only from ${cassette.replay.dir}\n` : '') +
-        `  SVC_BASE_URL=${usableBaseUrl(options.host, emulator.baseUrl)}\n` +
+        `  SVC_BASE_URL=${usableUrl(options.host, emulator.baseUrl)}\n` +
         // Recording, the client's own key goes on to the real server: the emulator has none to offer.
         (cassette.record ? '' : emulator.apiKeys.map((key) => `  SVC_API_KEY=${key}\n`).join('')) +
         'Press Ctrl-C to stop.\n',

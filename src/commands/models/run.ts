@@ -6,11 +6,11 @@
 import type { ModelRow } from '../../api/models.js';
 import { askModels } from '../../chat/model-choice.js';
 import { jsonForOutput } from '../../core/json.js';
-import { forOutput } from '../../core/terminal-text.js';
 import type { Factory } from '../../factory.js';
 import { cacheDir } from '../../settings/paths.js';
 import { cachedModelIds } from '../../storage/models-cache.js';
 import { settingFlagsFrom } from '../setting-flags.js';
+import { tableText, terminalWidth } from '../../terminal/table.js';
 
 export interface ModelsFlags {
   json?: boolean;
@@ -20,14 +20,11 @@ export interface ModelsFlags {
   maxRetries?: string;
 }
 
-function table(rows: ModelRow[], clean: (text: string) => string): string {
-  const width = Math.max(5, ...rows.map((row) => row.id.length));
-  const lines = [`${'MODEL'.padEnd(width)}  OWNED BY          CREATED`];
-  for (const row of rows) {
-    const created = row.created === undefined ? '' : new Date(row.created * 1000).toISOString().slice(0, 10);
-    lines.push(`${clean(row.id).padEnd(width)}  ${clean(row.ownedBy ?? '').padEnd(16)}  ${created}`.trimEnd());
-  }
-  return `${lines.join('\n')}\n`;
+/** The table a terminal shows: id, owner and the day it was made (terminal/table.ts). */
+function table(rows: ModelRow[], width: number | undefined): string {
+  const columns = [{ title: 'MODEL' }, { title: 'OWNED BY' }, { title: 'CREATED' }];
+  const cells = rows.map((row) => [row.id, row.ownedBy ?? '', row.created === undefined ? '' : new Date(row.created * 1000).toISOString().slice(0, 10)]);
+  return tableText(columns, cells, { width });
 }
 
 export async function runModels(factory: Factory, flags: ModelsFlags, signal: AbortSignal): Promise<void> {
@@ -44,6 +41,9 @@ export async function runModels(factory: Factory, flags: ModelsFlags, signal: Ab
   if (asked.kind === 'none') throw asked.error;
   const { answer, rows } = asked.list;
   if (flags.json === true) io.stdout.write(jsonForOutput(answer, io.stdoutIsTTY));
-  else if (io.stdoutIsTTY) io.stdout.write(table(rows, (value) => forOutput(value, true)));
+  else if (io.stdoutIsTTY) {
+    if (rows.length === 0) io.stderr.write('svc: the service lists no models\n');
+    io.stdout.write(table(rows, terminalWidth(io.stdout)));
+  }
   else if (rows.length > 0) io.stdout.write(`${rows.map((row) => row.id).join('\n')}\n`);
 }

@@ -1,12 +1,13 @@
-/** `svc profiles list|use`: the named sets of base URL, key and settings. */
+/** `svc profiles list|use|delete`: the named sets of base URL, key and settings. */
 import { Argument, Command } from '@commander-js/extra-typings';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
+import { yesOption } from '../deletion.js';
 
 export function profilesCommand(context: CommandContext) {
   const load = () => import('./run.js');
   const profiles = new Command('profiles')
-    .summary('list profiles, or choose the default one')
+    .summary('list profiles, choose the default one, or delete one')
     .description(
       'A profile is a service: its own base URL, key and stored settings. "default" is the config folder itself;\n' +
         'a profile is created by storing something in it (svc auth login --profile <name>, svc config set --profile <name> ...).\n' +
@@ -20,7 +21,11 @@ export function profilesCommand(context: CommandContext) {
     );
   profiles
     .command('list')
-    .description('One line each: name, stored base URL (- when none), the key masked (or "no key"), and "default" on the default one.')
+    .alias('ls')
+    .description(
+      'Each profile: name, stored base URL (- when none), the key masked (or "no key"), and which is the default. On a terminal ' +
+        'a table with a header (DEFAULT: yes); in a pipe one tab-separated line each, no header, "default" ending the default one\'s.',
+    )
     .option('--json', 'print a JSON array instead')
     .action(async (options) => (await load()).runList(context.factory, options.json === true));
   profiles
@@ -28,5 +33,16 @@ export function profilesCommand(context: CommandContext) {
     .description('Make a profile the default (what commands use without --profile or SVC_PROFILE).')
     .addArgument(completes(new Argument('<name>', 'profile name (see `svc profiles list`)'), { kind: 'profiles' }))
     .action(async (name) => (await load()).runUse(context.factory, name));
+  profiles
+    .command('delete')
+    .alias('rm')
+    .description(
+      'Delete profiles: their folders, with the stored settings and key (a key kept elsewhere, by keyCommand, is not touched). ' +
+        '"default" is the config folder itself and cannot be deleted. On a terminal it asks first; --yes does not ask, and a script is never asked.',
+    )
+    .addArgument(completes(new Argument('<name...>', 'profile name(s) (see `svc profiles list`)'), { kind: 'profiles' }))
+    .addOption(yesOption())
+    .addHelpText('after', '\nExamples:\n  $ svc config set --profile scratch baseUrl http://127.0.0.1:8080\n  $ svc profiles delete scratch --yes')
+    .action(async (names, options) => (await load()).runDelete(context.factory, names, options.yes));
   return profiles;
 }

@@ -1,4 +1,7 @@
-import { UnusableKeyError } from '../../core/errors.js';
+import { rmSync } from 'node:fs';
+import { SvcError, UnusableKeyError, UsageError } from '../../core/errors.js';
+import { describeSystemError } from '../../core/system-errors.js';
+import { confirmDeletion, describeMany } from '../deletion.js';
 import type { Factory } from '../../factory.js';
 import type { IO } from '../../terminal/io.js';
 import { API_KEY_ENV, maskKey } from '../../settings/api-key.js';
@@ -9,6 +12,7 @@ import { BrokenStoreFileError, openStore } from '../../settings/store.js';
 import { readStoredKey, warnSkipped } from '../../settings/stored-key.js';
 import { forOutput } from '../../core/terminal-text.js';
 import { jsonForOutput } from '../../core/json.js';
+import { tableText, terminalWidth } from '../../terminal/table.js';
 
 interface ProfileRow {
   name: string;
@@ -65,9 +69,13 @@ export async function runList(factory: Factory, json: boolean): Promise<void> {
     io.stdout.write(jsonForOutput(rows, io.stdoutIsTTY));
     return;
   }
-  // A hand-edited base URL could hold anything: neutralised on a terminal, like all stored text.
-  const clean = (text: string): string => forOutput(text, io.stdoutIsTTY);
-  const lines = rows.map((row) => [row.name, clean(row.baseUrl ?? '-'), row.key ?? 'no key', ...(row.default ? ['default'] : [])].join('\t'));
+  // A hand-edited base URL could hold anything: the table neutralises it on a terminal, like all stored text.
+  if (io.stdoutIsTTY) {
+    const columns = [{ title: 'NAME' }, { title: 'BASE URL' }, { title: 'KEY' }, { title: 'DEFAULT' }];
+    io.stdout.write(tableText(columns, rows.map((row) => [row.name, row.baseUrl ?? '-', row.key ?? 'no key', row.default ? 'yes' : '']), { width: terminalWidth(io.stdout) }));
+    return;
+  }
+  const lines = rows.map((row) => [row.name, row.baseUrl ?? '-', row.key ?? 'no key', ...(row.default ? ['default'] : [])].join('\t'));
   io.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -79,4 +87,38 @@ export async function runUse(factory: Factory, text: string): Promise<void> {
   io.stderr.write(`svc: "${name}" is now the default profile\n`);
   const fromEnv = io.env[PROFILE_ENV];
   if (fromEnv && fromEnv !== name) io.stderr.write(`svc: note: ${PROFILE_ENV} is set (to "${forOutput(fromEnv, io.stderrIsTTY)}") and takes precedence in this environment\n`);
+}
+
+/**
+ * `svc profiles delete NAME...`: each profile's folder goes, settings and key with it. Every name
+ * is checked before anything is asked or deleted. A profile chosen as the default with `svc
+ * profiles use` stops being it (the choice goes back to "default"), and the user is told.
+ */
+export async function runDelete(factory: Factory, texts: string[], yes?: boolean): Promise<void> {
+  const { io } = factory;
+  const names = [...new Set(texts.map((text) => parseProfileName(text, 'svc profiles delete')))];
+  for (const name of names) {
+    if (name === DEFAULT_PROFILE) {
+      throw new UsageError('the default profile is the config folder itself and cannot be deleted; nothing was deleted', {
+        hint: 'empty it instead: svc auth logout, svc config unset <key>',
+      });
+    }
+    if (!profileExists(io.env, name)) throw unknownProfileError(io.env, name);
+  }
+  await confirmDeletion(io, describeMany(names, 'the profile', 'profiles'), yes);
+  const chosen = await chosenDefault(io);
+  for (const name of names) {
+    const dir = profileDir(io.env, name);
+    try {
+      rmSync(dir, { recursive: true });
+    } catch (error) {
+      throw new SvcError(`cannot delete ${dir}: ${describeSystemError(error)}`, { cause: error });
+    }
+    io.stderr.write(`svc: deleted profile "${name}"\n`);
+    if (chosen === name) {
+      await chooseDefault(io, DEFAULT_PROFILE);
+      io.stderr.write(`svc: it was the default profile; "${DEFAULT_PROFILE}" is the default again\n`);
+    }
+    if (io.env[PROFILE_ENV] === name) io.stderr.write(`svc: note: ${PROFILE_ENV} names it still; unset it, or commands here will fail\n`);
+  }
 }

@@ -1,8 +1,9 @@
-/** `svc roles list|show|set|edit|rm`: saved system messages with their request defaults. */
+/** `svc roles list|show|set|edit|delete`: saved system messages with their request defaults. */
 import { Argument, Command } from '@commander-js/extra-typings';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 import { declareRolesSet, roleNameArgument } from './flags.js';
+import { yesOption } from '../deletion.js';
 
 export function rolesCommand(context: CommandContext): Command {
   const load = () => import('./run.js');
@@ -18,11 +19,15 @@ export function rolesCommand(context: CommandContext): Command {
       'after',
       '\nExamples:\n  $ svc chat --role shell "find files over 1 GB"\n  $ git diff --staged | svc chat --role commit\n' +
         '  $ svc roles set reviewer --system "You review code for bugs; be brief." -t 0.2 -m svc-pro\n' +
-        '  $ svc roles edit reviewer\n  $ svc roles list\n\nA role file:\n  ---\n  model: svc-pro\n  temperature: 0.2\n  stop: ["END"]\n  ---\n  You review code for bugs; be brief.',
+        '  $ svc roles edit reviewer\n  $ svc roles list\n  $ svc roles delete reviewer\n\nA role file:\n  ---\n  model: svc-pro\n  temperature: 0.2\n  stop: ["END"]\n  ---\n  You review code for bugs; be brief.',
     );
   roles
     .command('list')
-    .description('One line each: name, where it comes from (built-in, file), and the first line of its system message.')
+    .alias('ls')
+    .description(
+      'Each role: its name, where it comes from (built-in, file) and the first line of its system message. On a terminal a table ' +
+        'with a header, the first line cut to the width; in a pipe one tab-separated line each, no header, the first line whole.',
+    )
     .option('--json', 'print a JSON array instead: [{name, source, path, system, model, fields}]')
     .action(async (options) => (await load()).runList(context.factory, options.json === true));
   roles
@@ -43,9 +48,15 @@ export function rolesCommand(context: CommandContext): Command {
     .addHelpText('after', '\nExamples:\n  $ svc roles edit commit            # your own commit role, from the built-in one\n  $ EDITOR=nano svc roles edit notes')
     .action(async (name) => (await load()).runEdit(context.factory, name));
   roles
-    .command('rm')
-    .description("Remove role files (a built-in role cannot be removed; removing your file of the same name brings it back).")
+    .command('delete')
+    .alias('rm')
+    .description(
+      'Delete role files (a built-in role cannot be deleted; deleting your file of the same name brings it back). ' +
+        'On a terminal it asks first; --yes does not ask, and a script is never asked.',
+    )
     .addArgument(completes(new Argument('<name...>', 'role name(s)'), { kind: 'roles' }))
-    .action(async (names) => (await load()).runRemove(context.factory, names));
+    .addOption(yesOption())
+    .addHelpText('after', '\nExamples:\n  $ svc roles set pirate --system "Answer as a pirate would."\n  $ svc roles delete pirate --yes')
+    .action(async (names, options) => (await load()).runRemove(context.factory, names, options.yes));
   return roles;
 }

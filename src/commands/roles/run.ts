@@ -13,11 +13,14 @@ import { CHAT_OWNED, mergeParams, parseParams } from '../../chat/request-params.
 import { blanksOf, describeBlank } from '../../roles/template.js';
 import type { RoleSetFlags } from './flags.js';
 import { jsonForOutput } from '../../core/json.js';
+import { tableText, terminalWidth } from '../../terminal/table.js';
+import { confirmDeletion, describeMany } from '../deletion.js';
 
 type UsableRole = Exclude<RoleEntry, { problem: string }>;
 
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? '';
+/** The first line of a system message with text, its ends trimmed (a CRLF file's too). */
+function leadingLine(text: string): string {
+  return text.trim().split(/\r?\n/)[0] ?? '';
 }
 
 export function runList(factory: Factory, json: boolean): void {
@@ -32,12 +35,14 @@ export function runList(factory: Factory, json: boolean): void {
     io.stdout.write(jsonForOutput(rows, io.stdoutIsTTY));
     return;
   }
-  // A role file is the user's text, hand-edited perhaps: neutralised on a terminal.
-  const lines = usable.map((entry) => {
+  const rows = usable.map((entry) => {
     const source = entry.source === 'built-in' ? 'built-in' : entry.overridesBuiltIn ? 'file (replaces the built-in)' : 'file';
-    return [entry.name, source, forOutput(firstLine(entry.role.system), io.stdoutIsTTY)].join('\t');
+    return [entry.name, source, leadingLine(entry.role.system)];
   });
-  io.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : '');
+  // A role file is the user's text, hand-edited perhaps: the table neutralises it on a terminal,
+  // and cuts the first line to the terminal's width.
+  if (io.stdoutIsTTY) io.stdout.write(tableText([{ title: 'NAME' }, { title: 'SOURCE' }, { title: 'SYSTEM MESSAGE' }], rows, { width: terminalWidth(io.stdout) }));
+  else io.stdout.write(rows.map((row) => `${row.join('\t')}\n`).join(''));
 }
 
 /** The role `text` names, or exit 2 listing the roles there are. */
@@ -80,19 +85,20 @@ export function runSet(factory: Factory, text: string, flags: RoleSetFlags): voi
   io.stderr.write(`svc: saved role "${name}" in ${forOutput(path, io.stderrIsTTY)}\n`);
 }
 
-export function runRemove(factory: Factory, names: string[]): void {
+export async function runRemove(factory: Factory, names: string[], yes?: boolean): Promise<void> {
   const { io } = factory;
-  const checked = names.map((text) => parseRoleName(text, 'svc roles rm'));
+  const checked = [...new Set(names.map((text) => parseRoleName(text, 'svc roles delete')))];
   for (const name of checked) {
     const builtIn = builtInRole(name) !== undefined;
     if (!existsSync(roleFilePath(io.env, name))) {
-      if (builtIn) throw new UsageError(`${name} is a built-in role and cannot be removed`, { hint: `a role of yours named ${name} replaces it: svc roles edit ${name}` });
+      if (builtIn) throw new UsageError(`${name} is a built-in role and cannot be deleted`, { hint: `a role of yours named ${name} replaces it: svc roles edit ${name}` });
       throw unknownRoleError(io.env, name);
     }
   }
+  await confirmDeletion(io, describeMany(checked, 'the role', 'roles'), yes);
   for (const name of checked) {
     removeRoleFile(io.env, name);
-    io.stderr.write(`svc: removed role "${name}"${builtInRole(name) ? ' (the built-in one applies again)' : ''}\n`);
+    io.stderr.write(`svc: deleted role "${name}"${builtInRole(name) ? ' (the built-in one applies again)' : ''}\n`);
   }
 }
 

@@ -72,13 +72,16 @@ function writeWhole(path: string, text: string, force: boolean, shownAs: string)
   }
 }
 
-export async function runExport(factory: Factory, name: string, options: ExportOptions): Promise<void> {
+/** `svc sessions export NAME`: NAME may be a beginning of the name that no other shares (store.ts resolve). */
+export async function runExport(factory: Factory, given: string, options: ExportOptions): Promise<void> {
   const { io } = factory;
   const format = formatOf(options);
   if (options.withImages !== undefined && format !== 'md') {
-    throw new UsageError(`--with-images is for Markdown exports${format === 'html' ? ': an HTML export embeds its images' : ''}`, { hint: `svc sessions export ${name} -o ${name}.md --with-images images` });
+    throw new UsageError(`--with-images is for Markdown exports${format === 'html' ? ': an HTML export embeds its images' : ''}`, { hint: `svc sessions export ${given} -o ${given}.md --with-images images` });
   }
-  const conversation = conversationStoreFor(io).read(name);
+  const store = conversationStoreFor(io);
+  const name = store.resolve(given);
+  const conversation = store.read(name);
   const toStdout = options.output === undefined || options.output === '-';
   let path = toStdout ? undefined : resolve(io.cwd, options.output!);
   // `-o notes/` puts <name>.md in that folder, as cp and svc image do; with its slash it names a

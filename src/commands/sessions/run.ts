@@ -1,7 +1,7 @@
 import { imageOptionsText, logTimeline, timeline, type LogEntry } from '../../conversations/timeline.js';
 import { toMessages } from '../../conversations/model.js';
 import { forkName, forkRecords } from '../../conversations/fork.js';
-import { checkConversationName } from '../../conversations/store.js';
+import { checkConversationName, type ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../core/errors.js';
 import { costOfSpent } from '../../settings/prices.js';
 import { formatUsage } from '../usage-line.js';
@@ -9,6 +9,7 @@ import type { Factory } from '../../factory.js';
 import { forOutput } from '../../core/terminal-text.js';
 import { jsonForOutput } from '../../core/json.js';
 import { parseIntegerInRange } from '../../core/parse-values.js';
+import { confirmDeletion, describeMany } from '../deletion.js';
 
 export interface ShowOptions {
   /** Each reply's tokens and the conversation's total (and cost). */
@@ -18,16 +19,21 @@ export interface ShowOptions {
   all?: boolean;
 }
 
-export async function runShow(factory: Factory, name: string, options: ShowOptions = {}): Promise<void> {
+/**
+ * `svc sessions show [NAME]`: the conversation NAME names (a unique beginning of it is enough, store.ts
+ * resolve), or without NAME the one changed last.
+ */
+export async function runShow(factory: Factory, text: string | undefined, options: ShowOptions = {}): Promise<void> {
   const { io } = factory;
   if (options.json && options.all) {
     throw new UsageError('--all and --json cannot be used together: --json gives the messages the service would be sent, and dropped turns are not sent', {
-      hint: `svc sessions show ${name} --all`,
+      hint: text === undefined ? 'svc sessions show --all' : `svc sessions show ${text} --all`,
     });
   }
-  const store = await factory.conversationStore();
-  const conversation = store.read(name);
   if (options.json && options.usage) throw new UsageError('--usage and --json cannot be used together: --json gives the messages the service would be sent');
+  const store = await factory.conversationStore();
+  const name = text === undefined ? latestName(store) : store.resolve(text);
+  const conversation = store.read(name);
   if (options.json) {
     io.stdout.write(jsonForOutput(toMessages(conversation), io.stdoutIsTTY));
     return;
@@ -57,6 +63,13 @@ export async function runShow(factory: Factory, name: string, options: ShowOptio
   io.stdout.write(parts.length > 0 ? `${parts.join('\n\n')}\n` : '');
 }
 
+/** The conversation changed last, for a command given no name; exit 2 when there is none. */
+function latestName(store: ConversationStore): string {
+  const latest = store.latest();
+  if (latest === undefined) throw new UsageError('no saved conversations yet', { hint: 'start one with `svc chat`' });
+  return latest;
+}
+
 export interface ForkOptions {
   /** `--at TURN`: the last turn copied (1-based); all of them when absent. */
   at?: string | undefined;
@@ -66,11 +79,12 @@ export interface ForkOptions {
  * `svc sessions fork NAME [NEW] [--at TURN]`: a new conversation, a copy of NAME up to turn TURN.
  * The new name goes to stdout (a script can go on with it), the rest to stderr.
  */
-export async function runFork(factory: Factory, name: string, newName: string | undefined, options: ForkOptions): Promise<void> {
+export async function runFork(factory: Factory, text: string, newName: string | undefined, options: ForkOptions): Promise<void> {
   const { io } = factory;
-  checkConversationName(name);
+  checkConversationName(text);
   if (newName !== undefined) checkConversationName(newName);
   const store = await factory.conversationStore();
+  const name = store.resolve(text);
   const source = store.read(name);
   const count = source.turns.length;
   let upTo = count;
@@ -85,10 +99,30 @@ export async function runFork(factory: Factory, name: string, newName: string | 
   io.stderr.write(`svc: forked "${name}" (${upTo === count ? `all ${count}` : `${upTo} of ${count}`} turn${count === 1 ? '' : 's'}) as "${target}" · go on with: svc chat --session ${target}\n`);
 }
 
-export async function runDelete(factory: Factory, names: string[]): Promise<void> {
+/** `svc sessions rename OLD NEW`: OLD may be a beginning of the name that no other shares. */
+export async function runRename(factory: Factory, text: string, newName: string): Promise<void> {
+  checkConversationName(newName);
   const store = await factory.conversationStore();
-  for (const name of names) {
+  const name = store.resolve(text);
+  if (name === newName) throw new UsageError(`"${name}" has that name already`);
+  store.rename(name, newName);
+  factory.io.stderr.write(`svc: renamed "${name}" to "${newName}" · go on with: svc chat --session ${newName}\n`);
+}
+
+/**
+ * `svc sessions delete NAME...`: whole names only (a beginning would be too easy to get wrong for
+ * something that cannot be undone); every name is checked before anything is asked or deleted.
+ */
+export async function runDelete(factory: Factory, names: string[], yes?: boolean): Promise<void> {
+  const { io } = factory;
+  const store = await factory.conversationStore();
+  const unique = [...new Set(names)];
+  for (const name of unique) {
+    if (!store.exists(checkConversationName(name))) throw new UsageError(`no saved conversation named "${name}"; nothing was deleted`, { hint: 'see them with `svc sessions list`' });
+  }
+  await confirmDeletion(io, describeMany(unique, 'the conversation', 'conversations'), yes);
+  for (const name of unique) {
     store.delete(name);
-    factory.io.stderr.write(`deleted ${name}\n`);
+    io.stderr.write(`deleted ${name}\n`);
   }
 }

@@ -8,6 +8,7 @@ import { SilentExit, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
 import { forOutput } from '../../core/terminal-text.js';
 import { jsonForOutput } from '../../core/json.js';
+import { tableLines, terminalWidth } from '../../terminal/table.js';
 
 /** Lines shown per conversation on a terminal (a pipe and --json have them all). */
 const SHOWN_LINES = 3;
@@ -18,14 +19,21 @@ const HIGHLIGHT_OFF = '\u001b[22;39m';
 /** `line` as shown: each piece neutralised for a terminal (when it is one), matches highlighted when colour is wanted. */
 type Show = (line: string) => string;
 
-/** On a terminal: a heading line per conversation, then up to 3 matching lines around the match. */
-function describeHit(hit: SearchHit, show: Show): string {
-  const count = hit.matches.length;
-  // The time is a record's text too (a hand-edited or foreign file): neutralised like the lines.
-  const lines = [`${hit.name}\t${forOutput(hit.updated.slice(0, 16).replace('T', ' '), true)}\t${count} matching ${count === 1 ? 'line' : 'lines'}`];
-  for (const match of hit.matches.slice(0, SHOWN_LINES)) lines.push(`  ${match.role}: ${show(lineInContext(match.line, match.index))}`);
-  if (count > SHOWN_LINES) lines.push(`  … ${count - SHOWN_LINES} more (svc sessions show ${hit.name})`);
-  return lines.join('\n');
+/**
+ * On a terminal: a table of the conversations found (name, last change, matching lines), each row
+ * followed by up to 3 of its matching lines, indented, around the match.
+ */
+function hitTable(hits: readonly SearchHit[], show: Show, width: number | undefined): string {
+  const columns = [{ title: 'NAME' }, { title: 'CHANGED' }, { title: 'MATCHES', align: 'right' } as const];
+  const [header, ...rows] = tableLines(columns, hits.map((hit) => [hit.name, hit.updated.slice(0, 16).replace('T', ' '), String(hit.matches.length)]), { width });
+  const lines = [header!];
+  hits.forEach((hit, index) => {
+    const count = hit.matches.length;
+    lines.push(rows[index]!);
+    for (const match of hit.matches.slice(0, SHOWN_LINES)) lines.push(`  ${match.role}: ${show(lineInContext(match.line, match.index))}`);
+    if (count > SHOWN_LINES) lines.push(`  … ${count - SHOWN_LINES} more (svc sessions show ${hit.name})`);
+  });
+  return `${lines.join('\n')}\n`;
 }
 
 /** In a pipe: every matching line whole, as grep -n gives it: `NAME:TURN:ROLE: line` (turn 0 is the system message). */
@@ -62,13 +70,19 @@ export async function runSearch(factory: Factory, words: string[], options: Sear
     const hits = searchConversations(store, text, filter);
     found = hits.length;
     io.stdout.write(jsonForOutput(hits, io.stdoutIsTTY));
+  } else if (io.stdoutIsTTY) {
+    // A table needs every row to know its column widths: the whole search first, then the
+    // table, newest first (as --json gives them).
+    const hits = searchConversations(store, text, filter);
+    found = hits.length;
+    if (found > 0) io.stdout.write(hitTable(hits, show, terminalWidth(io.stdout)));
   } else {
     // Each conversation printed as it is found: a reader that has had enough (`| head`) stops
     // the search, instead of it reading every file for lines nobody will see.
     const out = new LineOutput(io.stdout);
     for (const hit of searchEach(store, text, filter)) {
       found += 1;
-      if (!(await out.add(`${io.stdoutIsTTY ? describeHit(hit, show) : hitLines(hit, show)}\n`))) break;
+      if (!(await out.add(`${hitLines(hit, show)}\n`))) break;
     }
     await out.close();
   }

@@ -18,6 +18,9 @@ const KEPT_HEADERS = ['content-type', 'x-request-id', 'retry-after', 'retry-afte
 
 const ANY_PATH = /^(\/.*)$/;
 
+/** Recording or replaying, the service's own endpoints are the API requests faults apply to (router.ts). */
+const isApiPath = (path: string): boolean => path.startsWith('/v1/');
+
 function keptHeaders(headers: IncomingMessage['headers']): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
@@ -74,8 +77,8 @@ export function recordingRoutes(upstream: string, cassette: Cassette): Route[] {
     cassette.save(exchange, key);
   };
   return [
-    { method: 'POST', path: ANY_PATH, auth: false, handle },
-    { method: 'GET', path: ANY_PATH, body: 'none', auth: false, handle },
+    { method: 'POST', path: ANY_PATH, auth: false, api: isApiPath, handle },
+    { method: 'GET', path: ANY_PATH, body: 'none', auth: false, api: isApiPath, handle },
   ];
 }
 
@@ -119,7 +122,7 @@ export function replayingRoutes(cassette: Cassette, timing: boolean): Route[] {
     res.end();
   };
   return [
-    { method: 'POST', path: ANY_PATH, handle },
-    { method: 'GET', path: ANY_PATH, body: 'none', handle },
+    { method: 'POST', path: ANY_PATH, api: isApiPath, handle },
+    { method: 'GET', path: ANY_PATH, body: 'none', api: isApiPath, handle },
   ];
 }

@@ -20,6 +20,7 @@ import { streamEvents } from './stream.js';
 export const chatCompletionsRoute: Route = {
   method: 'POST',
   path: '/v1/chat/completions',
+  api: true,
   async handle({ body, res, config, signal }) {
     const request = parseChatRequest(body);
     if (!isChatModel(request.model) && !config.extraModels.includes(request.model)) throw modelNotFound(request.model);

@@ -41,6 +41,7 @@ const renderQueue = createSerialQueue();
 export const imageGenerationsRoute: Route = {
   method: 'POST',
   path: '/v1/images/generations',
+  api: true,
   async handle({ body, req, res, config, signal }) {
     const request = parseImageRequest(body);
     if (!isImageModel(request.model)) throw modelNotFound(request.model);

@@ -14,6 +14,7 @@ import { formatUsage } from '../../usage-line.js';
 import { costOfSpent } from '../../../settings/prices.js';
 import { takeAttachments, fileCommand } from './attach.js';
 import { editInEditor } from '../../../terminal/editor.js';
+import { copyToClipboard, describeCopy } from '../../../terminal/clipboard.js';
 import { runImageCommand } from './image-command.js';
 import { showHistory } from './history.js';
 import { say, type SessionState } from './session-state.js';
@@ -121,16 +122,16 @@ const handlers: Record<SlashCommandName, Handler> = {
   },
   name: (state) => say(state, state.session.saved ? `conversation: ${state.session.name}` : `conversation: ${state.session.name} (not saved: --no-save)`),
   image: runImageCommand,
-  copy: (state, arg) => {
+  copy: async (state, arg) => {
     const what = arg.trim();
     if (what !== '' && what !== 'code') return say(state, `/copy takes nothing (the last reply) or "code" (its code blocks); got "${neutraliseForTerminal(what)}"`);
     const last = state.session.turns.at(-1);
     if (!last || last.assistant === '') return say(state, '(no reply to copy yet)');
     const text = what === 'code' ? extractedCode(last.assistant, 'all') : last.assistant;
     if (text === undefined) return say(state, '(the last reply has no fenced code block; /copy copies all of it)');
-    // OSC 52: the terminal puts the text on the clipboard; it works over ssh, no helper needed.
-    state.io.stderr.write(`\u001b]52;c;${Buffer.from(text).toString('base64')}\u0007`);
-    say(state, what === 'code' ? "(the last reply's code copied, if your terminal allows OSC 52)" : '(last reply copied, if your terminal allows OSC 52)');
+    // OSC 52 and the system's clipboard tool, when there is one (terminal/clipboard.ts).
+    const outcome = await copyToClipboard(state.io, text);
+    for (const line of describeCopy(outcome, what === 'code' ? "the last reply's code" : 'last reply')) say(state, neutraliseForTerminal(line));
   },
 };
 
