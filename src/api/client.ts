@@ -15,7 +15,7 @@ import { closedWhileKeptAlive, networkError, transportErrorCode } from './transp
 import type { Proxy } from './proxy-settings.js';
 import { wrapResponse, type ApiResponse } from './response.js';
 import { downloadFailure, downloadTarget, DownloadError, MAX_REDIRECTS, REDIRECTS } from './get-url.js';
-import { endpointUrl } from './url.js';
+import { endpointUrl, type Target } from './url.js';
 
 export type { ApiResponse };
 export { createDispatcher } from './dispatcher.js';
@@ -64,13 +64,6 @@ export interface ClientOptions {
   sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
   random?: () => number;
   now?: () => number;
-}
-
-/** Where a request goes: the URL as shown in messages, and the origin and path undici takes. */
-export interface Target {
-  url: string;
-  origin: string;
-  path: string;
 }
 
 /** One request as the loop sends it. */

@@ -7,7 +7,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { SvcError } from '../core/errors.js';
-import type { Target } from './client.js';
+import type { Target } from './url.js';
 import { header } from './retry-policy.js';
 import { extractServiceMessage } from './service-message.js';
 

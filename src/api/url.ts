@@ -9,3 +9,10 @@ export function endpointUrl(baseUrl: string, endpoint: string): string {
   url.pathname = `${prefix}/v1/${endpoint.replace(/^\/+/, '')}`;
   return url.href;
 }
+
+/** Where a request goes: the URL as shown in messages, and the origin and path undici takes. */
+export interface Target {
+  url: string;
+  origin: string;
+  path: string;
+}

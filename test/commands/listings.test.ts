@@ -94,9 +94,10 @@ describe('svc roles list', () => {
 
   it('on a terminal: a table whose SYSTEM MESSAGE is the first line, cut to the width', async () => {
     const lines = (await run(['roles', 'list'], { stdoutIsTTY: true, columns: 60 })).stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('NAME     SOURCE    SYSTEM MESSAGE');
-    expect(lines).toContain('notes    file      You keep notes.');
-    expect(lines.find((line) => line.startsWith('commit '))).toMatch(/^commit {3}built-in {2}You write git commit messages\. The user …$/);
+    // The NAME column is as wide as the longest name, the built-in `translate`.
+    expect(lines[0]).toBe('NAME       SOURCE    SYSTEM MESSAGE');
+    expect(lines).toContain('notes      file      You keep notes.');
+    expect(lines.find((line) => line.startsWith('commit '))).toMatch(/^commit {5}built-in {2}You write git commit messages\. The us…$/);
     expect(lines.map(textWidth).every((width) => width <= 60)).toBe(true);
   });
 

@@ -129,6 +129,8 @@ async function examplesSandbox(): Promise<{ sandbox: Sandbox; env: Record<string
 const PAGE_SETUP: Record<string, string[][]> = {
   'image info': [['image', 'a lighthouse at dusk', '-o', 'lighthouse.png']],
   'image again': [['image', 'a lighthouse at dusk', '-o', 'lighthouse.png']],
+  'sessions delete': [['sessions', 'fork', 'work', 'work-fork'], ['sessions', 'fork', 'work', 'work-b']],
+  'config get': [['config', 'set', 'model', 'svc-mini']],
 };
 
 /** Run `line` in bash; an `svc emulator` line runs in the background, listening, until stopped. */
@@ -176,7 +178,7 @@ describe('the examples of the help pages', { shuffle: false }, () => {
   });
 
   // One test per page, in the program's order; each page in a sandbox of its own.
-  const order = ['', 'chat', 'image', 'image info', 'image again', 'batch', 'sessions', 'sessions list', 'sessions show', 'sessions search', 'sessions fork', 'sessions export', 'sessions delete', 'roles', 'roles list', 'roles show', 'roles set', 'roles edit', 'roles rm', 'models', 'render', 'auth', 'auth login', 'auth logout', 'auth status', 'config', 'profiles', 'emulator', 'completion'];
+  const order = ['', 'chat', 'image', 'image info', 'image again', 'batch', 'sessions', 'sessions list', 'sessions show', 'sessions search', 'sessions fork', 'sessions rename', 'sessions export', 'sessions delete', 'roles', 'roles list', 'roles show', 'roles set', 'roles edit', 'roles delete', 'models', 'render', 'auth', 'auth login', 'auth logout', 'auth status', 'config', 'config get', 'profiles', 'profiles delete', 'emulator', 'completion'];
   it.each(order)('svc %s --help', async (name) => {
     const page = allPages.find((candidate) => candidate.path.join(' ') === name);
     const runnable = (page?.examples ?? []).filter((line) => !NEEDS_A_PERSON.has(withoutComment(line)));
