@@ -97,7 +97,7 @@ describe('svc roles list', () => {
     // The NAME column is as wide as the longest name, the built-in `translate`.
     expect(lines[0]).toBe('NAME       SOURCE    SYSTEM MESSAGE');
     expect(lines).toContain('notes      file      You keep notes.');
-    expect(lines.find((line) => line.startsWith('commit '))).toMatch(/^commit {5}built-in {2}You write git commit messages\. The us…$/);
+    expect(lines.find((line) => line.startsWith('commit '))).toMatch(/^commit {5}built-in {2}You write git commit messages\. The use…$/);
     expect(lines.map(textWidth).every((width) => width <= 60)).toBe(true);
   });
 
