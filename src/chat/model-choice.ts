@@ -32,6 +32,24 @@ export async function askModels(client: ApiClient, cache: string, signal?: Abort
   }
 }
 
+/** The chat model setting as resolved: its value and where it came from (flag, environment, stored, default). */
+export interface ModelSetting {
+  value: string;
+  source: string;
+}
+
+/**
+ * The chat model someone named, by one precedence for every command that chats (chat, the
+ * session, batch): `-m` wins; then the role chosen for this run (so it beats the environment and
+ * the stored setting); then the conversation's own model, when one is resumed; then the setting
+ * from the environment or the profile. Undefined when nobody named one: the default then applies,
+ * or the service's own list settles it (defaultChatModel).
+ */
+export function namedChatModel(setting: ModelSetting, roleModel?: string, conversationModel?: string): string | undefined {
+  if (setting.source === 'flag') return setting.value;
+  return roleModel ?? conversationModel ?? (setting.source === 'default' ? undefined : setting.value);
+}
+
 /** Where the default model is looked up: the base URL, svc's cache folder, the default itself. */
 export interface DefaultModelPlace {
   baseUrl: string;
@@ -48,6 +66,16 @@ export interface DefaultModelPlace {
  * that a service that cannot be reached, or Ctrl-C, ends it here.
  */
 export async function defaultChatModel(place: DefaultModelPlace, client: ApiClient | undefined, signal?: AbortSignal): Promise<string> {
+  const ids = await defaultModelIds(place, client, signal);
+  return ids && ids.length === 1 ? ids[0]! : place.fallback;
+}
+
+/** Whether this base URL's models were asked before (a list, or that it has none), so no request is needed. */
+export function modelsKnown(place: DefaultModelPlace): boolean {
+  return cachedModels(place.cache, place.baseUrl) !== undefined;
+}
+
+async function defaultModelIds(place: DefaultModelPlace, client: ApiClient | undefined, signal: AbortSignal | undefined): Promise<string[] | null | undefined> {
   let ids = cachedModels(place.cache, place.baseUrl)?.ids;
   if (ids === undefined && client) {
     try {
@@ -57,7 +85,7 @@ export async function defaultChatModel(place: DefaultModelPlace, client: ApiClie
       if (error instanceof NetworkError || error instanceof InterruptedError) throw error;
     }
   }
-  return ids && ids.length === 1 ? ids[0]! : place.fallback;
+  return ids;
 }
 
 /**

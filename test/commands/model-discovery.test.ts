@@ -118,6 +118,23 @@ describe('no model set: the service settles it', () => {
     expect(chosen.stdout).toBe('hello from gpt-4o-mini\n');
   });
 
+  it('svc batch chooses the same way: the one listed model for every chat line, asked once and only after the input is checked', async () => {
+    const llama = await serve(['tiny-llama']);
+    writeFileSync(join(sandbox.home, 'bad.jsonl'), '{"not": "a request"}\n');
+    const refused = await runSvc(['batch', '--base-url', llama.baseUrl, 'bad.jsonl'], sandbox, { cwd: sandbox.home });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('bad.jsonl: 1 bad line; nothing was sent');
+    expect(llama.listAsks).toBe(0);
+    writeFileSync(join(sandbox.home, 'questions.txt'), 'one\ntwo\nthree\n');
+    const batch = await runSvc(['batch', '--base-url', llama.baseUrl, '--prompts', 'questions.txt'], sandbox, { cwd: sandbox.home });
+    expect(batch.exitCode, batch.stderr).toBe(0);
+    expect(llama.chatModels).toEqual(['tiny-llama', 'tiny-llama', 'tiny-llama']);
+    expect(batch.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { response: { body: { model: string } } }).response.body.model)).toEqual(['tiny-llama', 'tiny-llama', 'tiny-llama']);
+    expect((await runSvc(['batch', '--base-url', llama.baseUrl, '--prompts', 'questions.txt', '-m', 'named'], sandbox, { cwd: sandbox.home })).exitCode).toBe(0);
+    expect(llama.chatModels.slice(3)).toEqual(['named', 'named', 'named']);
+    expect(llama.listAsks).toBe(1);
+  });
+
   it('a model named anywhere asks nothing: -m, SVC_MODEL, the stored setting', async () => {
     const llama = await serve(['only-one']);
     expect((await chat(llama, '-m', 'picked', 'hello')).stdout).toBe('hello from picked\n');

@@ -7,7 +7,9 @@
 import { dirname, resolve } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { defaultChatModel, modelsKnown, namedChatModel } from '../../chat/model-choice.js';
 import { chatParams } from '../../chat/request-params.js';
+import { cacheDir } from '../../settings/paths.js';
 import { forOutput } from '../../core/terminal-text.js';
 import { fillRole, promptWithRole } from '../../roles/fill-role.js';
 import type { Role } from '../../roles/role-file.js';
@@ -47,11 +49,6 @@ function defaultsFor(plan: BatchPlan, models: { chat: string; image: string }, s
     params: { chat: chatParams(storedParams, role?.params, plan.params), image: plan.params ?? {} },
     ...(role?.prompt ? { wrapPrompt: (text: string) => promptWithRole(role, vars, text) } : {}),
   };
-}
-
-/** The chat model: -m, else the role's, else the setting (environment, stored, default), as in `svc chat`. */
-function chatModelFor(plan: BatchPlan, settingModel: string, role: Role | undefined): string {
-  return plan.settings.model === undefined && role?.model !== undefined ? role.model : settingModel;
 }
 
 /**
@@ -131,10 +128,16 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     const outcomes = previous?.outcomes ?? new Map<string, boolean>();
     // The settings first, so the check makes each request as it will be sent (the check may keep them).
     const settings = await factory.settings(plan.settings);
-    const defaults = defaultsFor(plan, { chat: chatModelFor(plan, settings.model.value, role), image: settings.imageModel.value }, settings.params.value, role);
+    // The chat model as `svc chat` chooses it; when nobody named one, the service's list settles it,
+    // read from the cache here: nothing is sent before the input is known to be good.
+    const named = namedChatModel(settings.model, role?.model);
+    const place = settings.baseUrl.value === undefined ? undefined : { baseUrl: settings.baseUrl.value, cache: cacheDir(io.env), fallback: settings.model.value };
+    const chatModel = named ?? (place ? await defaultChatModel(place, undefined) : settings.model.value);
+    let defaults = defaultsFor(plan, { chat: chatModel, image: settings.imageModel.value }, settings.params.value, role);
     const checked = await checkInput(source, defaults, outcomes);
+    let keptRequests = checked.requests;
     if (plan.dryRun) {
-      await printBatchDryRun(io, settings, toSend(source, checked.requests, defaults, outcomes, plan.retryFailed));
+      await printBatchDryRun(io, settings, toSend(source, keptRequests, defaults, outcomes, plan.retryFailed));
       return;
     }
     const images = checked.image > 0 ? imagesFolder(io, plan) : { dir: io.cwd, shown: '.' };
@@ -155,6 +158,14 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     // Retries are not announced one by one: the progress line shows a shared pause.
     // As many connections as requests in flight, reused: never more (createDispatcher says why).
     const client = (await factory.apiClient(settings, { connections: plan.concurrency })).derive({ pause, onRetry: () => {} });
+    // A service never asked for its models, and chat requests to send: asked once, now.
+    if (named === undefined && place && checked.chat > 0 && !modelsKnown(place)) {
+      const listed = await defaultChatModel(place, client, context.signal);
+      if (listed !== chatModel) {
+        defaults = defaultsFor(plan, { chat: listed, image: settings.imageModel.value }, settings.params.value, role);
+        keptRequests = undefined; // made with the other model: read again
+      }
+    }
     // The key is known once the client is made; it is taken out of every line and failure shown.
     const hider = keyHider(factory.loadedApiKey());
     const sink = outputPath === undefined ? streamSink(io.stdout, io.stdoutIsTTY, hider.json) : fileSink(outputPath, plan.output!, hider.json);
@@ -180,7 +191,7 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     };
     try {
       await runPool(
-        toSend(source, checked.requests, defaults, outcomes, plan.retryFailed),
+        toSend(source, keptRequests, defaults, outcomes, plan.retryFailed),
         plan.concurrency,
         async (request) => {
           progress.start();

@@ -1,6 +1,6 @@
 /** --continue, --session and --no-save → the conversation a chat adds to. */
 import type { ApiClient } from '../../api/client.js';
-import { defaultChatModel, type DefaultModelPlace } from '../../chat/model-choice.js';
+import { defaultChatModel, namedChatModel, type DefaultModelPlace } from '../../chat/model-choice.js';
 import { ConversationSession } from '../../conversations/session.js';
 import type { ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../core/errors.js';
@@ -30,14 +30,9 @@ function chooseConversation(store: ConversationStore, choice: ConversationChoice
   return ConversationSession.fresh(choice.save ? store : undefined);
 }
 
-/**
- * The model for the next turn: one named with `-m` wins; then the role's (chosen for this chat,
- * so it beats the environment and the stored setting); otherwise a resumed conversation keeps
- * its own; otherwise the setting (environment, stored, default).
- */
+/** The model for the next turn (chat/model-choice.ts namedChatModel), else the setting's default. */
 export function chatModel(settings: ResolvedSettings, session: ConversationSession, role?: Role): string {
-  if (settings.model.source === 'flag') return settings.model.value;
-  return role?.model ?? session.model ?? settings.model.value;
+  return namedChatModel(settings.model, role?.model, session.model) ?? settings.model.value;
 }
 
 /** The model of the next turn, and where svc looked it up when nobody named one. */
@@ -53,9 +48,9 @@ export interface ModelChoice {
  * URL with `client`, read from the cache without one (a dry run).
  */
 export async function chooseChatModel(env: Record<string, string | undefined>, settings: ResolvedSettings, session: ConversationSession, role: Role | undefined, client: ApiClient | undefined, signal?: AbortSignal): Promise<ModelChoice> {
-  const named = settings.model.source !== 'default' || role?.model !== undefined || session.model !== undefined;
+  const named = namedChatModel(settings.model, role?.model, session.model);
   const baseUrl = settings.baseUrl.value;
-  if (named || baseUrl === undefined) return { model: chatModel(settings, session, role) };
+  if (named !== undefined || baseUrl === undefined) return { model: named ?? settings.model.value };
   const place = { baseUrl, cache: cacheDir(env), fallback: settings.model.value };
   return { model: await defaultChatModel(place, client, signal), unset: place };
 }
