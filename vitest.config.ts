@@ -1,9 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultServerConditions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+
+/** svc's tests, and the emulator package's own (packages/emulator/test): one run for both. */
+const TEST_FOLDERS = ['test', 'packages/emulator/test'];
 
 /**
  * The test files that replace a module (vi.mock, vi.doMock), found by reading them so a new one
@@ -11,12 +15,17 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  * if an earlier file of the worker already loaded the src/ module that imports the mocked one,
  * and the src/ modules loaded under it stay in the cache for the files after it.
  */
-const replacingModules = (readdirSync(join(root, 'test'), { recursive: true }) as string[])
-  .filter((path) => path.endsWith('.test.ts'))
-  .filter((path) => /\bvi\.(?:do)?[mM]ock\(/.test(readFileSync(join(root, 'test', path), 'utf8')))
-  .map((path) => `test/${path.split('\\').join('/')}`);
+const replacingModules = TEST_FOLDERS.flatMap((folder) =>
+  (readdirSync(join(root, folder), { recursive: true }) as string[])
+    .filter((path) => path.endsWith('.test.ts'))
+    .filter((path) => /\bvi\.(?:do)?[mM]ock\(/.test(readFileSync(join(root, folder, path), 'utf8')))
+    .map((path) => `${folder}/${path.split('\\').join('/')}`),
+);
 
 export default defineConfig({
+  // A test that imports @svc/emulator gets its TypeScript source (the `svc-source` condition of
+  // its package.json), not the dist/ that `npm run build` writes: a test run needs no build of it.
+  ssr: { resolve: { conditions: ['svc-source', ...defaultServerConditions] } },
   test: {
     // No `include` here: a project that extends this config would add its own to it, not replace it.
     // End-to-end tests spawn the built binary; two cores, so keep the pool small and the timeouts roomy.
@@ -30,7 +39,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shared',
-          include: ['test/**/*.test.ts'],
+          include: TEST_FOLDERS.map((folder) => `${folder}/**/*.test.ts`),
           // Test files share each worker's module cache instead of loading vitest, src/ and its
           // dependencies (the WebP encoder's WebAssembly among them) afresh for every file: that
           // was a quarter of the suite's CPU time. It holds because no test leaves global state

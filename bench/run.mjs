@@ -158,7 +158,7 @@ if (want('startup')) {
 
 // 2. One-shot non-streaming chat against the emulator.
 if (want('chat')) {
-  const { startEmulator } = await import('../dist/emulator/server.js');
+  const { startEmulator } = await import('@svc/emulator');
   const emulator = await startEmulator({ apiKeys: ['bench-key'] });
   const env = { ...baseEnv, SVC_BASE_URL: emulator.baseUrl };
   const body = JSON.stringify({ model: 'svc-pro', temperature: 0, messages: [{ role: 'user', content: 'hello' }] });
@@ -402,8 +402,7 @@ if (want('batch')) {
 // 9. The emulator draws every picture in the process that serves it, so a megapixel must stay
 // well under a second (this budget was a timed test once; time belongs here, not in tests).
 if (want('emulator-draw')) {
-  const { planScene } = await import(here('../dist/emulator/images/plan.js'));
-  const { drawScene } = await import(here('../dist/emulator/images/draw.js'));
+  const { planScene, drawScene } = await import('@svc/emulator/images');
   const plan = planScene('a lighthouse by the sea at night', 8);
   const name = 'drawScene 1024×1024';
   const samples = await compare({
@@ -421,7 +420,7 @@ if (want('emulator-draw')) {
 
 // 10. The preview of a 1-megapixel image on a terminal (issue 13: at most +100 ms and +30 MiB).
 if (want('preview')) {
-  const { startEmulator } = await import('../dist/emulator/server.js');
+  const { startEmulator } = await import('@svc/emulator');
   const emulator = await startEmulator({ apiKeys: ['bench-key'] });
   const env = { ...baseEnv, SVC_BASE_URL: emulator.baseUrl };
   delete env.NO_COLOR;

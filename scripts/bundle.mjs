@@ -118,7 +118,8 @@ await bundle.write({
     groups: [
       { name: 'undici', test: (id) => /node_modules[\\/]undici[\\/]/.test(id) && !/proxy|socks|client-h2|[\\/]lib[\\/]api[\\/]/.test(id) },
       { name: 'commander', test: /node_modules[\\/]commander[\\/]/ },
-      { name: 'base', test: (id) => /[\\/]dist[\\/](core|terminal|settings|storage|types)[\\/]/.test(id) && onlyCheapBuiltins(id) },
+      // svc's own dist/ only: the emulator package's dist/core/ is loaded by `svc emulator` alone.
+      { name: 'base', test: (id) => /[\\/]dist[\\/](core|terminal|settings|storage|types)[\\/]/.test(id) && !/[\\/]packages[\\/]emulator[\\/]/.test(id) && onlyCheapBuiltins(id) },
     ],
   },
 });

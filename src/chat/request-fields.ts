@@ -72,8 +72,9 @@ export const FLAG_NAMING: FieldNaming = {
 };
 
 /**
- * OpenAI's limit on stop sequences, which the service and the emulator (src/emulator/chat/request.ts,
- * kept apart on purpose so it can catch the client's mistakes) enforce too: more is a 400.
+ * OpenAI's limit on stop sequences, which the service and the emulator (its own package,
+ * packages/emulator, kept apart on purpose so it can catch the client's mistakes) enforce too:
+ * more is a 400.
  */
 export const MAX_STOP_SEQUENCES = 4;
 

@@ -1,5 +1,5 @@
 /**
- * JSON from outside svc (the service's answers, requests to the emulator, files on disk) is read
+ * JSON from outside svc (the service's answers, files on disk) is read
  * as `unknown` and checked before use; this is the one check for "a plain object".
  */
 

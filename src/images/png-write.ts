@@ -1,10 +1,10 @@
 /**
  * Writing PNG files (PNG specification, W3C, 3rd edition): 8-bit RGB or RGBA, no interlace, every
- * row with filter type 1 (Sub), the whole image in one IDAT chunk. The emulator writes the
- * pictures it serves with it, and the preview the PNG it sends to iTerm2. Sub suits both: along a
- * row of sky or ridge the difference to the left neighbour is mostly zero, which deflate packs
- * well, and it costs one pass (pngjs tries all five filters on every row, 3–4 times slower).
- * Compression is the caller's: the emulator deflates on the thread pool, the preview at level 1.
+ * row with filter type 1 (Sub), the whole image in one IDAT chunk: the preview's PNG for iTerm2,
+ * and the chunks of the metadata svc writes. Sub suits a picture: along a row of sky or ridge the
+ * difference to the left neighbour is mostly zero, which deflate packs well, and it costs one pass
+ * (pngjs tries all five filters on every row, 3–4 times slower). Compression is the caller's (the
+ * preview deflates at level 1). The emulator, a package of its own, has its own short RGB writer.
  */
 import { crc32 } from 'node:zlib';
 

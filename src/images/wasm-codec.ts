@@ -1,7 +1,7 @@
 /**
- * The @jsquash codecs (Squoosh's mozjpeg and libwebp compiled to WebAssembly), loaded one way for
- * both their users: the preview's JPEG and WebP decoders (preview/decode-wasm.ts) and the
- * emulator's JPEG and WebP encoders (emulator/images/jpeg.ts, webp.ts). Left to themselves the
+ * The @jsquash codecs (Squoosh's mozjpeg and libwebp compiled to WebAssembly), as the preview's
+ * JPEG and WebP decoders load them (preview/decode-wasm.ts); the emulator, a package of its own,
+ * loads the encoders with a loader of its own (packages/emulator). Left to themselves the
  * packages load their .wasm with `fetch` and a `file:` URL, the browser way, which fails under
  * Node ("fetch failed"); so each module is compiled here from its file in node_modules and handed
  * to `init`. That happens once per process and codec: the codec is memoised, and a failed load is
@@ -13,9 +13,6 @@ import { createRequire } from 'node:module';
 /** The one function of the WebAssembly global used here; the DOM lib that types it is not loaded. */
 declare const WebAssembly: { compile(bytes: Uint8Array): Promise<object> };
 
-/** An encoder's shape: RGBA pixels in, the file out. */
-export type Encode<Options> = (image: { data: Uint8ClampedArray; width: number; height: number }, options?: Partial<Options>) => Promise<ArrayBuffer>;
-
 /** What Emscripten's glue may print on its own: routed here. */
 interface Overrides {
   print(text: string): void;
@@ -23,7 +20,7 @@ interface Overrides {
 }
 
 /**
- * What each package's `encode.js` and `decode.js` export, typed here: their bundled types give
+ * What each package's `decode.js` exports, typed here: their bundled types give
  * `init` only an options parameter, while the code takes the compiled module first.
  */
 interface CodecModule<Codec> {
@@ -50,7 +47,7 @@ async function compileFirst(wasmFiles: readonly string[]): Promise<object> {
 }
 
 /**
- * The codec of `codecModule` (a package's `encode.js` or `decode.js`, imported on first use),
+ * The codec of `codecModule` (a package's `decode.js`, imported on first use),
  * compiled from the first of `wasmFiles` that compiles.
  */
 export function wasmCodec<Codec>(codecModule: () => Promise<unknown>, wasmFiles: readonly string[]): () => Promise<Codec> {

@@ -1,11 +1,19 @@
 /**
- * The import graph of src/, read from the source text: every relative module a file names
- * (`import … from`, `export … from`, `import(…)`, types included), as paths relative to src/.
+ * The import graph of a source folder (svc's src/, or the emulator package's src/ or test/), read
+ * from the source text: every relative module a file names (`import … from`, `export … from`,
+ * `import(…)`, types included), as paths relative to that folder, and every package and `node:`
+ * module it names.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-export const SRC = resolve(import.meta.dirname, '../../src');
+/** The top of the repository. */
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const SRC = join(ROOT, 'src');
+/** The emulator, a package of its own (npm workspaces). */
+export const EMULATOR = join(ROOT, 'packages/emulator');
+/** The name svc imports it by. */
+export const EMULATOR_PACKAGE = '@svc/emulator';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -15,33 +23,56 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** `… from '…'` (not `Buffer.from('…')`), `import('…')`, and a bare `import '…'`: the specifier is the first group that matched. */
+const SPECIFIER = /(?<![.\w])from\s+'([^']+)'|\bimport\s*\(\s*'([^']+)'|^\s*import\s+'([^']+)'/gm;
+
+/** Every module a file names, as written. */
+function specifiers(text: string): string[] {
+  return [...text.matchAll(SPECIFIER)].map((match) => (match[1] ?? match[2] ?? match[3])!);
+}
+
 /** Every relative module a file names: `import … from`, `export … from`, `import(…)`, types included. */
 export function relativeImports(text: string): string[] {
-  const specifiers = [...text.matchAll(/\b(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) => match[1]!);
-  return [...new Set(specifiers)];
+  return [...new Set(specifiers(text).filter((specifier) => /^\.{1,2}\//.test(specifier)))];
 }
 
 /** Every `node:` module a file names. */
 export function nodeImports(text: string): string[] {
-  return [...new Set([...text.matchAll(/\b(?:from|import)\s*\(?\s*'(node:[^']+)'/g)].map((match) => match[1]!))];
+  return [...new Set(specifiers(text).filter((specifier) => specifier.startsWith('node:')))];
+}
+
+/** A package name, with a path inside it or not (`vitest/config`, `@svc/emulator/images`); not words in a string that follow "from". */
+const PACKAGE = /^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(?:\/[\w./-]+)?$/;
+
+/** Every package a file names (`vitest`, `@svc/emulator/images`), as written. */
+export function packageImports(text: string): string[] {
+  return [...new Set(specifiers(text).filter((specifier) => PACKAGE.test(specifier)))];
+}
+
+/** The package a specifier names: `@svc/emulator/images` → `@svc/emulator`, `vitest/config` → `vitest`. */
+export function packageName(specifier: string): string {
+  return specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 }
 
 export interface ModuleInfo {
-  /** Relative modules it imports, as paths relative to src/ (`.ts`). */
+  /** Relative modules it imports, as paths relative to the folder read (`.ts`; `../` when outside it). */
   imports: string[];
   /** Node's own modules it imports (`node:fs`). */
   nodeModules: string[];
+  /** Packages it imports, as written. */
+  packages: string[];
 }
 
-/** src/-relative path → what that module imports. */
-export function importGraph(): Map<string, ModuleInfo> {
+/** Folder-relative path → what that module imports, for every module under `folder` (svc's src/ by default). */
+export function importGraph(folder = SRC): Map<string, ModuleInfo> {
   const graph = new Map<string, ModuleInfo>();
-  for (const file of sourceFiles(SRC)) {
+  for (const file of sourceFiles(folder)) {
     const text = readFileSync(file, 'utf8');
     const targets = relativeImports(text).map((specifier) => resolve(dirname(file), specifier).replace(/\.js$/, '.ts'));
-    graph.set(relative(SRC, file).split('\\').join('/'), {
-      imports: targets.map((target) => relative(SRC, target).split('\\').join('/')),
+    graph.set(relative(folder, file).split('\\').join('/'), {
+      imports: targets.map((target) => relative(folder, target).split('\\').join('/')),
       nodeModules: nodeImports(text),
+      packages: packageImports(text),
     });
   }
   return graph;

@@ -8,10 +8,15 @@
  *   domain  chat/ images/ conversations/ settings/ roles/ attachments/
  *   service api/                        requests, transport, SSE, retries
  *   base    storage/ (files on disk), core/ (errors, values, text)
- *   emulator/                           the local service: an application of its own
+ *
+ * And the emulator, the local service, is a package of its own (packages/emulator, @svc/emulator):
+ * svc loads it only in `svc emulator`, it imports nothing of svc, and inside it the protocol
+ * (core/) reads apart from what it adds (extras/).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importGraph, type ModuleInfo } from './import-graph.js';
+import { EMULATOR, EMULATOR_PACKAGE, importGraph, packageName, ROOT, type ModuleInfo } from './import-graph.js';
 
 const DOMAIN = ['chat', 'images', 'conversations', 'settings', 'roles', 'attachments'];
 const SCREEN = ['terminal', 'render', 'preview'];
@@ -57,16 +62,10 @@ const RULES: Rule[] = [
     mayImport: ['core', 'storage', 'api', ...DOMAIN, ...SCREEN],
   },
   {
-    name: 'the emulator stands apart from svc the client',
-    why: 'it implements the service contract (api/ value lists) and draws images; it must not depend on how svc sends or shows',
-    folders: ['emulator'],
-    mayImport: ['core', 'api', 'images'],
-  },
-  {
     name: 'nothing imports commands/ but the root and commands/ itself',
     why: 'shared work lives in the domain once; a second caller of a command module is a domain module waiting to be moved',
-    folders: ['core', 'storage', 'api', ...DOMAIN, ...SCREEN, 'emulator'],
-    mayImport: ['core', 'storage', 'api', ...DOMAIN, ...SCREEN, 'emulator'].filter((folder) => folder !== 'commands'),
+    folders: ['core', 'storage', 'api', ...DOMAIN, ...SCREEN],
+    mayImport: ['core', 'storage', 'api', ...DOMAIN, ...SCREEN].filter((folder) => folder !== 'commands'),
   },
 ];
 
@@ -103,9 +102,9 @@ describe('the layers of src/', () => {
 
   it('finds a breach (the check can fail)', () => {
     const toy = new Map<string, ModuleInfo>([
-      ['api/client.ts', { imports: ['core/errors.ts', 'settings/store.ts'], nodeModules: [] }],
-      ['settings/store.ts', { imports: ['commands/x.ts'], nodeModules: [] }],
-      ['commands/x.ts', { imports: ['api/client.ts'], nodeModules: [] }],
+      ['api/client.ts', { imports: ['core/errors.ts', 'settings/store.ts'], nodeModules: [], packages: [] }],
+      ['settings/store.ts', { imports: ['commands/x.ts'], nodeModules: [], packages: [] }],
+      ['commands/x.ts', { imports: ['api/client.ts'], nodeModules: [], packages: [] }],
     ]);
     expect(breaches(toy, RULES)).toEqual([
       expect.stringMatching(/^api imports nothing of the domain or the shell .*: api\/client\.ts → settings\/store\.ts$/),
@@ -150,5 +149,66 @@ describe('the layers of src/', () => {
   it('the root keeps only the entry point and the wiring', () => {
     const rootFiles = [...graph.keys()].filter((file) => folderOf(file) === '(root)').sort();
     expect(rootFiles).toEqual(['cli.ts', 'factory.ts', 'main.ts', 'program.ts']);
+  });
+});
+
+/** `file → import` for each import of `graph` that `allowed` refuses. */
+function refused(graph: Map<string, ModuleInfo>, allowed: (file: string, target: string) => boolean, kind: 'imports' | 'packages'): string[] {
+  return [...graph].flatMap(([file, info]) => info[kind].filter((target) => !allowed(file, target)).map((target) => `${file} → ${target}`));
+}
+
+const namesEmulator = (specifier: string): boolean => packageName(specifier) === EMULATOR_PACKAGE;
+
+/** The packages a package.json lets its code import: `fields` of it. */
+function declared(packageJson: string, fields: Array<'dependencies' | 'devDependencies'>): Set<string> {
+  const manifest = JSON.parse(readFileSync(packageJson, 'utf8')) as Record<string, Record<string, string> | undefined>;
+  return new Set(fields.flatMap((field) => Object.keys(manifest[field] ?? {})));
+}
+
+/** The emulator's inner layers: the folder of a module of its src/ (`core`, `extras`), or `(top)` for the wiring beside them. */
+const emulatorLayerOf = (path: string): string => (path.includes('/') ? path.slice(0, path.indexOf('/')) : '(top)');
+
+describe('the emulator package boundary', () => {
+  const svc = importGraph();
+  const tests = importGraph(join(ROOT, 'test'));
+  const emulatorSrc = importGraph(join(EMULATOR, 'src'));
+  const emulatorTests = importGraph(join(EMULATOR, 'test'));
+
+  it('finds a breach (the check can fail)', () => {
+    const toy = new Map<string, ModuleInfo>([
+      ['commands/chat/run.ts', { imports: [], nodeModules: [], packages: ['@svc/emulator'] }],
+      ['commands/emulator/run.ts', { imports: ['../packages/emulator/src/server.ts'], nodeModules: [], packages: ['@svc/emulator/images'] }],
+    ]);
+    expect(refused(toy, (file, target) => !namesEmulator(target) || file.startsWith('commands/emulator/'), 'packages')).toEqual(['commands/chat/run.ts → @svc/emulator']);
+    expect(refused(toy, (_, target) => !target.startsWith('../'), 'imports')).toEqual(['commands/emulator/run.ts → ../packages/emulator/src/server.ts']);
+    expect(packageName('@svc/emulator/images')).toBe('@svc/emulator');
+    expect(packageName('vitest/config')).toBe('vitest');
+  });
+
+  it('src/ imports the emulator only in commands/emulator/, by its package name (it loads only when `svc emulator` runs)', () => {
+    expect(refused(svc, (file, target) => !namesEmulator(target) || file.startsWith('commands/emulator/'), 'packages')).toEqual([]);
+    expect(refused(svc, (_, target) => !target.startsWith('../'), 'imports')).toEqual([]);
+    expect([...svc.values()].some((info) => info.packages.some(namesEmulator))).toBe(true);
+  });
+
+  it("svc's tests reach the emulator by its package name, never by a path into it", () => {
+    expect(refused(tests, (_, target) => !target.startsWith('../packages/'), 'imports')).toEqual([]);
+    expect([...tests.values()].some((info) => info.packages.some(namesEmulator))).toBe(true);
+  });
+
+  it('the package imports nothing of svc: no path out of its folder, no package it does not declare', () => {
+    const runtime = declared(join(EMULATOR, 'package.json'), ['dependencies']);
+    const forTests = declared(join(EMULATOR, 'package.json'), ['dependencies', 'devDependencies']);
+    expect(refused(emulatorSrc, (_, target) => !target.startsWith('../'), 'imports')).toEqual([]);
+    expect(refused(emulatorSrc, (_, target) => runtime.has(packageName(target)), 'packages')).toEqual([]);
+    // Its tests may use its src/ and its own helpers, nothing above the package.
+    expect(refused(emulatorTests, (_, target) => !target.startsWith('../../'), 'imports')).toEqual([]);
+    expect(refused(emulatorTests, (_, target) => forTests.has(packageName(target)), 'packages')).toEqual([]);
+  });
+
+  it('inside it, the protocol (core/) imports none of the extras (extras/), and neither imports the wiring beside them', () => {
+    const mayImport: Record<string, string[]> = { core: ['core'], extras: ['core', 'extras'], '(top)': ['(top)', 'core', 'extras'] };
+    expect(Object.keys(mayImport).sort()).toEqual([...new Set([...emulatorSrc.keys()].map(emulatorLayerOf))].sort());
+    expect(refused(emulatorSrc, (file, target) => mayImport[emulatorLayerOf(file)]!.includes(emulatorLayerOf(target)), 'imports')).toEqual([]);
   });
 });

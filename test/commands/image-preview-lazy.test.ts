@@ -5,7 +5,7 @@
  * start-up and memory are budgets, bench/. Checked by what the process imported.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { encodePng } from '../../src/emulator/images/png.js';
+import { encodePng } from '@svc/emulator/images';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { startEmulator, type RunningEmulator } from '@svc/emulator';
 import { hasStackTrace, makeSandbox, svc, SVC_BIN, type Sandbox } from '../helpers/run-svc.js';
 import { reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
 

@@ -4,7 +4,7 @@
  * codes are tested in-process in test/commands/chat-emulator.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/server.js';
+import { startEmulator } from '@svc/emulator';
 import { execa } from 'execa';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
 import { hasStackTrace, SVC_BIN } from '../helpers/run-svc.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { startEmulator, type RunningEmulator } from '@svc/emulator';
 import { startConnectProxy, type TestProxy } from '../helpers/connect-proxy.js';
 import { makeSandbox, SVC_BIN, svc, type Sandbox } from '../helpers/run-svc.js';
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { startEmulator, type RunningEmulator } from '@svc/emulator';
 import { createFactory } from '../../src/factory.js';
 import { buildProgram } from '../../src/program.js';
 import { InterruptRouter } from '../../src/terminal/interrupts.js';

@@ -4,7 +4,7 @@
  * file's tests, stopped and removed after them. Read the fields inside tests, not at load.
  */
 import { afterAll, beforeAll } from 'vitest';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '@svc/emulator';
 import { makeSandbox, type Sandbox } from './run-svc.js';
 
 export interface EmulatorSandbox {

@@ -5,8 +5,7 @@
  */
 import { PNG, type ColorType } from 'pngjs';
 import { describe, expect, it, vi } from 'vitest';
-import { encodeJpeg } from '../../src/emulator/images/jpeg.js';
-import { encodeWebp } from '../../src/emulator/images/webp.js';
+import { encodeJpeg, encodeWebp } from '@svc/emulator/images';
 import { decodeImage, MAX_PREVIEW_PIXELS, PreviewDecodeError } from '../../src/preview/decode.js';
 import { jpeg as jpegHeader, png as pngHeader } from '../helpers/fake-images.js';
 

@@ -1,4 +1,4 @@
-/** `svc emulator`: the local stand-in for the service (src/emulator). */
+/** `svc emulator`: the local stand-in for the service (the @svc/emulator package, packages/emulator). */
 import { Command } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
 import { collect } from '../setting-flags.js';

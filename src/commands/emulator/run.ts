@@ -110,13 +110,13 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
     if (problem) throw new UsageError(`--api-key: ${problem}`);
   }
   const cassette = cassetteOptions(options, io.cwd);
-  const { FAILABLE_STATUSES } = await import('../../emulator/faults.js');
+  // The emulator is a package of its own (packages/emulator), loaded only when this command runs.
+  const { FAILABLE_STATUSES, startEmulator } = await import('@svc/emulator');
   const faults = {
     fail: new Map(options.fail.map((text) => parseFailure(text, FAILABLE_STATUSES))),
     cutAfter: options.cutAfter === undefined ? undefined : parseIntegerInRange(options.cutAfter, '--cut-after', 0, 1_000_000),
     latencyMs: parseIntegerInRange(options.latency, '--latency', 0, 600_000),
   };
-  const { startEmulator } = await import('../../emulator/server.js');
   let emulator;
   try {
     emulator = await startEmulator({ host: options.host, port, apiKeys: options.apiKeys, blockTerms: options.blockTerms, delayMs, models: options.models, faults, ...cassette });

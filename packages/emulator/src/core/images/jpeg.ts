@@ -1,0 +1,32 @@
+/**
+ * JPEG output through @jsquash/jpeg's encoder (mozjpeg compiled to WebAssembly), the package whose
+ * decoder the preview already uses: no native build, so it installs everywhere svc does. A
+ * megapixel scene takes about 45 ms of CPU, against about 145 for jpeg-js, the pure-JavaScript
+ * encoder it replaced; compiling the codec costs about 0.2 s once per process.
+ */
+import { wasmEncoder } from './wasm-codec.js';
+
+/** Quality 85: the usual web setting, with no visible blocking on smooth gradients. */
+export const JPEG_QUALITY = 85;
+
+interface MozJpegOptions {
+  quality: number;
+  baseline: boolean;
+  progressive: boolean;
+  optimize_coding: boolean;
+}
+
+/**
+ * Baseline (one scan, what every decoder reads) with optimised Huffman tables: a quarter faster
+ * than mozjpeg's progressive default, and smaller than baseline without them.
+ */
+const OPTIONS: MozJpegOptions = { quality: JPEG_QUALITY, baseline: true, progressive: false, optimize_coding: true };
+
+const encoder = wasmEncoder<MozJpegOptions>(() => import('@jsquash/jpeg/encode.js'), ['@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm']);
+
+/** Encodes RGBA pixels (alpha ignored) as a baseline JPEG file, at `quality` (0 to 100) or 85. */
+export async function encodeJpeg(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number, quality = JPEG_QUALITY): Promise<Buffer> {
+  const encode = await encoder();
+  const data = rgba instanceof Uint8ClampedArray ? rgba : new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength);
+  return Buffer.from(await encode({ data, width, height }, quality === JPEG_QUALITY ? OPTIONS : { ...OPTIONS, quality }));
+}
