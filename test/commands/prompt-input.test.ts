@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { composePrompt, readPipedPrompt, stdinHasInput } from '../../src/commands/chat/prompt-input.js';
 import { InterruptedError } from '../../src/core/errors.js';
-import type { IO, StdinKind } from '../../src/terminal/io.js';
+import { createIO, type IO, type IOStreams, type StdinKind } from '../../src/terminal/io.js';
 
 describe('composePrompt', () => {
   it.each([
@@ -47,7 +47,7 @@ describe('readPipedPrompt', () => {
   function pipeIO() {
     const stdin = new PassThrough();
     let stderr = '';
-    const io = { stdinKind: 'pipe', stdin, stderr: { write: (text: string) => (stderr += text) } } as unknown as IO;
+    const io = createIO({ stdinKind: 'pipe', stdin, env: {}, stderr: { write: (text: string) => (stderr += text) } } as unknown as IOStreams);
     return { io, stdin, stderr: () => stderr };
   }
 

@@ -27,7 +27,7 @@ export async function readPipedPrompt(io: IO, words: string[], signal: AbortSign
   let received = false;
   const timer = words.length > 0
     ? setTimeout(() => {
-      if (!received) io.stderr.write('svc: still waiting for stdin to end (words were given too); if nothing is coming, pass --no-stdin or </dev/null\n');
+      if (!received) io.note('still waiting for stdin to end (words were given too); if nothing is coming, pass --no-stdin or </dev/null');
     }, noticeMs)
     : undefined;
   // Ctrl-C while waiting: the stream is not destroyed (it is the process's stdin), only left.

@@ -5,7 +5,6 @@
  */
 import type { ResolvedSettings } from '../../factory.js';
 import type { IO } from '../../terminal/io.js';
-import { plainWanted } from '../../terminal/plain.js';
 import type { OpenRenderer } from './reply-writer.js';
 
 /**
@@ -14,7 +13,7 @@ import type { OpenRenderer } from './reply-writer.js';
  * shell, some CI consoles) understands no escape sequence, styles or line redraws: text as sent.
  */
 export function rendersReplies(io: IO, settings: Pick<ResolvedSettings, 'render'>): boolean {
-  return io.stdoutIsTTY && !plainWanted(io.env) && settings.render.value === 'auto';
+  return io.stdoutIsTTY && !io.plain && settings.render.value === 'auto';
 }
 
 /**
