@@ -19,6 +19,25 @@ const up = (rows: number): string => (rows > 0 ? `\u001b[${rows}A` : '');
 const down = (rows: number): string => (rows > 0 ? `\u001b[${rows}B` : '');
 
 /**
+ * Screen rows a row `width` columns wide takes in a terminal `columns` wide, counted cell by cell
+ * when they are known: a wide character that does not fit at the end of a screen row starts the
+ * next one.
+ */
+function rowsTaken(cells: readonly Cell[] | undefined, width: number, columns: number): number {
+  if (cells === undefined) return Math.max(1, Math.ceil(width / columns));
+  let rows = 1;
+  let column = 0;
+  for (const c of cells) {
+    if (column + c.width > columns) {
+      rows++;
+      column = 0;
+    }
+    column += c.width;
+  }
+  return rows;
+}
+
+/**
  * Clear the `rows` screen rows that end at the cursor's, leaving the cursor at the start of the
  * first. Row by row: erasing the screen below the cursor when it stands at the top left is taken
  * by tmux (and others) as clearing the screen, whose rows go to the scrollback first.
@@ -96,7 +115,7 @@ export class RowPainter {
     const shown = this.#shown;
     const width = this.#width;
     if (shown.bytes === '') return;
-    const rows = Math.max(1, Math.ceil(width / (reflows ? now : before)));
+    const rows = rowsTaken(this.#cells, width, reflows ? now : before);
     this.#out += `${closing(shown)}${clearRows(rows)}`;
     this.#forget();
     if (again) {

@@ -131,6 +131,15 @@ describe('resizing, the details', () => {
     expect(rows(screen.lines())).toEqual(['aaaa bbbb', 'cccc ddddd', 'eeee']);
   });
 
+  it('wide characters: the rows counted cell by cell (one that does not fit at the edge starts the next row)', () => {
+    // 50 columns of CJK text take 6 rows of a 10-column window, not 50 / 10: where a space puts one
+    // a column short of the edge, it starts the next row.
+    const line = '漢字漢字漢字漢字漢字 漢字漢字漢字漢字漢字 漢字漢字';
+    const screen = run([line, { columns: 10, refresh: true }, '\n'], { width: 60, reflow: true });
+    expect(screen.lines()).toBe(renderWhole(line, { width: 10 }).text());
+    expect(screen.rewrites).toBe(0);
+  });
+
   it('nothing is written when the width did not change, or when no row is being written', () => {
     let columns = 40;
     let bytes = '';
