@@ -5,6 +5,7 @@
  */
 import type { ResolvedSettings } from '../../factory.js';
 import type { IO } from '../../terminal/io.js';
+import type { RenderTarget } from '../../render/terminal-renderer.js';
 import type { OpenRenderer } from './reply-writer.js';
 
 /**
@@ -22,5 +23,5 @@ export function rendersReplies(io: IO, settings: Pick<ResolvedSettings, 'render'
  */
 export async function loadReplyRenderer(io: IO): Promise<OpenRenderer> {
   const { terminalRenderer } = await import('../../render/terminal-renderer.js');
-  return (write) => terminalRenderer({ stream: io.stdout as { columns?: number }, env: io.env, write });
+  return (write) => terminalRenderer({ stream: io.stdout as RenderTarget['stream'], env: io.env, write });
 }
