@@ -86,7 +86,7 @@ function memo<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 function describeRetry(io: IO, notice: RetryNotice): void {
-  // cli.md: on a terminal a retry says so; in scripts stderr stays quiet unless something fails.
+  // On a terminal a retry says so; in scripts stderr stays quiet unless something fails.
   if (!io.stderrIsTTY) return;
   const seconds = (notice.delayMs / 1000).toFixed(1);
   io.note(`${notice.reason}; retrying in ${seconds} s (${notice.retry} of ${notice.maxRetries})`);

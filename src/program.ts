@@ -1,6 +1,6 @@
 /**
  * The root commander program: global help and the commands. Command modules only declare
- * flags here; their work is imported when they run (cli.md: startup must not load the HTTP
+ * flags here; their work is imported when they run (start-up must not load the HTTP
  * stack, prompts, spinners or the emulator).
  */
 import { environmentHelp } from './core/environment.js';

@@ -9,7 +9,7 @@ import { plainWanted } from './plain.js';
 import { fstatSync, statSync, type Stats } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
-/** What stdin is: only a pipe or a regular file is read as prompt text (cli.md "svc chat"). */
+/** What stdin is: only a pipe or a regular file is read as prompt text (docs/chat.md). */
 export type StdinKind = 'tty' | 'pipe' | 'file' | 'other';
 
 export interface Spinner {

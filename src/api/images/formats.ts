@@ -1,5 +1,5 @@
 /**
- * The image endpoint's formats and aspect ratios (service-api.md 4.2), shared by the client
+ * The image endpoint's formats and aspect ratios (docs/service-api.md, "Images"), shared by the client
  * (svc image) and the service's stand-in (the emulator); and the formats' file extensions, magic
  * bytes and dimensions read from the header, so an image the service sent is checked to be what
  * was asked for before it is saved.

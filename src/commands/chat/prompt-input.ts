@@ -1,6 +1,6 @@
 /**
  * The user message of a one-shot chat: prompt words, then the files of -f, then piped stdin,
- * each after a blank line (cli.md "svc chat", the convention of mods and llm).
+ * each after a blank line (docs/chat.md, the convention of mods and llm).
  */
 import { composeMessage, type Prompt } from '../../attachments/message.js';
 import type { AttachedFile } from '../../attachments/read.js';
