@@ -60,11 +60,6 @@ export function composeUserMessage(words: string[], files: readonly AttachedFile
   return composeMessage(fromWords, files, fromStdin.trim() === '' ? '' : fromStdin);
 }
 
-/** Join words and stdin; an empty result means there is no prompt. */
-export function composePrompt(words: string[], stdinText: string | undefined): string {
-  return composeUserMessage(words, [], stdinText).text;
-}
-
 /**
  * The message of a chat: the words, the files already read, then stdin when it is a pipe or a
  * file; its text is '' when there is none of them.
