@@ -23,9 +23,9 @@ function newest(path) {
 }
 
 // A clone has no dist/ until it is built (the build runs at `npm pack`, not at every install:
-// README, Install), and a pulled change leaves it stale: build then, and only then. Never
-// otherwise, because the build empties dist/ first, and the README's test runs this demo while
-// other tests run the built files.
+// docs/development.md, Packaging), and a pulled change leaves it stale: build then, and only
+// then. Never otherwise, because the build empties dist/ first, and the README's test runs this
+// demo while other tests run the built files.
 const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'scripts', 'compile.mjs')), newest(join(root, 'scripts', 'bundle.mjs')), newest(join(root, 'package-lock.json')));
 const built = Math.min(newest(join(root, 'dist', 'bundle', 'cli.cjs')), newest(join(root, 'dist', 'bundle', 'help.json')));
 if (built === 0 || built < sources) {

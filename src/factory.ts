@@ -86,10 +86,10 @@ function memo<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 function describeRetry(io: IO, notice: RetryNotice): void {
-  // cli.md: on a terminal a retry says so; in scripts stderr stays quiet unless something fails.
+  // On a terminal a retry says so; in scripts stderr stays quiet unless something fails.
   if (!io.stderrIsTTY) return;
   const seconds = (notice.delayMs / 1000).toFixed(1);
-  io.stderr.write(`svc: ${notice.reason}; retrying in ${seconds} s (${notice.retry} of ${notice.maxRetries})\n`);
+  io.note(`${notice.reason}; retrying in ${seconds} s (${notice.retry} of ${notice.maxRetries})`);
 }
 
 /** How the API client waits before a retry; by default a real, abortable timer. */
@@ -152,14 +152,14 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
     }
     if (names.length === 0) return;
     const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-    io.stderr.write(`svc: warning: ${list} in the environment override${names.length === 1 ? 's' : ''} what the profile "${selected.name}" stores (unset ${names.length === 1 ? 'it' : 'them'} to use the profile's)\n`);
+    io.warn(`${list} in the environment override${names.length === 1 ? 's' : ''} what the profile "${selected.name}" stores (unset ${names.length === 1 ? 'it' : 'them'} to use the profile's)`);
   }
 
   const prices = memo(async () => {
     const stored = await storedSettings();
     const { prices: read, broken } = readPrices(stored.values[PRICES_KEY]);
     // Said once, and the rest still priced: one bad entry never hides the others.
-    if (broken.length > 0) io.stderr.write(`svc: warning: ${broken.join(', ')} in ${stored.path} ${broken.length === 1 ? 'is' : 'are'} not "IN/OUT"; no cost is shown for ${broken.length === 1 ? 'it' : 'them'} (fix with \`svc config set\`)\n`);
+    if (broken.length > 0) io.warn(`${broken.join(', ')} in ${stored.path} ${broken.length === 1 ? 'is' : 'are'} not "IN/OUT"; no cost is shown for ${broken.length === 1 ? 'it' : 'them'} (fix with \`svc config set\`)`);
     return read;
   });
 
@@ -207,7 +207,7 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
     if (options.key !== undefined) loadedKey = options.key;
     if (!key) throw missingKeyError((await profile()).name);
     if (sendsKeyInClear(baseUrl)) {
-      io.stderr.write(`svc: warning: ${baseUrl} is plain http:// to another machine: the API key travels unencrypted (use https://)\n`);
+      io.warn(`${baseUrl} is plain http:// to another machine: the API key travels unencrypted (use https://)`);
     }
     const timeoutMs = Math.round(resolved.timeout.value * 1000);
     const { ApiClient, createDispatcher, proxyFor, readProxySettings } = await import('./api/client.js');

@@ -55,7 +55,7 @@ async function conclude(io: IO, error: unknown, stdout: StdoutState, key: string
   // Commander printed its own message for a usage error.
   if (error instanceof CommanderError) return ExitCode.usage;
   // Ctrl-C is the user's own doing: a plain note, not an error report.
-  if (error instanceof InterruptedError) io.stderr.write('svc: interrupted\n');
+  if (error instanceof InterruptedError) io.note('interrupted');
   else await reportError(io, error, key);
   return exitCodeFor(error);
 }

@@ -1,6 +1,6 @@
 /**
  * The root commander program: global help and the commands. Command modules only declare
- * flags here; their work is imported when they run (cli.md: startup must not load the HTTP
+ * flags here; their work is imported when they run (start-up must not load the HTTP
  * stack, prompts, spinners or the emulator).
  */
 import { environmentHelp } from './core/environment.js';
@@ -71,9 +71,10 @@ export function buildProgram(context: CommandContext): CommandUnknownOpts {
     .exitOverride();
   // Before any command runs: a malformed --profile is a usage error whatever the command.
   program.hook('preAction', (_root, action) => {
-    // --plain as SVC_PLAIN=1, so every part asks one question (terminal/plain.ts).
+    // --plain: a property of this run's IO, which every part asks; not written into the
+    // environment, where the editor or a key command would inherit it.
     if (program.opts().plain === true) {
-      io.env.SVC_PLAIN = '1';
+      io.plain = true;
       io.colorEnabled = false;
     }
     const profile = program.opts().profile;

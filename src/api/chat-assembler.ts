@@ -1,6 +1,6 @@
 /**
  * Reading chat answers tolerantly: a streamed chunk or a whole completion, in the OpenAI shape
- * or close to it, becomes text deltas plus the service-api.md 2.2 object svc prints with --json.
+ * or close to it, becomes text deltas plus the whole answer object (docs/service-api.md, "The answer, whole") svc prints with --json.
  *
  * `--json` keeps what the service sent: every top-level field (`system_fingerprint`, llama.cpp's
  * `timings`...), every field of the choice (`logprobs`) and of its message (`refusal`,

@@ -1,4 +1,4 @@
-/** The chat endpoint's shapes (service-api.md 2.1, 2.2, 2.4 and 4.1). */
+/** The chat endpoint's shapes (docs/service-api.md, "Chat"). */
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 
@@ -25,7 +25,7 @@ export interface ChatRequest {
   presence_penalty?: number;
   frequency_penalty?: number;
   user?: string;
-  /** OpenAI convention, not in service-api.md: asks for a final chunk with usage. */
+  /** OpenAI convention, not in the service's own document (docs/service-api.md): asks for a final chunk with usage. */
   stream_options?: { include_usage: boolean };
 }
 

@@ -1,6 +1,6 @@
 /**
  * One chat completion, streamed or not, delivered as text deltas to a callback and returned
- * whole as the service-api.md 2.2 object.
+ * whole as one answer object (docs/service-api.md, "The answer, whole").
  */
 import { MalformedResponseError, NetworkError } from '../core/errors.js';
 import { isObject } from '../core/json.js';

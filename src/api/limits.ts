@@ -2,7 +2,7 @@
  * How much of an answer svc holds in memory, in one place. Each bound is far above anything a
  * real service sends, so it only ever stops a broken or hostile answer (a line that never ends,
  * a body that never stops, a compressed "bomb") before it grows memory until V8 gives up; the
- * answer then ends with exit 1 and a message naming the bound. The README lists them.
+ * answer then ends with exit 1 and a message naming the bound. docs/scripting.md lists them.
  */
 
 const MIB = 1024 * 1024;

@@ -1,6 +1,6 @@
 /**
  * When to retry a failed request and how long to wait, as pure functions (the rules of
- * openai-node's client, with cli.md's cap: a wait over 60 s is reported instead of slept through).
+ * openai-node's client, with svc's own cap: a wait over 60 s is reported instead of slept through).
  */
 
 /** Response headers as undici gives them. */

@@ -96,6 +96,6 @@ export function errorForStatus(input: StatusErrorInput): ApiError {
       hint: htmlHint ?? `check the base URL${originNote(input.baseUrlOrigin)}: svc appends /v1/... to it${chatOnly}`,
     });
   }
-  // Other 4xx: the service's own words are the message (cli.md: disallowed content is shown as is).
+  // Other 4xx: the service's own words are the message (disallowed content is shown as is).
   return new RejectedError(said ?? `the service rejected the request`, details, { ...(htmlHint ? { hint: htmlHint } : {}) });
 }

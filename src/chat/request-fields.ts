@@ -1,5 +1,5 @@
 /**
- * The optional fields of a chat request body (service-api.md 4.1), checked and converted before
+ * The optional fields of a chat request body (docs/service-api.md, "Chat: the request"), checked and converted before
  * anything is sent. Pure, so a table test covers every bound. The values may come as flags typed
  * by a person (`--temperature 0.7`) or as JSON values (a batch line's `body`): the rules are the
  * same, and every message names the value where it came from (FieldNaming).
@@ -94,7 +94,7 @@ export function parseRequestFields(raw: RawRequestFields, naming: FieldNaming = 
     if (stop.length > MAX_STOP_SEQUENCES) {
       throw new UsageError(`${name('stop')} ${naming.listOf(stop.length)}; the service accepts at most ${MAX_STOP_SEQUENCES} stop sequences`);
     }
-    // cli.md: one --stop gives a string, several give an array.
+    // One --stop gives a string, several give an array.
     fields.stop = stop.length === 1 ? stop[0] : [...stop];
   }
   if (raw.user !== undefined) {

@@ -64,7 +64,7 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
       };
     });
     io.stdout.write(jsonForOutput(rows, io.stdoutIsTTY));
-    if (rows.length === 0 && filtered) io.stderr.write(`no saved conversation${describeFilter(filter)}\n`);
+    if (rows.length === 0 && filtered) io.say(`no saved conversation${describeFilter(filter)}`);
     return;
   }
   let listed = 0;
@@ -86,7 +86,7 @@ export async function runList(factory: Factory, json: boolean, filter: Conversat
     }
     await out.close();
   }
-  if (listed === 0) io.stderr.write(filtered ? `no saved conversation${describeFilter(filter)}\n` : 'no saved conversations yet\n');
+  if (listed === 0) io.say(filtered ? `no saved conversation${describeFilter(filter)}` : 'no saved conversations yet');
 }
 
 /**

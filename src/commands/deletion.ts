@@ -18,7 +18,7 @@ export async function confirmDeletion(io: IO, what: string, yes: boolean | undef
   if (yes === true || !canPrompt(io)) return;
   const { askYesNo } = await import('../terminal/confirm.js');
   if (await askYesNo(io, `Delete ${forOutput(what, true)}?`)) return;
-  io.stderr.write('svc: nothing was deleted\n');
+  io.note('nothing was deleted');
   throw new SilentExit(1);
 }
 

@@ -32,5 +32,5 @@ export function printDryRun(io: IO, settings: ResolvedSettings, endpoint: string
  */
 export function noteKeyVariable(io: IO): void {
   if (io.env[API_KEY_ENV]) return;
-  io.stderr.write(`svc: dry run, nothing sent; the command reads the key from $${API_KEY_ENV}, which is not set here: set it first with  read -rs ${API_KEY_ENV} && export ${API_KEY_ENV}\n`);
+  io.note(`dry run, nothing sent; the command reads the key from $${API_KEY_ENV}, which is not set here: set it first with  read -rs ${API_KEY_ENV} && export ${API_KEY_ENV}`);
 }

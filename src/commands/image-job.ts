@@ -23,7 +23,6 @@ import { checkImageFormats } from '../images/check-formats.js';
 import { commitAll } from '../images/save.js';
 import type { ImageTarget } from './image-target.js';
 import { TempImageFile } from '../images/temp-image-file.js';
-import { plainWanted } from '../terminal/plain.js';
 import { noteFor } from '../terminal/wrap-note.js';
 import { stampImages } from '../images/stamp.js';
 import { generateVariants, variantSeeds, type Variants } from './image-variants.js';
@@ -53,7 +52,7 @@ async function withSpinner<T>(io: IO, work: (note: (line: string) => void) => Pr
   const started = Date.now();
   const timer = setInterval(() => spinner.setText(`generating ${what}… ${Math.round((Date.now() - started) / 1000)}s`), 1000);
   // A line of its own: above the spinner on a terminal, as it is elsewhere.
-  const note = (line: string): void => (spinner.note ? spinner.note(line) : void io.stderr.write(`${line}\n`));
+  const note = (line: string): void => (spinner.note ? spinner.note(line) : io.say(line));
   try {
     return await work(note);
   } finally {
@@ -69,7 +68,7 @@ async function withSpinner<T>(io: IO, work: (note: (line: string) => void) => Pr
  */
 export function previewChoice(io: IO, plan: ImagePlan, settings: ResolvedSettings, flag: string | undefined): PreviewChoice {
   // Plain mode draws no picture: a screen reader and a log have no use for one.
-  const shows = io.stdoutIsTTY && !plan.json && plan.output.kind !== 'stdout' && !plainWanted(io.env);
+  const shows = io.stdoutIsTTY && !plan.json && plan.output.kind !== 'stdout' && !io.plain;
   if (!shows && flag === undefined) return 'none';
   const choice = settings.preview.value;
   return shows ? choice : 'none';
@@ -130,12 +129,12 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
       if (result.images.length !== 1) throw new SvcError(`-o - writes one image, and the service sent ${result.images.length}`, { hint: 'use -o name.ext to save them all' });
       const [image] = result.images;
       await pipeline(createReadStream(image!.file.path), io.stdout, { end: false });
-      io.stderr.write(`${forOutput(image!.revisedPrompt ?? '', io.stderrIsTTY)}\n`);
+      io.say(image!.revisedPrompt ?? '');
       return [];
     }
     if (plan.metadata === true) {
       const base = { prompt: plan.prompt, negativePrompt: plan.negative, model: job.model, seed: plan.seed, aspectRatio: plan.aspect, format: plan.format };
-      stampImages(result, base, (note) => io.stderr.write(`svc: warning: ${forOutput(note, io.stderrIsTTY)}\n`), variants?.made.map((made) => made.seed));
+      stampImages(result, base, (note) => io.warn(note), variants?.made.map((made) => made.seed));
     }
     // Variants keep their numbers (name-1 … name-N) even when one of them failed.
     const paths = target.paths(variants ? count : result.images.length);
@@ -167,7 +166,7 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
     for (const { path, image, seed } of saved) {
       const size = readDimensions(image.file.head);
       const dims = size ? `${size.width}×${size.height}, ` : '';
-      io.stderr.write(`saved ${forOutput(shownPath(io.cwd, path), io.stderrIsTTY)} (${seed === undefined ? '' : `seed ${seed}, `}${dims}${formatBytes(image.file.bytes)})\n`);
+      io.say(`saved ${shownPath(io.cwd, path)} (${seed === undefined ? '' : `seed ${seed}, `}${dims}${formatBytes(image.file.bytes)})`);
     }
     if (plan.open) {
       const { openInViewer } = await import('./image/open-viewer.js');

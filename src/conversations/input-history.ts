@@ -10,7 +10,6 @@ import { appendJsonLine, describeLineProblems, readJsonLines, type LineProblem }
 import { stateDir } from '../settings/paths.js';
 import { ensurePrivateDir } from '../settings/private-dir.js';
 import { describeSystemError } from '../core/system-errors.js';
-import { neutraliseForTerminal } from '../core/terminal-text.js';
 
 /** How many inputs are kept, in the file and in readline's own list. */
 export const KEEP = 1000;
@@ -78,5 +77,5 @@ export class InputHistory {
  * false` (--no-save) it is read, never written.
  */
 export function inputHistoryFor(io: Reporter, write = true): InputHistory {
-  return InputHistory.load(io.env, (line) => io.stderr.write(`${neutraliseForTerminal(line)}\n`), write);
+  return InputHistory.load(io.env, (line) => io.say(line), write);
 }

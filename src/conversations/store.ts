@@ -15,7 +15,6 @@ import { appendJsonLine, describeLineProblems, type JsonLines, type LineProblem 
 import { cacheDir, dataDir } from '../settings/paths.js';
 import { ensurePrivateDir } from '../settings/private-dir.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
-import { forOutput } from '../core/terminal-text.js';
 import { replay, type Conversation, type ConversationRecord } from './model.js';
 import { recordOf } from './records.js';
 import { EXTENSION, checkConversationName } from './names.js';
@@ -320,5 +319,5 @@ function moveFile(source: string, target: string, taken: () => UsageError, from:
 
 /** The store of the user's conversations, telling stderr about damaged files it meets. */
 export function conversationStoreFor(io: Reporter): ConversationStore {
-  return new ConversationStore(io.env, { warn: (line) => io.stderr.write(`${forOutput(line, io.stderrIsTTY)}\n`) });
+  return new ConversationStore(io.env, { warn: (line) => io.say(line) });
 }

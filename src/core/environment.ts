@@ -1,8 +1,8 @@
 /**
  * The environment variables svc reads, in two lists: those a user sets (`svc --help` prints them,
- * program.ts, and the README's "Environment variables" table lists the same names), and those
- * the terminal sets about itself, which svc only reads to tell what it can show (the README's
- * troubleshooting section names them). A test checks both against the variables the source
+ * program.ts, and the "Environment variables" table of docs/settings.md lists the same names), and
+ * those the terminal sets about itself, which svc only reads to tell what it can show
+ * (docs/troubleshooting.md names them). A test checks both against the variables the source
  * reads, so none is read without being documented.
  */
 export interface EnvironmentGroup {

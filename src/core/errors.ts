@@ -3,7 +3,7 @@
  *
  * Every failure a user can meet is one of these classes; `main` turns whatever reaches it into an
  * exit code with {@link exitCodeFor} and a message with {@link describeError}. The table is the
- * contract of cli.md ("Exit codes"); scripts rely on it, so change it only with the spec.
+ * contract of the README's "Exit codes"; scripts rely on it, so change it only with that table.
  */
 
 export const ExitCode = {

@@ -8,4 +8,10 @@ export interface Reporter {
   readonly env: Record<string, string | undefined>;
   readonly stderr: { write(text: string): unknown };
   readonly stderrIsTTY: boolean;
+  /** `svc: warning: …` (terminal/io.ts IO.warn). */
+  warn(text: string, hint?: string): void;
+  /** `svc: …` (IO.note). */
+  note(text: string, hint?: string): void;
+  /** A line of its own shape, neutralised (IO.say). */
+  say(text: string): void;
 }

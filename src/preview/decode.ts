@@ -10,7 +10,7 @@
  *   - WebP: @jsquash/webp's decoder, libwebp in WebAssembly, from the package svc already carries.
  */
 import { detectFormat, readDimensions, type ImageFormat } from '../api/images/formats.js';
-import { rowsOf, toPixels, type PixelRows, type Pixels } from './pixels.js';
+import { rowsOf, type PixelRows } from './pixels.js';
 
 /**
  * The largest picture decoded for a preview, in pixels. A 1-megapixel image needs 4 MiB decoded;
@@ -21,11 +21,6 @@ export const MAX_PREVIEW_PIXELS = 36_000_000;
 
 /** Why a file was not previewed: one line for a warning, never the file's own text. */
 export class PreviewDecodeError extends Error {}
-
-/** The file's pixels as plain RGBA. */
-export async function decodeImage(bytes: Uint8Array): Promise<Pixels> {
-  return toPixels(await decodeRows(bytes));
-}
 
 /**
  * The file's pixels as the decoder left them (a PNG's rows stay in its inflated buffer), for the

@@ -9,7 +9,7 @@
  * every filter type (test/preview/png-rgb.test.ts).
  */
 import { inflateSync } from 'node:zlib';
-import { toPixels, type PixelRows, type Pixels } from './pixels.js';
+import type { PixelRows } from './pixels.js';
 
 /** PNG § 11.2.2: colour type 2 is truecolour (RGB), 6 truecolour with alpha. */
 const CHANNELS: Record<number, 3 | 4> = { 2: 3, 6: 4 };
@@ -98,10 +98,4 @@ export function decodeRgbPngRows(file: Buffer): PixelRows | undefined {
     unfilterRow(raw, raw[start - 1]!, start, start + bytes, stride, channels, y === 0);
   }
   return { width, height, channels, data: raw, offset: 1, stride };
-}
-
-/** {@link decodeRgbPngRows} as plain RGBA pixels. */
-export function decodeRgbPng(file: Buffer): Pixels | undefined {
-  const rows = decodeRgbPngRows(file);
-  return rows && toPixels(rows);
 }

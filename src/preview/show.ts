@@ -13,7 +13,6 @@ import { readFile } from 'node:fs/promises';
 import { debugLogger } from '../terminal/debug.js';
 import type { IO } from '../terminal/io.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
-import { forOutput } from '../core/terminal-text.js';
 import { afterProbe, decide, wrapForTmux, type Decision, type PreviewChoice, type Protocol } from './choose.js';
 import { decodeRows, PreviewDecodeError } from './decode.js';
 import { ASSUMED_CELL, fitImage, HALF_BLOCK_CELL, previewArea, sixelGeometry, type CellSize, type Fit, type PixelSize, type SixelGeometry, type ToldSizes } from './fit.js';
@@ -133,7 +132,7 @@ export async function showDecoded(io: IO, options: PreviewOptions, label: string
     return { shown: true, protocol: decision.protocol, cells };
   } catch (error) {
     const reason = error instanceof PreviewDecodeError ? error.message : describeFailure(error);
-    io.stderr.write(`svc: warning: no preview of ${forOutput(label, io.stderrIsTTY)}: ${reason}\n`);
+    io.warn(`no preview of ${label}: ${reason}`);
     return { shown: false, reason };
   }
 }

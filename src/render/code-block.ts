@@ -80,14 +80,20 @@ export class CodeBlock {
         line.width += width;
       }
     }
-    if (!line.long) {
-      line.text += shown;
-      if (widthOf(line.prefix) + line.width > columns) {
-        line.long = true;
-        line.text = '';
-      }
-    }
+    if (!line.long) line.text += shown;
+    this.fit(line, columns);
     this.#painter.append(shown);
+  }
+
+  /**
+   * A line wider than `columns` (as it now stands, or once the terminal shrank) runs past the
+   * edge: it is left as the terminal wraps it, never redrawn.
+   */
+  fit(line: CodeLine, columns: number): void {
+    if (!line.long && widthOf(line.prefix) + line.width > columns) {
+      line.long = true;
+      line.text = '';
+    }
   }
 
   finish(line: CodeLine, color: boolean): void {

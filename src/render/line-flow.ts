@@ -120,6 +120,14 @@ export class LineFlow {
     return this.current();
   }
 
+  /**
+   * The width changed (the terminal was resized): the current row is read again at the new
+   * width, rows it no longer fits in finished as they fill, so what stays current fits.
+   */
+  rewrap(): void {
+    this.#rerun(this.#r.state.pos, true);
+  }
+
   /** The row being filled, as it should look now. */
   current(): Cell[] {
     return this.#rows.row;
@@ -131,10 +139,10 @@ export class LineFlow {
     }
   }
 
-  /** Re-interpret the current row from its start up to `target`, with what is known now. */
-  #rerun(target: number): void {
+  /** Re-interpret the current row from its start up to `target`, with what is known now (and at the width asked now). */
+  #rerun(target: number, newWidth = false): void {
     this.#r.state = { ...this.#rows.rowStart };
-    this.#rows.restartRow();
+    this.#rows.restartRow(newWidth);
     this.#afterGap = false;
     this.#gapState = undefined;
     this.#run(target);

@@ -65,8 +65,12 @@ export class RowWrapper<S> {
     return this.#rowStart;
   }
 
-  /** Start the current row again, empty (the reader re-reads it from `rowStart`). */
-  restartRow(): void {
+  /**
+   * Start the current row again, empty (the reader re-reads it from `rowStart`); `newWidth`: at
+   * the width asked now, after a resize (the rows it fills no longer are then finished as it goes).
+   */
+  restartRow(newWidth = false): void {
+    if (newWidth) this.#width = this.#widthNow();
     this.#row = [...(this.#rowIsFirst ? this.#o.firstPrefix : this.#o.restPrefix)];
     this.#rowWidth = widthOf(this.#row);
     this.#contentStart = this.#row.length;

@@ -21,6 +21,11 @@ export class SetextHold {
     return this.#held !== undefined;
   }
 
+  /** The held line's text, while one is held. */
+  get heldText(): string | undefined {
+    return this.#held;
+  }
+
   /** A row of the current line was finished (it wrapped): it cannot be held. */
   rowFinished(): void {
     this.#wrapped = true;

@@ -9,24 +9,33 @@
  *   wrapped at word boundaries by svc, finished rows committed;
  * - fenced code: fences hidden, the language shown once, each line as code-block.ts draws it;
  * - tables: see table.ts.
- * Only the row under the cursor is ever redrawn (row-painter.ts).
+ * Only the row under the cursor is ever redrawn (row-painter.ts). The width is read at each row
+ * and before each piece: when the terminal was resized, the row under the cursor is drawn again
+ * at the new width (the rows before it stay as they were drawn).
  */
 import { classifyLine } from './block-start.js';
 import { codeLabelCells, ruleCells, usableColumns } from './block-marks.js';
 import type { Highlighter } from './highlight.js';
 import { CodeBlock, type CodeLine } from './code-block.js';
 import type { LineFlow } from './line-flow.js';
-import { proseFlow, quoteBars, type ProseOptions, type ProseStart } from './prose-flow.js';
+import { plainFlow, proseFlow, quoteBars, type ProseOptions, type ProseStart } from './prose-flow.js';
 import { PieceCarry } from './piece-carry.js';
 import { RowPainter } from './row-painter.js';
 import { SetextHold } from './setext-hold.js';
+import { PLAIN } from './style.js';
 import { previewCells } from './table.js';
 import { TableBlock } from './table-block.js';
 import { neutraliseForTerminal } from '../core/terminal-text.js';
 
 export interface RendererOptions {
-  /** The terminal's width now; read again at the start of every line (so after SIGWINCH too). */
+  /** The terminal's width now; read again before each piece and at `refresh` (so after SIGWINCH too). */
   columns: () => number;
+  /**
+   * The terminal re-wraps the row under the cursor to its new width when resized (tmux, kitty,
+   * iTerm2, VTE, Windows Terminal): the screen rows it then takes are all replaced. Otherwise
+   * (the safe guess: nothing above it is touched) the row is taken to have kept its place.
+   */
+  reflows?: boolean | undefined;
   /** Colours (NO_COLOR / FORCE_COLOR: see `colorWanted` in terminal/io.ts); bold, italic and underline stay without. */
   color: boolean;
   /** OSC 8 hyperlinks (see hyperlinks.ts `hyperlinksWanted`). */
@@ -42,6 +51,8 @@ export interface StreamingRenderer {
   push(text: string): void;
   /** The text is complete (or interrupted): finish the last line and leave the terminal's style as it was. */
   end(): void;
+  /** The terminal may have been resized: the row being written is drawn again at its width now. */
+  refresh(): void;
 }
 
 type Mode =
@@ -61,9 +72,8 @@ class Renderer implements StreamingRenderer {
   readonly #carry = new PieceCarry();
   #line = '';
   #mode: Mode = { kind: 'start' };
+  /** The terminal's width as last read (before each piece): what the rows on the screen were laid out for. */
   #width: number;
-  /** No piece of the current line has arrived yet: its width is read with its first piece. */
-  #fresh = true;
   #code: CodeBlock | undefined;
   readonly #tables: TableBlock;
   readonly #setext = new SetextHold();
@@ -76,20 +86,75 @@ class Renderer implements StreamingRenderer {
   }
 
   push(text: string): void {
+    this.#followWidth();
     this.#feedText(neutraliseForTerminal(this.#carry.take(text)));
     this.#show();
     this.#flush();
   }
 
   end(): void {
+    this.#followWidth();
     const rest = this.#carry.rest();
     if (rest !== '') this.#feedText(neutraliseForTerminal(rest));
     if (this.#mode.kind !== 'start' || this.#line !== '') this.#feed('', true);
     if (this.#setext.release() !== undefined) this.#painter.finish();
-    this.#tables.close();
+    this.#tables.close(this.#width);
     if (this.#tables.heldHeader !== undefined) this.#tables.releaseHeader(this.#proseOptions());
     this.#painter.settle();
     this.#flush();
+  }
+
+  refresh(): void {
+    this.#followWidth();
+    this.#flush();
+  }
+
+  /**
+   * A resize since the width was last read: the row under the cursor (a line of prose, a table
+   * row's preview, a held header or heading line, a line of code) is cleared and drawn again at
+   * the new width. Prose is laid out again, rows it no longer fits in finished; code keeps its
+   * rule and is written back as it was, for the terminal to wrap.
+   */
+  #followWidth(): void {
+    const before = this.#width;
+    const now = this.#readColumns();
+    if (now === before) return;
+    this.#width = now;
+    const mode = this.#mode;
+    this.#painter.resized(before, now, this.#o.reflows === true, mode.kind === 'code');
+    if (mode.kind === 'flow') mode.flow.rewrap();
+    else if (mode.kind === 'code') this.#code!.fit(mode.line, now);
+    else if (mode.kind === 'start') this.#redrawHeld();
+    this.#tables.resized(now);
+    this.#show();
+  }
+
+  /** A line held on the current row, undecided, drawn again at the width now. */
+  #redrawHeld(): void {
+    const header = this.#tables.heldHeader;
+    if (header !== undefined) {
+      this.#painter.show(previewCells(header, this.#width));
+      return;
+    }
+    const text = this.#setext.heldText;
+    if (text === undefined) return;
+    // Held only while it takes one row: if it no longer does, it is a paragraph line, finished.
+    let wrapped = false;
+    const flow = plainFlow([], [], PLAIN, false, {
+      ...this.#proseOptions(),
+      onRow: (cells) => {
+        wrapped = true;
+        this.#painter.commit(cells);
+      },
+    });
+    flow.push(text);
+    const last = flow.end();
+    if (!wrapped) {
+      this.#painter.show(last);
+      return;
+    }
+    this.#setext.release();
+    this.#painter.commit(last);
   }
 
   #flush(): void {
@@ -128,10 +193,6 @@ class Renderer implements StreamingRenderer {
         if (complete) this.#finishRow(mode.header);
         return;
       case 'start':
-        if (this.#fresh) {
-          this.#width = this.#readColumns();
-          this.#fresh = false;
-        }
         this.#line += piece;
         this.#decide(complete);
     }
@@ -142,7 +203,6 @@ class Renderer implements StreamingRenderer {
     this.#setext.nextLine(mode.kind === 'flow' && mode.source !== undefined);
     this.#mode = { kind: 'start' };
     this.#line = '';
-    this.#fresh = true;
   }
 
   /** Decide what the current line is, if its first characters allow it yet. */
@@ -232,10 +292,9 @@ class Renderer implements StreamingRenderer {
   }
 
   #proseOptions(): ProseOptions {
-    // The width is read again at each row of the paragraph: a resize while it streams takes
-    // effect from the next row, words never split (row-wrapper.ts).
+    // A function: after a resize the row being written is laid out again (rewrap), at the width now.
     return {
-      width: () => (this.#width = this.#readColumns()),
+      width: () => this.#width,
       color: this.#o.color,
       hyperlinks: this.#o.hyperlinks,
       onRow: (cells) => {
@@ -251,7 +310,7 @@ class Renderer implements StreamingRenderer {
   }
 
   #finishRow(header: boolean): void {
-    this.#tables.row(this.#line, header);
+    this.#tables.row(this.#line, header, this.#width);
     this.#nextLine();
   }
 

@@ -11,7 +11,7 @@ import { cellsOf } from './cells.js';
 import { plainFlow, type ProseOptions } from './prose-flow.js';
 import type { RowPainter } from './row-painter.js';
 import { PLAIN } from './style.js';
-import { layoutFromCells, mayBeDelimiter, parseDelimiter, splitRow, type TableLayout, tableRowCells, tableRuleCells } from './table.js';
+import { layoutFromCells, mayBeDelimiter, parseDelimiter, refit, splitRow, type TableLayout, tableRowCells, tableRuleCells } from './table.js';
 
 /** Rows held to lay a table out from its content; a longer table streams on under their widths. */
 export const HELD_ROWS = 40;
@@ -24,7 +24,7 @@ export class TableBlock {
   readonly #painter: RowPainter;
   readonly #style: { color: boolean; hyperlinks: boolean };
   /** The table whose rows are held until it ends (or HELD_ROWS), to lay it out from its content. */
-  #held: { header: string[]; rows: string[][]; aligns: NonNullable<ReturnType<typeof parseDelimiter>>; width: number; indent: number } | undefined;
+  #held: { header: string[]; rows: string[][]; aligns: NonNullable<ReturnType<typeof parseDelimiter>>; indent: number } | undefined;
 
   constructor(painter: RowPainter, style: { color: boolean; hyperlinks: boolean }) {
     this.#painter = painter;
@@ -51,21 +51,21 @@ export class TableBlock {
       const { end } = indentOf(line, 0);
       if (end >= line.length && !complete) return 'wait';
       if (line[end] === '|') return 'row';
-      this.close();
+      this.close(width);
       this.layout = undefined;
     }
     return 'none';
   }
 
-  /** A complete row: held when it may be a header, drawn when a table is open. */
-  row(line: string, header: boolean): void {
+  /** A complete row: held when it may be a header, drawn when a table is open (`width`: the window's now). */
+  row(line: string, header: boolean, width: number): void {
     if (header) {
       this.heldHeader = line;
       return;
     }
     if (this.#held) {
       this.#held.rows.push(splitRow(line));
-      if (this.#held.rows.length >= HELD_ROWS) this.close();
+      if (this.#held.rows.length >= HELD_ROWS) this.close(width);
       return;
     }
     for (const row of tableRowCells(splitRow(line), this.layout as TableLayout, false, this.#style)) this.#painter.commit(row);
@@ -75,24 +75,30 @@ export class TableBlock {
   start(header: string[], aligns: ReturnType<typeof parseDelimiter> & object, width: number): void {
     const indent = indentOf(this.heldHeader ?? '', 0).columns;
     this.heldHeader = undefined;
-    this.#held = { header, rows: [], aligns, width, indent };
+    this.#held = { header, rows: [], aligns, indent };
     // Provisional (the rows still to come decide the widths); it marks the table as open.
-    this.layout = layoutFromCells([header], aligns, width, indent);
+    this.layout = layoutFromCells([header], aligns, width, indent, this.#style);
   }
 
   /**
-   * The table ended, or enough of it is held: lay it out from its cells and draw what is held.
-   * Rows after it (past HELD_ROWS) are drawn under the same layout as they come.
+   * The table ended, or enough of it is held: lay it out from its cells, in a window `width`
+   * wide, and draw what is held. Rows after it (past HELD_ROWS) are drawn under the same layout
+   * as they come.
    */
-  close(): void {
+  close(width: number): void {
     const held = this.#held;
     if (!held) return;
     this.#held = undefined;
-    const table = layoutFromCells([held.header, ...held.rows], held.aligns, held.width, held.indent);
+    const table = layoutFromCells([held.header, ...held.rows], held.aligns, width, held.indent, this.#style);
     this.layout = table;
     for (const row of tableRowCells(held.header, table, true, this.#style)) this.#painter.commit(row);
     this.#painter.commit(tableRuleCells(table));
     for (const cells of held.rows) for (const row of tableRowCells(cells, table, false, this.#style)) this.#painter.commit(row);
+  }
+
+  /** The window is now `width` wide: rows still to come of a table already drawn are fitted to it. */
+  resized(width: number): void {
+    if (this.layout && !this.#held) this.layout = refit(this.layout, width);
   }
 
   /** The held line was not a table header after all: it is a line of text. */

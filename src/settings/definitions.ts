@@ -1,6 +1,6 @@
 /**
  * The settings svc knows, where each can come from, and how each is checked.
- * cli.md "Settings and precedence" is the source of this table.
+ * docs/settings.md "Settings and precedence" is the source of this table.
  */
 import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange, parseOnOff } from '../core/parse-values.js';
 import { CHAT_OWNED, parseParamsObject } from '../chat/request-params.js';

@@ -30,7 +30,7 @@ export async function chosenDefault(io: Reporter): Promise<string | undefined> {
   const value = store.get(CHOICE_KEY);
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string' && isProfileName(value)) return value === DEFAULT_PROFILE ? undefined : value;
-  io.stderr.write(`svc: warning: ${store.path}: "${CHOICE_KEY}" is not a profile name; the ${DEFAULT_PROFILE} profile is used\n  choose again with \`svc profiles use <name>\`\n`);
+  io.warn(`${store.path}: "${CHOICE_KEY}" is not a profile name; the ${DEFAULT_PROFILE} profile is used`, `choose again with \`svc profiles use <name>\``);
   return undefined;
 }
 
@@ -41,7 +41,7 @@ export async function chooseDefault(io: Reporter, name: string): Promise<void> {
   if (broken) {
     // The file holds nothing but the choice being made again.
     await store.replace(CHOICE_KEY, name);
-    io.stderr.write(`svc: note: ${broken.message}; replaced it\n`);
+    io.note(`note: ${broken.message}; replaced it`);
   } else if (name === DEFAULT_PROFILE) {
     await store.delete(CHOICE_KEY);
   } else {

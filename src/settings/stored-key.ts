@@ -10,7 +10,7 @@ import type { BrokenStoreFileError, JsonStoreFile } from './store.js';
 
 /** Say once, on stderr, that a settings file is skipped (the command goes on without it). */
 export function warnSkipped(io: Reporter, error: BrokenStoreFileError, what: string): void {
-  io.stderr.write(`svc: warning: ${error.message}; ${what}\n  ${error.hint ?? ''}\n`);
+  io.warn(`${error.message}; ${what}`, error.hint);
 }
 
 /**
@@ -19,7 +19,8 @@ export function warnSkipped(io: Reporter, error: BrokenStoreFileError, what: str
  */
 export function readStoredKey(io: Reporter, credentials: JsonStoreFile): ResolvedKey | undefined {
   const tightened = tightenSecretFile(credentials.path);
-  if (tightened) io.stderr.write(`svc: ${tightened.fixed ? 'note' : 'warning'}: ${tightened.message}\n`);
+  if (tightened?.fixed) io.note(`note: ${tightened.message}`);
+  else if (tightened) io.warn(tightened.message);
   const problem = credentials.problem();
   if (problem) {
     warnSkipped(io, problem, 'no stored key can be read from it');

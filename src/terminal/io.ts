@@ -1,12 +1,15 @@
 /**
  * The IO object: every command reads and writes through it, never through `process` directly,
- * so tests can hand a command buffers and chosen TTY flags (gh's iostreams, adapted).
+ * so tests can hand a command buffers and chosen TTY flags (gh's iostreams, adapted). svc's talk
+ * on stderr goes through its warn/note/say (one voice: the `svc:` prefix, untrusted text
+ * neutralised); failures through reportError (report-error.ts).
  */
+import { neutraliseForTerminal } from '../core/terminal-text.js';
 import { plainWanted } from './plain.js';
 import { fstatSync, statSync, type Stats } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
-/** What stdin is: only a pipe or a regular file is read as prompt text (cli.md "svc chat"). */
+/** What stdin is: only a pipe or a regular file is read as prompt text (docs/chat.md). */
 export type StdinKind = 'tty' | 'pipe' | 'file' | 'other';
 
 export interface Spinner {
@@ -18,7 +21,8 @@ export interface Spinner {
   note?(line: string): void;
 }
 
-export interface IO {
+/** The streams and facts of a process (or of a test), from which createIO makes the IO object. */
+export interface IOStreams {
   stdin: Readable;
   stdout: Writable;
   stderr: Writable;
@@ -31,6 +35,36 @@ export interface IO {
   env: Record<string, string | undefined>;
   /** Current working folder (for files named by the user). */
   cwd: string;
+}
+
+export interface IO extends IOStreams {
+  /**
+   * Plain mode (`--plain`, SVC_PLAIN, TERM=dumb: terminal/plain.ts): no spinner, colour, cursor
+   * movement or preview. A property of this run, never written into the environment, which
+   * child processes (the editor, a key command) inherit.
+   */
+  plain: boolean;
+  /** `svc: warning: TEXT` on stderr (and `hint` indented below it): something is wrong, and the command goes on. */
+  warn(text: string, hint?: string): void;
+  /** `svc: TEXT` on stderr (and `hint` indented below it): what was done, or what to know. */
+  note(text: string, hint?: string): void;
+  /** A line of talk of the command's own shape (a usage line, a revised prompt), as it is but neutralised. */
+  say(text: string): void;
+}
+
+/** The IO object over `streams`; `plain` from their environment. */
+export function createIO(streams: IOStreams): IO {
+  // Copied as property descriptors, so a getter (process.stdin, made on first use) stays one.
+  const io = Object.defineProperties({}, Object.getOwnPropertyDescriptors(streams)) as IO;
+  // Any text may carry a service's or a file's words: none of it reaches stderr as an escape sequence.
+  const talk = (lead: string, text: string, hint: string | undefined): void => {
+    io.stderr.write(`${lead}${neutraliseForTerminal(text)}\n${hint ? `  ${neutraliseForTerminal(hint)}\n` : ''}`);
+  };
+  io.plain = plainWanted(streams.env);
+  io.warn = (text, hint) => talk('svc: warning: ', text, hint);
+  io.note = (text, hint) => talk('svc: ', text, hint);
+  io.say = (text) => void io.stderr.write(`${neutraliseForTerminal(text)}\n`);
+  return io;
 }
 
 /** An interactive prompt is possible only when a person sits at both stdin and stderr. */
@@ -84,7 +118,7 @@ export function colorWanted(env: IO['env'], isTTY: boolean): boolean {
 /** The IO of a real process. */
 export function processIO(): IO {
   const stderrIsTTY = Boolean(process.stderr.isTTY);
-  return {
+  return createIO({
     // Made on first use only (see detectStdinKind): most commands never read it.
     get stdin() {
       return process.stdin;
@@ -97,7 +131,7 @@ export function processIO(): IO {
     colorEnabled: colorWanted(process.env, stderrIsTTY),
     env: process.env,
     cwd: process.cwd(),
-  };
+  });
 }
 
 /**
@@ -108,7 +142,7 @@ export async function startSpinner(io: IO, text: string): Promise<Spinner> {
   // ora divides by the terminal width when it clears its line: a 0-column terminal (some
   // pseudo-terminals report that) would make it loop for ever, so no spinner there.
   const columns = (io.stderr as { columns?: number }).columns ?? 0;
-  if (!io.stderrIsTTY || io.env.CI === 'true' || plainWanted(io.env) || columns <= 0) return { setText() {}, stop() {} };
+  if (!io.stderrIsTTY || io.env.CI === 'true' || io.plain || columns <= 0) return { setText() {}, stop() {} };
   const { default: ora } = await import('ora');
   // discardStdin would put the TTY in raw mode and swallow Ctrl-C; we handle signals ourselves.
   const spinner = ora({ text, stream: io.stderr, discardStdin: false, color: 'cyan' }).start();

@@ -2,7 +2,7 @@
  * Did stdout take everything svc printed? One check for every command (data on stdout is the
  * point of most of them): main watches stdout for the whole run and, at the end, waits until
  * what was written has been handed to the system. A reader that went away (`svc chat … | head -1`)
- * is a quiet success (cli.md); any other write failure (a full disk, a descriptor not open for
+ * is a quiet success (docs/scripting.md); any other write failure (a full disk, a descriptor not open for
  * writing, an I/O error) means output was lost, and that is exit 1 with a message, never exit 0.
  *
  * process.stdout is synchronous on a file (an error is known at once, and the stream is destroyed)

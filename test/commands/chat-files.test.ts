@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES, MAX_TOTAL_BYTES } from '../../src/attachments/read.js';
 import { ConversationStore } from '../../src/conversations/store.js';
 import { runSvc } from '../helpers/in-process.js';
@@ -22,9 +22,9 @@ const put = (name: string, content: string | Buffer): void => {
 };
 
 beforeEach(() => {
-  sandbox?.cleanup();
   sandbox = makeSandbox({ SVC_BASE_URL: context.server.baseUrl, SVC_API_KEY: 'files-key-0123456789', SVC_MAX_RETRIES: '0' });
 });
+afterEach(() => sandbox.cleanup());
 
 describe('files in the message', () => {
   it('come after the words and before stdin, in the order given, each fenced and labelled with its path', async () => {

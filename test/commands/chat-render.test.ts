@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSession } from '../../src/commands/chat/interactive/repl.js';
 import { chatModel, openConversation } from '../../src/commands/chat/open-conversation.js';
 import { ConversationStore } from '../../src/conversations/store.js';
@@ -59,9 +59,9 @@ const COLOUR_SGR = /\u001b\[(?:[0-9;]*;)?3[0-7](?:;[0-9;]*)?m/;
 const scripted = useScriptedServer();
 let sandbox: Sandbox;
 beforeEach(() => {
-  sandbox?.cleanup();
   sandbox = makeSandbox({ SVC_BASE_URL: scripted.server.baseUrl, SVC_API_KEY: 'render-key-0123456789', SVC_MAX_RETRIES: '0' });
 });
+afterEach(() => sandbox.cleanup());
 
 function screenOf(bytes: string, width = COLUMNS): TerminalScreen {
   const screen = new TerminalScreen(width);

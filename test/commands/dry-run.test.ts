@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '@svc/emulator';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
@@ -18,9 +18,9 @@ const context = useScriptedServer();
 let sandbox: Sandbox;
 
 beforeEach(() => {
-  sandbox?.cleanup();
   sandbox = makeSandbox({ SVC_BASE_URL: `${context.server.baseUrl}/prefix`, SVC_API_KEY: KEY });
 });
+afterEach(() => sandbox.cleanup());
 
 /** The JSON body of a printed curl command (single-quoted after --data-raw). */
 function bodyOf(command: string): unknown {
@@ -103,7 +103,12 @@ describe('svc batch --dry-run', () => {
 
   it('refuses a bad line as a real run does (exit 2)', async () => {
     writeFileSync(join(sandbox.home, 'bad.jsonl'), '{"custom_id": "x"}\n');
-    expect((await runSvc(['batch', 'bad.jsonl', '--dry-run'], sandbox)).exitCode).toBe(2);
+    const refused = await runSvc(['batch', 'bad.jsonl', '--dry-run'], sandbox);
+    expect(refused.exitCode).toBe(2);
+    // The same words a real run says, naming the line, and no command printed.
+    expect(refused.stderr).toMatch(/^svc: error: bad\.jsonl: 1 bad line; nothing was sent\n {2}line 1: /);
+    expect(refused.stdout).toBe('');
+    expect(context.server.requests).toEqual([]);
   });
 });
 

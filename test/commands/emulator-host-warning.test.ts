@@ -2,6 +2,7 @@
  * `svc emulator --host` beyond loopback warns, before the key is printed, that other machines can
  * reach it and that its key is printed; on loopback it says nothing of the kind.
  */
+import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { isLoopbackHost } from '../../src/core/loopback.js';
 import { main } from '../../src/main.js';
@@ -36,8 +37,17 @@ describe('svc emulator --host', () => {
       const { stderr } = await emulatorBanner(['--host', host, '--api-key', 'emu-key-0123456789']);
       expect(stderr).toMatch(loopback);
       expect(stderr).not.toMatch(/SVC_BASE_URL=http:\/\/(0\.0\.0\.0|\[::\])/);
+      // Other machines' addresses are this machine's own non-loopback ones (IPv4 only for 0.0.0.0):
+      // exactly those are listed, or no such line where it has none (a CI box without a network).
+      const own = Object.values(networkInterfaces())
+        .flat()
+        .filter((entry) => entry !== undefined && !entry.internal && (host === '0.0.0.0' ? entry.family === 'IPv4' : true))
+        .map((entry) => entry!.address);
       const lan = /from other machines \(plain http over the network: the key travels unencrypted\): (.+)\n/.exec(stderr);
-      if (lan) expect(lan[1]!.split(', ').every((url) => /^http:\/\/(\d+\.\d+\.\d+\.\d+|\[[0-9a-f:%\w.]+\]):\d+$/i.test(url))).toBe(true);
+      expect(lan === null).toBe(own.length === 0);
+      const listed = lan ? lan[1]!.split(', ') : [];
+      expect(listed.every((url) => /^http:\/\/(\d+\.\d+\.\d+\.\d+|\[[0-9a-f:%\w.]+\]):\d+$/i.test(url))).toBe(true);
+      expect(listed.map((url) => new URL(url).hostname.replace(/^\[|\]$/g, ''))).toEqual(own);
     },
   );
 

@@ -10,12 +10,16 @@ import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeJpeg, encodeWebp } from '@svc/emulator/images';
 import { formatBytes } from '../../src/core/byte-size.js';
-import { decodeImage } from '../../src/preview/decode.js';
+import { decodeRows } from '../../src/preview/decode.js';
+import { toPixels } from '../../src/preview/pixels.js';
 import { png as pngHeader } from '../helpers/fake-images.js';
 import { runSvc, type RunOptions } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { halfBlockPixels, itermImages, kittyImages, meanColour, sixelImages, withoutPreviewEscapes } from '../helpers/terminal-images.js';
+
+/** A file's pixels as plain RGBA. */
+const decodeImage = async (bytes: Uint8Array) => toPixels(await decodeRows(bytes));
 
 /** A 16:9 picture: a warm left half and a cool right half, so a wrong crop or flip shows. */
 function picture(width = 320, height = 180): Uint8Array {

@@ -1,10 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { composePrompt, readPipedPrompt, stdinHasInput } from '../../src/commands/chat/prompt-input.js';
+import { composeUserMessage, readPipedPrompt, stdinHasInput } from '../../src/commands/chat/prompt-input.js';
 import { InterruptedError } from '../../src/core/errors.js';
-import type { IO, StdinKind } from '../../src/terminal/io.js';
+import { createIO, type IO, type IOStreams, type StdinKind } from '../../src/terminal/io.js';
 
-describe('composePrompt', () => {
+describe('composeUserMessage (words and stdin)', () => {
   it.each([
     [['write', 'a', 'haiku'], undefined, 'write a haiku'],
     [['summarise'], 'line one\nline two\n', 'summarise\n\nline one\nline two'],
@@ -15,7 +15,7 @@ describe('composePrompt', () => {
     [[], '\uFEFFwith bom', 'with bom'],
     [['keep'], '  indented\n', 'keep\n\n  indented'],
   ])('%j + %j → %j', (words, stdin, expected) => {
-    expect(composePrompt(words, stdin)).toBe(expected);
+    expect(composeUserMessage(words, [], stdin).text).toBe(expected);
   });
 });
 
@@ -47,7 +47,7 @@ describe('readPipedPrompt', () => {
   function pipeIO() {
     const stdin = new PassThrough();
     let stderr = '';
-    const io = { stdinKind: 'pipe', stdin, stderr: { write: (text: string) => (stderr += text) } } as unknown as IO;
+    const io = createIO({ stdinKind: 'pipe', stdin, env: {}, stderr: { write: (text: string) => (stderr += text) } } as unknown as IOStreams);
     return { io, stdin, stderr: () => stderr };
   }
 

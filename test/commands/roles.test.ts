@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { roleFilePath } from '../../src/roles/store.js';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
@@ -17,9 +17,9 @@ const answer = (text = 'ok'): Handler => reply.sse([chunk(text, 'stop'), 'data: 
 const bodies = () => context.server.requests.map((request) => JSON.parse(request.body) as Record<string, unknown> & { messages: Array<{ role: string; content: string }> });
 
 beforeEach(() => {
-  sandbox?.cleanup();
   sandbox = makeSandbox({ SVC_BASE_URL: context.server.baseUrl, SVC_API_KEY: 'roles-key-0123456789', SVC_MAX_RETRIES: '0' });
 });
+afterEach(() => sandbox.cleanup());
 
 describe('svc roles set, show, list, rm', () => {
   it('saves a role as a hand-editable Markdown file that show prints and list names', async () => {

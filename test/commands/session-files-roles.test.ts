@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReadResult } from '../../src/commands/chat/interactive/line-reader.js';
 import { runSession } from '../../src/commands/chat/interactive/repl.js';
 import type { SessionReader } from '../../src/commands/chat/interactive/session-state.js';
@@ -41,12 +41,12 @@ const answer = (text: string): Handler => reply.sse([chunk(text, 'stop'), 'data:
 const sent = () => context.server.requests.map((request) => JSON.parse(request.body) as Record<string, unknown> & { messages: Array<{ role: string; content: string }> });
 
 beforeEach(() => {
-  sandbox?.cleanup();
   sandbox = makeSandbox({ SVC_BASE_URL: context.server.baseUrl, SVC_API_KEY: 'session-files-key-0123', SVC_MAX_RETRIES: '0' });
   mkdirSync(join(sandbox.home, 'src'));
   writeFileSync(join(sandbox.home, 'src', 'a.ts'), 'const a = 1;\n');
   writeFileSync(join(sandbox.home, 'my notes.md'), 'x'.repeat(2048));
 });
+afterEach(() => sandbox.cleanup());
 
 async function session(lines: string[], options: { role?: string; plan?: Partial<ChatPlan> } = {}): Promise<{ stderr: string; store: ConversationStore }> {
   const { io, stderr } = testIO({ env: sandbox.env, cwd: sandbox.home });

@@ -74,8 +74,7 @@ describe('svc emulator', () => {
         timeout: 20_000,
       });
       expect(wait.stdout).toBe('ready');
-      // A model named, as the README's example does: svc asks no model list first, so the first
-      // API request is the chat itself.
+      // A model named, as the README's example does: svc asks no model list first, and the chat is request 1.
       const env = { SVC_BASE_URL: baseUrl!, SVC_API_KEY: 'test-key-0123456789', SVC_MODEL: 'svc-pro' };
       const first = await runSvc(['chat', '--no-save', '--max-retries', '0', 'hello'], sandbox, { env });
       expect(first.exitCode).toBe(1);

@@ -9,12 +9,16 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { decodeImage } from '../../src/preview/decode.js';
+import { decodeRows } from '../../src/preview/decode.js';
+import { toPixels } from '../../src/preview/pixels.js';
 import type { Pixels } from '../../src/preview/pixels.js';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
 import { SVC_BIN } from '../helpers/run-svc.js';
 import { halfBlockPixels, itermImages, kittyImages, meanColour, sixelImages } from '../helpers/terminal-images.js';
 import { startTmux, tmuxAvailable } from '../helpers/tmux.js';
+
+/** A file's pixels as plain RGBA. */
+const decodeImage = async (bytes: Uint8Array) => toPixels(await decodeRows(bytes));
 
 const KEY = 'preview-key-0123456789abcdef';
 const hasTmux = await tmuxAvailable();

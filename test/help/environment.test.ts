@@ -1,8 +1,8 @@
 /**
- * Help and README agree on the environment: `svc --help` lists the variables a user sets, the
- * README's "Environment variables" table lists the same ones, the README's troubleshooting names
- * the ones terminals set about themselves, and every variable the source reads is in one of the
- * two lists (src/core/environment.ts), so none is read undocumented.
+ * Help and the guides agree on the environment: `svc --help` lists the variables a user sets,
+ * the "Environment variables" table of docs/settings.md lists the same ones, docs/troubleshooting.md
+ * names the ones terminals set about themselves, and every variable the source reads is in one of
+ * the two lists (src/core/environment.ts), so none is read undocumented.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,15 +51,16 @@ describe('the environment variables', () => {
     }
   });
 
-  it("the README's table lists the same ones", () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const start = readme.indexOf('### Environment variables');
-    const table = readme.slice(start, readme.indexOf('\n### ', start + 1));
-    const inReadme = [...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!);
-    expect([...new Set(inReadme)].sort()).toEqual(listed);
+  it('the table of the settings guide lists the same ones', () => {
+    const guide = readFileSync(join(root, 'docs', 'settings.md'), 'utf8');
+    const start = guide.indexOf('\n## Environment variables\n');
+    expect(start).toBeGreaterThan(0);
+    const table = guide.slice(start, guide.indexOf('\n## ', start + 1));
+    const inGuide = [...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!);
+    expect([...new Set(inGuide)].sort()).toEqual(listed);
   });
 
-  it('svc --help leaves out the ones terminals set, and the README names them under Troubleshooting', async () => {
+  it('svc --help leaves out the ones terminals set, and the troubleshooting guide names them', async () => {
     const sandbox = makeSandbox();
     try {
       const help = (await runSvc(['--help'], sandbox)).stdout;
@@ -67,21 +68,36 @@ describe('the environment variables', () => {
     } finally {
       sandbox.cleanup();
     }
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const start = readme.indexOf('## Troubleshooting');
-    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
-    for (const name of TERMINAL_ENVIRONMENT) expect(section, name).toContain(`\`${name}\``);
+    const guide = readFileSync(join(root, 'docs', 'troubleshooting.md'), 'utf8');
+    for (const name of TERMINAL_ENVIRONMENT) expect(guide, name).toContain(`\`${name}\``);
   });
 });
 
+/** The Markdown files of the repository (not its dependencies or build output), as paths from its root. */
+function repositoryMarkdown(folder = ''): string[] {
+  const skip = new Set(['node_modules', '.git', 'dist', 'coverage']);
+  return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
+    if (entry.isDirectory()) return skip.has(entry.name) ? [] : repositoryMarkdown(path);
+    return entry.isFile() && entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+
 describe('help refers only to what is shipped', () => {
-  it('names no Markdown file of the repository that the package leaves out (only README.md is shipped)', async () => {
+  it('names no Markdown file of the repository that the package leaves out (README.md and docs/ are shipped)', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
-    expect(pkg.files).toContain('README.md');
+    expect(pkg.files).toEqual(expect.arrayContaining(['README.md', 'docs']));
+    const shipped = (path: string): boolean => pkg.files.some((entry) => path === entry || path.startsWith(`${entry}/`));
+    const markdown = repositoryMarkdown();
+    const left = markdown.filter((path) => !shipped(path));
+    expect(left).toContain('bench/README.md');
+    const shippedNames = new Set(markdown.filter(shipped).map((path) => path.slice(path.lastIndexOf('/') + 1)));
+    // A file left out is named by its path, or by its name alone where no shipped file has that
+    // name; cli.md is the product contract, kept outside the repository.
+    const names = ['cli.md', ...left, ...left.map((path) => path.slice(path.lastIndexOf('/') + 1)).filter((name) => !shippedNames.has(name))];
     const pages = JSON.parse(readFileSync(join(root, 'dist', 'bundle', 'help.json'), 'utf8')) as Record<string, string>;
-    const repositoryDocs = ['service-api.md', 'cli.md', 'docs/', 'bench/README.md', 'RESULTS.md', 'real-servers.md'];
     for (const [command, page] of Object.entries(pages)) {
-      for (const doc of repositoryDocs) expect(page.includes(doc), `svc ${command} --help names ${doc}`).toBe(false);
+      for (const name of names) expect(page.includes(name), `svc ${command} --help names ${name}`).toBe(false);
     }
   });
 });

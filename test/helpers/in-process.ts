@@ -5,7 +5,7 @@
  * end-to-end tests (test/e2e) for what only a real process shows: signals, TTYs, pipes, install.
  */
 import { Readable, Writable } from 'node:stream';
-import { colorWanted, type IO, type StdinKind } from '../../src/terminal/io.js';
+import { colorWanted, createIO, type IO, type StdinKind } from '../../src/terminal/io.js';
 import type { RetryWait } from '../../src/factory.js';
 import { InterruptRouter } from '../../src/terminal/interrupts.js';
 import { main } from '../../src/main.js';
@@ -77,7 +77,7 @@ export function testIO(options: TestIOOptions = {}): TestIO {
   const stderr = new CapturedStream({ isTTY: options.stderrIsTTY ?? false, ...(options.columns ? { columns: options.columns } : {}) });
   const env = options.env ?? {};
   const stderrIsTTY = options.stderrIsTTY ?? false;
-  const io: IO = {
+  const io: IO = createIO({
     stdin: stdinStream(options.stdin),
     stdout,
     stderr,
@@ -87,7 +87,7 @@ export function testIO(options: TestIOOptions = {}): TestIO {
     colorEnabled: colorWanted(env, stderrIsTTY),
     env,
     cwd: options.cwd ?? process.cwd(),
-  };
+  });
   return { io, stdout, stderr };
 }
 

@@ -1,11 +1,13 @@
 /**
  * A minimal terminal for tests: applies the bytes the renderer writes and keeps the resulting
  * screen (and scrollback) as cells with their style and hyperlink. It understands only what the
- * renderer may emit (CR, LF, CSI K, CSI A, SGR, OSC 8 and printable text) and throws on anything
- * else, so a test also proves that no other escape or control character reaches the terminal.
- * It wraps like xterm: a character written in the last column leaves the cursor there with a
- * pending wrap, which the next printable character performs. LF acts as CR LF (the tty's ONLCR).
- * It also counts writes to rows the cursor had already left, which the renderer must never do.
+ * renderer may emit (CR, LF, CSI K, CSI A, CSI B, SGR, OSC 8 and printable text) and throws on
+ * anything else, so a test also proves that no other escape or control character reaches the
+ * terminal. It wraps like xterm: a character written in the last column leaves the cursor there
+ * with a pending wrap, which the next printable character performs. LF acts as CR LF (the tty's
+ * ONLCR). It also counts writes to rows the cursor had already left, which the renderer must
+ * never do. `resize` changes its width as xterm does (rows cut at the new edge) or as tmux does
+ * (each line re-wrapped to the new width, the cursor kept at its place in its line).
  */
 import { codePointWidth } from '../../src/render/width.js';
 
@@ -39,8 +41,10 @@ function canonical(a: Attributes): string {
 }
 
 export class TerminalScreen {
-  readonly width: number;
+  width: number;
   readonly rows: ScreenCell[][] = [[]];
+  /** Rows begun by an auto-wrap: the rest of the line above (what a re-wrapping terminal joins). */
+  #continued: boolean[] = [false];
   row = 0;
   col = 0;
   #pendingWrap = false;
@@ -85,6 +89,19 @@ export class TerminalScreen {
     return lines.join('\n');
   }
 
+  /** The screen as plain text with the rows an auto-wrap split joined again (tmux's `capture-pane -J`). */
+  lines(): string {
+    const lines: string[] = [];
+    this.rows.forEach((row, r) => {
+      const text = row.map((c) => c.char).join('');
+      if (r > 0 && this.#continued[r]) lines[lines.length - 1] += text;
+      else lines.push(text);
+    });
+    const trimmed = lines.map((line) => line.replace(/ +$/, ''));
+    while (trimmed.length > 0 && trimmed.at(-1) === '') trimmed.pop();
+    return trimmed.join('\n');
+  }
+
   /** The screen with styles: each row as runs `{sgr|link}text`, for exact comparisons. */
   styled(): string {
     const lines = this.rows.map((row) => {
@@ -115,12 +132,79 @@ export class TerminalScreen {
       .join('');
   }
 
+  /**
+   * The terminal is now `width` columns wide. `reflow`: each line (rows joined by auto-wraps) is
+   * wrapped again at the new width, the cursor at the same place in its line, at the end of a
+   * full row with a pending wrap when it was after a line's last cell (as tmux does); otherwise
+   * each row is cut at the new edge and the cursor kept inside it (as xterm does).
+   */
+  resize(width: number, reflow: boolean): void {
+    const before = this.width;
+    this.width = width;
+    if (!reflow) {
+      for (const row of this.rows) {
+        // A wide character whose second half is cut off goes with it.
+        if (row.length > width && row[width]?.char === '') row.length = width - 1;
+        row.length = Math.min(row.length, width);
+      }
+      if (this.#pendingWrap && width > before) this.col = before;
+      this.col = Math.min(this.col, width - 1);
+      this.#pendingWrap = false;
+      return;
+    }
+    const lines: { cells: ScreenCell[]; first: number }[] = [];
+    let cursor = 0;
+    let cursorLine = 0;
+    this.rows.forEach((row, r) => {
+      if (r === 0 || !this.#continued[r]) lines.push({ cells: [], first: r });
+      const line = lines.at(-1) as { cells: ScreenCell[]; first: number };
+      if (r === this.row) {
+        cursorLine = lines.length - 1;
+        cursor = line.cells.length + this.col + (this.#pendingWrap ? 1 : 0);
+      }
+      line.cells.push(...row);
+    });
+    const leftLine = lines.findIndex((line, i) => (lines[i + 1]?.first ?? this.rows.length) > this.#left);
+    this.rows.length = 0;
+    this.#continued = [];
+    lines.forEach((line, i) => {
+      if (i === leftLine) this.#left = this.rows.length;
+      const start = this.rows.length;
+      let row: ScreenCell[] = [];
+      this.rows.push(row);
+      this.#continued.push(false);
+      for (let k = 0; k < line.cells.length; k++) {
+        const cell = line.cells[k] as ScreenCell;
+        let span = 1;
+        while ((line.cells[k + span] as ScreenCell | undefined)?.char === '') span++;
+        if (cell.char !== '' && row.length + span > width) {
+          row = [];
+          this.rows.push(row);
+          this.#continued.push(true);
+        }
+        row.push(cell);
+      }
+      if (i !== cursorLine) return;
+      const r = cursor === 0 ? 0 : Math.floor((cursor - 1) / width);
+      while (this.rows.length <= start + r) {
+        this.rows.push([]);
+        this.#continued.push(true);
+      }
+      this.row = start + r;
+      this.col = cursor - r * width;
+      this.#pendingWrap = this.col >= width;
+      if (this.#pendingWrap) this.col = width - 1;
+    });
+    if (leftLine < 0) this.#left = this.rows.length;
+  }
+
   #lineFeed(): void {
     this.row++;
     this.#left = Math.max(this.#left, this.row);
     this.col = 0;
     this.#pendingWrap = false;
     while (this.rows.length <= this.row) this.rows.push([]);
+    this.#continued[this.row] = false;
   }
 
   #cells(): ScreenCell[] {
@@ -142,6 +226,7 @@ export class TerminalScreen {
       this.row++;
       this.col = 0;
       this.#pendingWrap = false;
+      this.#continued[this.row] = true;
     }
     const row = this.#cells();
     while (row.length < this.col) row.push({ char: ' ', sgr: '', link: '' });
@@ -164,6 +249,10 @@ export class TerminalScreen {
       if (final === 'K' && (params === '' || params === '0')) {
         const row = this.#cells();
         row.length = Math.min(row.length, this.col);
+      } else if (final === 'B') {
+        this.row += Number(params || '1');
+        this.#pendingWrap = false;
+        while (this.rows.length <= this.row) this.rows.push([]);
       } else if (final === 'A') {
         this.row = Math.max(0, this.row - Number(params || '1'));
         this.#pendingWrap = false;

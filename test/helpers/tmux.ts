@@ -25,6 +25,8 @@ export interface TmuxSession {
   waitFor(match: string | RegExp, timeoutMs?: number): Promise<string>;
   /** Count occurrences of `text` on the screen. */
   count(text: string): Promise<number>;
+  /** Make the window `columns` wide, as a user dragging its edge (the program gets SIGWINCH; tmux re-wraps its lines). */
+  resize(columns: number): Promise<void>;
   kill(): Promise<void>;
 }
 
@@ -108,6 +110,20 @@ export async function startTmux(command: string, env: Record<string, string>, wo
     },
     async count(text) {
       return (await screen()).split(text).length - 1;
+    },
+    async resize(columns) {
+      await tmux('resize-window', '-t', 'svc', '-x', String(columns));
+      // tmux re-wraps its screen at once, but spaces out the sizes it gives the program (a resize
+      // soon after another waits its turn): done when the program's terminal has the new size,
+      // that is when SIGWINCH has been sent. Asking tmux each time also keeps its loop turning.
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const tty = (await tmux('display-message', '-p', '-t', 'svc', '#{pane_tty}')).stdout.trim();
+        const size = (await execa('stty', [process.platform === 'darwin' ? '-f' : '-F', tty, 'size'], { reject: false })).stdout.trim();
+        if (size.split(' ')[1] === String(columns)) return;
+        if (Date.now() > deadline) throw new Error(`the terminal did not take ${columns} columns (stty size: ${size})`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
     async kill() {
       await execa('tmux', ['-L', socket, 'kill-server'], { reject: false });

@@ -1,15 +1,17 @@
 /**
- * The npm package: `npm pack` ships only what runs, and the tarball installs globally into a
- * fresh prefix where `svc --version` and `svc --help` work, and so does `svc emulator`: the
+ * The npm package: `npm pack` ships only what runs and its documentation (the README and the
+ * guides it links to, whose links all stay inside the package), and the tarball installs globally
+ * into a fresh prefix where `svc --version` and `svc --help` work, and so does `svc emulator`: the
  * emulator is a workspace package (packages/emulator) that the build bundles into dist/, so the
  * tarball needs neither that package nor anything the registry does not have.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRelative, linkTargets } from '../helpers/markdown-links.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
@@ -44,6 +46,21 @@ describe('npm pack', () => {
     for (const path of ['bin/svc.js', 'dist/cli.js', 'dist/main.js', 'completions/svc.bash', 'completions/_svc', 'completions/svc.fish', 'README.md', 'LICENSE', 'package.json']) {
       expect(files).toContain(path);
     }
+  });
+
+  it('ships the guides, and every relative link of a shipped Markdown file leads to a shipped file', () => {
+    const markdown = files.filter((path) => path.endsWith('.md'));
+    expect(markdown).toEqual(expect.arrayContaining(['README.md', 'docs/chat.md', 'docs/settings.md', 'docs/troubleshooting.md', 'docs/service-api.md']));
+    let links = 0;
+    for (const file of markdown) {
+      for (const target of linkTargets(readFileSync(join(root, file), 'utf8')).filter(isRelative)) {
+        const path = target.split('#')[0]!;
+        if (path === '') continue;
+        links += 1;
+        expect(files, `${file} links to ${target}`).toContain(posix.normalize(posix.join(posix.dirname(file), path)));
+      }
+    }
+    expect(links).toBeGreaterThan(20);
   });
 
   it('ships no tests, sources, source maps or development files, and not the emulator package (its code is in dist/)', () => {

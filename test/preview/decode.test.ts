@@ -6,8 +6,12 @@
 import { PNG, type ColorType } from 'pngjs';
 import { describe, expect, it, vi } from 'vitest';
 import { encodeJpeg, encodeWebp } from '@svc/emulator/images';
-import { decodeImage, MAX_PREVIEW_PIXELS, PreviewDecodeError } from '../../src/preview/decode.js';
+import { decodeRows, MAX_PREVIEW_PIXELS, PreviewDecodeError } from '../../src/preview/decode.js';
+import { toPixels } from '../../src/preview/pixels.js';
 import { jpeg as jpegHeader, png as pngHeader } from '../helpers/fake-images.js';
+
+/** A file's pixels as plain RGBA, as the preview decodes them. */
+const decodeImage = async (bytes: Uint8Array) => toPixels(await decodeRows(bytes));
 
 /** A smooth picture (what lossy codecs keep well): gradients in each channel, opaque. */
 function gradient(width: number, height: number): Uint8Array {
@@ -80,7 +84,8 @@ describe('decodeImage', () => {
       // A fresh decoder module, so the codec is set up while the spies are in place (Emscripten
       // binds console.error once, when the codec starts).
       vi.resetModules();
-      const { decodeImage } = await import('../../src/preview/decode.js');
+      const { decodeRows } = await import('../../src/preview/decode.js');
+      const decodeImage = async (bytes: Uint8Array) => toPixels(await decodeRows(bytes));
       const error = await decodeImage(Buffer.concat([jpegHeader(8, 8), Buffer.alloc(30)])).catch((caught: unknown) => caught);
       expect((error as Error).message).toBe('the jpeg file could not be decoded');
       const truncated = (await encodeJpeg(gradient(16, 16), 16, 16)).subarray(0, 200);

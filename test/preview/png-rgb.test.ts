@@ -6,7 +6,14 @@ import { crc32, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { PNG, type ColorType } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { decodeRgbPng } from '../../src/preview/png-rgb.js';
+import { decodeRgbPngRows } from '../../src/preview/png-rgb.js';
+import { toPixels } from '../../src/preview/pixels.js';
+
+/** The fast reader's rows as plain RGBA pixels (undefined when it leaves the file to the general decoder). */
+const decodeRgbPng = (file: Buffer) => {
+  const rows = decodeRgbPngRows(file);
+  return rows && toPixels(rows);
+};
 
 function encode(data: Uint8Array, width: number, height: number, colorType: ColorType, filterType: number, options: { bitDepth?: 8 | 16 } = {}): Buffer {
   const image = new PNG({ width, height });

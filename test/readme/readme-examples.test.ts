@@ -1,6 +1,8 @@
 /**
- * Every command in the README's `sh` blocks is run here, in README order, against the emulator,
- * so the README cannot rot. A line with any shell around svc (a pipe, a redirection, a variable,
+ * Every command in the `sh` blocks of the README and of each guide in docs/ is run here, against
+ * the emulator, so the documentation cannot rot: file by file, each in its own order and in a
+ * home folder of its own (a guide's later lines use what its earlier ones made, never what
+ * another file made). A block written as `bash` is shown, not run (docs/development.md). A line with any shell around svc (a pipe, a redirection, a variable,
  * an environment prefix) runs in bash with a `svc` on PATH, as a user would type it; interactive
  * ones run in a real terminal (tmux); `svc emulator` runs in the background for the lines after
  * it. A line that is one svc command and nothing else has its words split by bash and runs
@@ -23,7 +25,7 @@ import { startTmux, tmuxAvailable } from '../helpers/tmux.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'readme-key-0123456789abcdef';
 
-/** The `sh` blocks of the README, each as its logical lines (continuations joined). */
+/** The `sh` blocks of a Markdown file, each as its logical lines (continuations joined). */
 export function shellBlocks(markdown: string): string[][] {
   const blocks: string[][] = [];
   const pattern = /```sh\n([\s\S]*?)```/g;
@@ -50,35 +52,40 @@ export function kindOf(line: string): Kind {
 
 const hasTmux = await tmuxAvailable();
 let emulator: RunningEmulator;
-let sandbox: Sandbox;
-let env: Record<string, string>;
 
 beforeAll(async () => {
-  // The keys the README's login lines give ($KEY, test-key) are good ones: `svc auth login` checks a key before storing it.
+  // The keys the login lines give ($KEY, test-key) are good ones: `svc auth login` checks a key before storing it.
   emulator = await startEmulator({ apiKeys: [KEY, 'sk-readme-0123456789abcdef', 'test-key'] });
-  sandbox = makeSandbox();
+});
+afterAll(() => emulator.close());
+
+/** Where one file's examples run: its own home folder, and the environment the lines see. */
+interface Place {
+  sandbox: Sandbox;
+  env: Record<string, string>;
+}
+
+/** A home with `svc` on PATH and what the examples read: a build log, notes, a repository with a staged change. */
+async function makePlace(): Promise<Place> {
+  const sandbox = makeSandbox();
   const bin = join(sandbox.home, 'bin');
   mkdirSync(bin);
   writeFileSync(join(bin, 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${SVC_BIN}" "$@"\n`, { mode: 0o755 });
-  env = { ...sandbox.env, PATH: `${bin}:${sandbox.env.PATH}`, SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY, KEY: 'sk-readme-0123456789abcdef', SHELL: '/bin/bash' };
-  // What the examples read: a build log, notes, and a repository with a staged change.
+  const env = { ...sandbox.env, PATH: `${bin}:${sandbox.env.PATH}`, SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY, KEY: 'sk-readme-0123456789abcdef', SHELL: '/bin/bash' };
   writeFileSync(join(sandbox.home, 'build.log'), 'error TS2322: Type "string" is not assignable to type "number".\n');
   writeFileSync(join(sandbox.home, 'notes.md'), '# Notes\n- ship on Friday\n- ask about the budget\n');
   await execa('sh', ['-c', 'git init -q . && echo "hello" > hello.txt && git add hello.txt'], { cwd: sandbox.home, env });
-});
-afterAll(async () => {
-  await emulator.close();
-  sandbox.cleanup();
-});
+  return { sandbox, env };
+}
 
-async function runPlain(script: string): Promise<void> {
+async function runPlain({ sandbox, env }: Place, script: string): Promise<void> {
   const result = await execa('bash', ['-c', script], { cwd: sandbox.home, env, extendEnv: false, reject: false, stdin: 'ignore', timeout: 30_000 });
   expect(result.exitCode, `${script}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`).toBe(0);
   expect(hasStackTrace(result.stderr)).toBe(false);
 }
 
 /** A bare command: bash splits its words (quotes, escapes, the comment), main() runs them. */
-async function runBare(line: string): Promise<void> {
+async function runBare({ sandbox, env }: Place, line: string): Promise<void> {
   const split = await execa('bash', ['-c', `printf '%s\\0' ${line.replace(/^svc\s+/, '')}`], { cwd: sandbox.home, env, extendEnv: false, stdin: 'ignore' });
   const words = split.stdout.split('\0').slice(0, -1);
   const result = await runSvc(words, undefined, { env, cwd: sandbox.home });
@@ -86,7 +93,7 @@ async function runBare(line: string): Promise<void> {
   expect(hasStackTrace(result.stderr)).toBe(false);
 }
 
-async function runInTerminal(line: string, kind: Kind): Promise<void> {
+async function runInTerminal({ sandbox, env }: Place, line: string, kind: Kind): Promise<void> {
   const term = await startTmux(line, env, sandbox.home);
   try {
     if (kind === 'login') {
@@ -104,14 +111,17 @@ async function runInTerminal(line: string, kind: Kind): Promise<void> {
   }
 }
 
-const markdown = readFileSync(join(root, 'README.md'), 'utf8');
-const blocks = shellBlocks(markdown);
+/** The README first, then the guides, each read once. */
+const files = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+const examples = files.map((file) => ({ file, blocks: shellBlocks(readFileSync(join(root, file), 'utf8')) }));
 
-// In README order, on purpose: later lines use what earlier ones made (`svc sessions show work`
-// after `svc chat --session work`), as a reader following the README would.
-describe('README examples', { shuffle: false }, () => {
-  it('has examples to run', () => {
-    expect(blocks.length).toBeGreaterThan(8);
+describe('the documentation examples', () => {
+  it('finds examples in the README and in the guides', () => {
+    const count = (file: string): number => examples.find((each) => each.file === file)?.blocks.length ?? 0;
+    expect(count('README.md')).toBeGreaterThan(5);
+    for (const guide of ['docs/chat.md', 'docs/images.md', 'docs/batch.md', 'docs/settings.md', 'docs/scripting.md', 'docs/emulator.md']) {
+      expect(count(guide), guide).toBeGreaterThan(0);
+    }
   });
 
   it('runs in-process only the lines with no shell around svc', () => {
@@ -125,53 +135,69 @@ describe('README examples', { shuffle: false }, () => {
     expect(kindOf('svc chat --session work')).toBe('repl');
   });
 
-  blocks.forEach((lines, index) => {
-    const compound = lines.some((line) => /^\s*(case|if|for|while)\b/.test(line));
-    const title = `block ${index + 1}: ${lines[0]!.slice(0, 60)}`;
-    const needsTerminal = lines.some((line) => ['repl', 'repl-piped', 'login'].includes(kindOf(line)));
-    it.skipIf(needsTerminal && !hasTmux)(title, async () => {
-      if (compound) return runPlain(lines.join('\n'));
-      // The emulator example names port 8080, which may be taken: it runs on a port the system
-      // picks (--port 0), and the lines after it use the address it prints.
-      let baseUrl: string | undefined;
-      let background: ResultPromise | undefined;
-      try {
-        for (const original of lines) {
-          let line = baseUrl ? original.replace(/http:\/\/127\.0\.0\.1:8080\b/g, baseUrl) : original;
-          const kind = kindOf(line);
-          if (kind === 'npm') continue;
-          if (kind === 'emulator') {
-            // --delay paces tokens for a person watching; keep the flag, shorten the wait.
-            line = line.replace(/--port 8080\b/, '--port 0').replace(/--delay \d+/, '--delay 1');
-            background = execa('bash', ['-c', `exec ${line}`], { cwd: sandbox.home, env, extendEnv: false, reject: false });
-            let stderr = '';
-            await new Promise<void>((resolve, reject) => {
-              background!.stderr?.on('data', (data: Buffer) => {
-                stderr += data.toString();
-                if (stderr.includes('Press Ctrl-C')) resolve();
-              });
-              background!.on('exit', () => reject(new Error(`the emulator stopped: ${stderr}`)));
-            });
-            baseUrl = /SVC_BASE_URL=(\S+)/.exec(stderr)?.[1];
-            expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-          } else if (kind === 'bare') {
-            await runBare(line);
-          } else if (kind === 'plain') {
-            await runPlain(line);
-          } else {
-            await runInTerminal(line, kind);
-          }
-        }
-      } finally {
-        if (background) {
-          background.kill('SIGTERM');
-          const stopped = await background;
-          expect(stopped.exitCode).toBe(0);
-        }
-      }
-    }, 120_000);
+  it('reads only `sh` blocks: a `bash` block is shown, not run', () => {
+    expect(shellBlocks('```sh\nsvc models\n```\n```bash\nsvc emulator &\n```\n')).toEqual([['svc models']]);
   });
 });
+
+// In each file's order, on purpose: later lines use what earlier ones made (`svc sessions show
+// work` after `svc chat --session work`), as a reader following the page would.
+for (const { file, blocks } of examples.filter((each) => each.blocks.length > 0)) {
+  describe(`${file} examples`, { shuffle: false }, () => {
+    let place: Place;
+    beforeAll(async () => {
+      place = await makePlace();
+    });
+    afterAll(() => place.sandbox.cleanup());
+
+    blocks.forEach((lines, index) => {
+      const compound = lines.some((line) => /^\s*(case|if|for|while)\b/.test(line));
+      const title = `block ${index + 1}: ${lines[0]!.slice(0, 60)}`;
+      const needsTerminal = lines.some((line) => ['repl', 'repl-piped', 'login'].includes(kindOf(line)));
+      it.skipIf(needsTerminal && !hasTmux)(title, async () => {
+        if (compound) return runPlain(place, lines.join('\n'));
+        // The emulator example names port 8080, which may be taken: it runs on a port the system
+        // picks (--port 0), and the lines after it use the address it prints.
+        let baseUrl: string | undefined;
+        let background: ResultPromise | undefined;
+        try {
+          for (const original of lines) {
+            let line = baseUrl ? original.replace(/http:\/\/127\.0\.0\.1:8080\b/g, baseUrl) : original;
+            const kind = kindOf(line);
+            if (kind === 'npm') continue;
+            if (kind === 'emulator') {
+              // --delay paces tokens for a person watching; keep the flag, shorten the wait.
+              line = line.replace(/--port 8080\b/, '--port 0').replace(/--delay \d+/, '--delay 1');
+              background = execa('bash', ['-c', `exec ${line}`], { cwd: place.sandbox.home, env: place.env, extendEnv: false, reject: false });
+              let stderr = '';
+              await new Promise<void>((resolve, reject) => {
+                background!.stderr?.on('data', (data: Buffer) => {
+                  stderr += data.toString();
+                  if (stderr.includes('Press Ctrl-C')) resolve();
+                });
+                background!.on('exit', () => reject(new Error(`the emulator stopped: ${stderr}`)));
+              });
+              baseUrl = /SVC_BASE_URL=(\S+)/.exec(stderr)?.[1];
+              expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+            } else if (kind === 'bare') {
+              await runBare(place, line);
+            } else if (kind === 'plain') {
+              await runPlain(place, line);
+            } else {
+              await runInTerminal(place, line, kind);
+            }
+          }
+        } finally {
+          if (background) {
+            background.kill('SIGTERM');
+            const stopped = await background;
+            expect(stopped.exitCode).toBe(0);
+          }
+        }
+      }, 120_000);
+    });
+  });
+}
 
 describe('the README set-up command', () => {
   it('npm run demo streams from the embedded emulator, makes an image, and leaves nothing behind', async () => {

@@ -1,8 +1,9 @@
 /**
- * The image endpoint's formats and aspect ratios (service-api.md 4.2), for svc image (the
- * emulator, a package of its own, keeps the same lists: test/architecture/emulator-contract.test.ts
- * checks that they agree); and the formats' file extensions, magic bytes and dimensions read from
- * the header, so an image the service sent is checked to be what was asked for before it is saved.
+ * The image endpoint's formats and aspect ratios (docs/service-api.md, "Images"), for svc image
+ * (the emulator, a package of its own, keeps the same lists:
+ * test/architecture/emulator-contract.test.ts checks that they agree); and the formats' file
+ * extensions, magic bytes and dimensions read from the header, so an image the service sent is
+ * checked to be what was asked for before it is saved.
  */
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;

@@ -12,7 +12,7 @@ import { BlobScanner, placeholder, type BlobSink } from './blob-scanner.js';
 import type { AspectRatio, ImageFormat } from './formats.js';
 import { downloadImage } from './download.js';
 
-/** The request body (service-api.md 4.2). Optional fields are left out, never null. */
+/** The request body (docs/service-api.md, "Images"). Optional fields are left out, never null. */
 export interface ImageRequest {
   prompt: string;
   model: string;

@@ -8,7 +8,6 @@
  */
 import { AuthError, describeError, InterruptedError, SvcError, UnusableKeyError, UsageError } from '../../core/errors.js';
 import { parseBaseUrl } from '../../core/parse-values.js';
-import { forOutput } from '../../core/terminal-text.js';
 import type { Factory } from '../../factory.js';
 import { canPrompt, type IO } from '../../terminal/io.js';
 import { redact } from '../../terminal/debug.js';
@@ -69,7 +68,7 @@ async function keepRefusedKey(io: IO): Promise<boolean> {
  */
 async function checkBeforeStoring(factory: Factory, baseUrl: string, key: string, ask: boolean, signal: AbortSignal): Promise<void> {
   const { io } = factory;
-  const say = (text: string): void => void io.stderr.write(`svc: ${forOutput(redact(text, key), io.stderrIsTTY)}\n`);
+  const say = (text: string): void => io.note(redact(text, key));
   let check;
   try {
     const client = await factory.apiClient(await factory.settings({ baseUrl }, 'create'), { key });
@@ -118,20 +117,20 @@ export async function runLogin(factory: Factory, options: LoginOptions, signal: 
   const broken = credentials.problem();
   if (broken) {
     await replaceApiKey(credentials, key);
-    io.stderr.write(`svc: note: ${broken.message}; replaced it\n`);
+    io.note(`note: ${broken.message}; replaced it`);
   } else {
     await storeApiKey(credentials, key);
   }
-  io.stderr.write(`svc: stored the key ${maskKey(key)} in ${credentials.path}${isNew ? ` (a new profile, "${profile.name}")` : ''}\n`);
+  io.note(`stored the key ${maskKey(key)} in ${credentials.path}${isNew ? ` (a new profile, "${profile.name}")` : ''}`);
   if (newBaseUrl !== undefined) {
     const config = await factory.configStore('create');
     await config.set('baseUrl', newBaseUrl);
-    io.stderr.write(`svc: stored the base URL ${newBaseUrl} in ${config.path}\n`);
+    io.note(`stored the base URL ${newBaseUrl} in ${config.path}`);
   } else if (baseUrl === undefined) {
     const flag = profile.name === 'default' ? '' : ` --profile ${profile.name}`;
-    io.stderr.write(`svc: note: no base URL is set${options.offline ? '' : ', so the key was not checked'}; set it with \`svc config set${flag} baseUrl https://…\`\n`);
+    io.note(`note: no base URL is set${options.offline ? '' : ', so the key was not checked'}; set it with \`svc config set${flag} baseUrl https://…\``);
   }
   if (envApiKey(io.env)) {
-    io.stderr.write(`svc: note: ${API_KEY_ENV} is set and takes precedence over the stored key\n`);
+    io.note(`note: ${API_KEY_ENV} is set and takes precedence over the stored key`);
   }
 }

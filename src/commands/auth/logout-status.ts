@@ -13,14 +13,14 @@ export async function runLogout(factory: Factory): Promise<void> {
   if (broken?.replaceable) {
     // Whatever key the unreadable file holds is what logout is asked to remove.
     credentials.remove();
-    io.stderr.write(`svc: ${broken.message}; removed it, and with it any key it held\n`);
+    io.note(`${broken.message}; removed it, and with it any key it held`);
   } else if (broken) {
     throw broken.refusingChange();
   } else {
     const removed = await removeApiKey(credentials);
-    io.stderr.write(removed ? `svc: removed the stored key from ${credentials.path}\n` : 'svc: no key was stored\n');
+    io.note(removed ? `removed the stored key from ${credentials.path}` : 'no key was stored');
   }
-  if (envApiKey(io.env)) io.stderr.write(`svc: note: ${API_KEY_ENV} is still set in this environment\n`);
+  if (envApiKey(io.env)) io.note(`note: ${API_KEY_ENV} is still set in this environment`);
 }
 
 const SOURCE_NAMES = { env: `environment (${API_KEY_ENV})`, command: 'command (keyCommand)', stored: 'stored (svc auth login)' } as const;

@@ -35,7 +35,7 @@ export interface ImageDefaults {
   negative: string | undefined;
 }
 
-/** The body fields svc sends to each endpoint (service-api.md 4.1, 4.2). */
+/** The body fields svc sends to each endpoint (docs/service-api.md, "Chat" and "Images"). */
 const CHAT_FIELDS = ['messages', 'model', 'max_tokens', 'temperature', 'top_p', 'stream', 'stop', 'presence_penalty', 'frequency_penalty', 'user'];
 const IMAGE_FIELDS = ['prompt', 'model', 'aspect_ratio', 'output_format', 'seed', 'negative_prompt'];
 /**

@@ -9,7 +9,6 @@
  * flight when the run was stopped) or not sent.
  */
 import type { Usage } from '../../api/chat-types.js';
-import { plainWanted } from '../../terminal/plain.js';
 import { addUsage, addUsageOfModel, noUsage } from '../../conversations/model.js';
 import { costOfSpent, formatCost, type Price } from '../../settings/prices.js';
 import type { IO } from '../../terminal/io.js';
@@ -87,7 +86,7 @@ export class Progress {
     this.#now = now;
     this.#started = now();
     this.#pausedMs = pausedMs;
-    this.#live = io.stderrIsTTY && io.env.CI !== 'true' && !plainWanted(io.env);
+    this.#live = io.stderrIsTTY && io.env.CI !== 'true' && !io.plain;
     if (this.#live) {
       this.#timer = setInterval(() => this.#draw(), 500);
       this.#timer.unref();

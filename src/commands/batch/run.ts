@@ -10,7 +10,6 @@ import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { defaultChatModel, modelsKnown, namedChatModel } from '../../chat/model-choice.js';
 import { chatParams } from '../../chat/request-params.js';
 import { cacheDir } from '../../settings/paths.js';
-import { forOutput } from '../../core/terminal-text.js';
 import { fillRole, promptWithRole } from '../../roles/fill-role.js';
 import type { Role } from '../../roles/role-file.js';
 import { loadRole } from '../../roles/store.js';
@@ -124,7 +123,7 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     const lockable = outputPath !== undefined && (exists || !existsSync(outputPath));
     if (lockable && !plan.dryRun) lock = lockOutput(exists ? realpathSync(outputPath) : outputPath, plan.output!);
     const previous = exists ? readPreviousRun(outputPath!) : undefined;
-    if (previous && previous.problems.length > 0) io.stderr.write(`${describeLineProblems(plan.output!, previous.problems)}\n`);
+    if (previous && previous.problems.length > 0) io.say(describeLineProblems(plan.output!, previous.problems));
     const outcomes = previous?.outcomes ?? new Map<string, boolean>();
     // The settings first, so the check makes each request as it will be sent (the check may keep them).
     const settings = await factory.settings(plan.settings);
@@ -145,7 +144,7 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     const toGo = checked.total - checked.doneBefore - skippedFailures;
     if (checked.doneBefore + checked.failedBefore > 0) {
       const failedNote = skippedFailures > 0 ? ` (${skippedFailures} of them failed: --retry-failed redoes those)` : '';
-      io.stderr.write(`${count(checked.doneBefore + skippedFailures)} already done${failedNote}, ${count(toGo)} to go\n`);
+      io.say(`${count(checked.doneBefore + skippedFailures)} already done${failedNote}, ${count(toGo)} to go`);
     }
     const prices = await factory.prices();
     if (toGo === 0) {
@@ -182,7 +181,7 @@ export async function runBatch(input: string | undefined, flags: BatchFlags, con
     const metadata = plan.metadata !== false && settings.imageMetadata.value === 'on';
     const warn = (note: string): void => {
       progress.clear();
-      io.stderr.write(`svc: warning: ${forOutput(note, io.stderrIsTTY)}\n`);
+      io.warn(note);
     };
     const ending = { alreadyDone: checked.doneBefore + skippedFailures, stopped: false };
     const finish = (how: Ending): void => {

@@ -86,11 +86,11 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   }
   const finishReason = outcome.completion?.choices[0]?.finish_reason;
   const empty = emptyReplyNote(outcome.completion);
-  if (empty) io.stderr.write(`svc: ${empty}\n`);
-  else if (finishReason === 'length') io.stderr.write('svc: the reply was cut at the token limit (finish_reason: length)\n');
+  if (empty) io.note(empty);
+  else if (finishReason === 'length') io.note('the reply was cut at the token limit (finish_reason: length)');
   // With no text at all it is an error (api/reply-checks.ts); after some, the text stands, cut.
-  if (finishReason === 'content_filter') io.stderr.write("svc: the service's content filter cut the reply (finish_reason: content_filter)\n");
-  if (plan.usage) io.stderr.write(`${replyUsageLine(outcome.completion?.usage, await factory.prices(), model, outcome.completion?.model)}\n`);
+  if (finishReason === 'content_filter') io.note("the service's content filter cut the reply (finish_reason: content_filter)");
+  if (plan.usage) io.say(replyUsageLine(outcome.completion?.usage, await factory.prices(), model, outcome.completion?.model));
   if (notSaved) throw notSaved;
   if (plan.extract) writeExtracted(io, reply, plan.extract);
 }

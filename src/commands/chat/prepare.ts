@@ -21,6 +21,6 @@ export function prepareChat(io: IO, plan: ChatPlan): ChatInputs {
   const role = fillRole(plan.role === undefined ? undefined : loadRole(io.env, plan.role), plan.vars ?? {});
   const files = readAttachments(plan.files ?? [], io.cwd);
   // On a terminal, the size of what goes out (a glob can match more than meant); scripts get quiet.
-  if (files.length > 0 && io.stderrIsTTY) io.stderr.write(`svc: attached ${describeTotal(files)}\n`);
+  if (files.length > 0 && io.stderrIsTTY) io.note(`attached ${describeTotal(files)}`);
   return { role, files };
 }

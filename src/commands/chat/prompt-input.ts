@@ -1,6 +1,6 @@
 /**
  * The user message of a one-shot chat: prompt words, then the files of -f, then piped stdin,
- * each after a blank line (cli.md "svc chat", the convention of mods and llm).
+ * each after a blank line (docs/chat.md, the convention of mods and llm).
  */
 import { composeMessage, type Prompt } from '../../attachments/message.js';
 import type { AttachedFile } from '../../attachments/read.js';
@@ -27,7 +27,7 @@ export async function readPipedPrompt(io: IO, words: string[], signal: AbortSign
   let received = false;
   const timer = words.length > 0
     ? setTimeout(() => {
-      if (!received) io.stderr.write('svc: still waiting for stdin to end (words were given too); if nothing is coming, pass --no-stdin or </dev/null\n');
+      if (!received) io.note('still waiting for stdin to end (words were given too); if nothing is coming, pass --no-stdin or </dev/null');
     }, noticeMs)
     : undefined;
   // Ctrl-C while waiting: the stream is not destroyed (it is the process's stdin), only left.
@@ -58,11 +58,6 @@ export function composeUserMessage(words: string[], files: readonly AttachedFile
   const fromWords = words.join(' ').trim();
   const fromStdin = (stdinText ?? '').replace(/^\uFEFF/, '').replace(/\s+$/, '');
   return composeMessage(fromWords, files, fromStdin.trim() === '' ? '' : fromStdin);
-}
-
-/** Join words and stdin; an empty result means there is no prompt. */
-export function composePrompt(words: string[], stdinText: string | undefined): string {
-  return composeUserMessage(words, [], stdinText).text;
 }
 
 /**

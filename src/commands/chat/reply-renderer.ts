@@ -5,7 +5,7 @@
  */
 import type { ResolvedSettings } from '../../factory.js';
 import type { IO } from '../../terminal/io.js';
-import { plainWanted } from '../../terminal/plain.js';
+import type { RenderTarget } from '../../render/terminal-renderer.js';
 import type { OpenRenderer } from './reply-writer.js';
 
 /**
@@ -14,7 +14,7 @@ import type { OpenRenderer } from './reply-writer.js';
  * shell, some CI consoles) understands no escape sequence, styles or line redraws: text as sent.
  */
 export function rendersReplies(io: IO, settings: Pick<ResolvedSettings, 'render'>): boolean {
-  return io.stdoutIsTTY && !plainWanted(io.env) && settings.render.value === 'auto';
+  return io.stdoutIsTTY && !io.plain && settings.render.value === 'auto';
 }
 
 /**
@@ -23,5 +23,5 @@ export function rendersReplies(io: IO, settings: Pick<ResolvedSettings, 'render'
  */
 export async function loadReplyRenderer(io: IO): Promise<OpenRenderer> {
   const { terminalRenderer } = await import('../../render/terminal-renderer.js');
-  return (write) => terminalRenderer({ stream: io.stdout as { columns?: number }, env: io.env, write });
+  return (write) => terminalRenderer({ stream: io.stdout as RenderTarget['stream'], env: io.env, write });
 }

@@ -7,7 +7,6 @@ import { once } from 'node:events';
 import { colorWanted, type IO } from '../../terminal/io.js';
 import type { StreamingRenderer } from '../../render/streaming-renderer.js';
 import { classifyStdoutError } from '../../terminal/stdout-check.js';
-import { plainWanted } from '../../terminal/plain.js';
 import { forOutput } from '../../core/terminal-text.js';
 
 /** Makes the renderer that draws a reply, given where its bytes go (reply-renderer.ts). */
@@ -53,7 +52,7 @@ export class ReplyWriter {
     this.#io = io;
     this.#reasoningShown = reasoning;
     this.#dim = reasoning === 'terminal' ? colorWanted(io.env, io.stdoutIsTTY) : reasoning === 'stderr' && io.colorEnabled;
-    this.#wholeLines = io.stdoutIsTTY && plainWanted(io.env);
+    this.#wholeLines = io.stdoutIsTTY && io.plain;
     this.#onClosed = onClosed;
     this.#loading = renderer;
     // Awaited by the first write; a reply that fails before any text never asks for it.

@@ -86,7 +86,7 @@ export function replyText(completion: ChatCompletion | undefined): string {
 export async function streamReply(io: IO, client: ApiClient, request: ChatRequest, options: ReplyOptions): Promise<ReplyOutcome> {
   const outcome = await streamOnce(io, client, request, options);
   if (request.stream_options === undefined || !options.streamUsage?.refusedBy(outcome.error)) return outcome;
-  io.stderr.write('svc: the service refused stream_options (token counts in a stream): asking again without it, and not asking again in this run (`svc config set streamUsage off` keeps it off)\n');
+  io.note('the service refused stream_options (token counts in a stream): asking again without it, and not asking again in this run (`svc config set streamUsage off` keeps it off)');
   const { stream_options: _refused, ...without } = request;
   return streamOnce(io, client, without, options);
 }

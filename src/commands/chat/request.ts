@@ -1,4 +1,4 @@
-/** The chat request body (service-api.md 4.1), for a one-shot answer, a session's turn or a batch line. */
+/** The chat request body (docs/service-api.md, "Chat: the request"), for a one-shot answer, a session's turn or a batch line. */
 import type { ChatMessage, ChatRequest } from '../../api/chat-types.js';
 import type { Role } from '../../roles/role-file.js';
 import type { ChatPlan } from './options.js';

@@ -1,6 +1,6 @@
 /**
  * `svc chat`: one-shot or interactive. Interactive when asked (-i), or when there is no prompt
- * and a person is at both ends (stdin and stdout are terminals), as cli.md says.
+ * and a person is at both ends (stdin and stdout are terminals), as docs/chat.md says.
  */
 import type { CommandContext } from '../context.js';
 import type { ChatFlags } from './flags.js';

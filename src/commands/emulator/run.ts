@@ -156,5 +156,5 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
   }
   if (!signal.aborted) await once(signal, 'abort');
   await emulator.close();
-  io.stderr.write('svc emulator stopped\n');
+  io.say('svc emulator stopped');
 }

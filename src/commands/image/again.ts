@@ -6,7 +6,6 @@
  * `svc image` still apply (-o, -m, --json, --preview).
  */
 import { SvcError } from '../../core/errors.js';
-import { forOutput } from '../../core/terminal-text.js';
 import type { ImageFlags } from './flags.js';
 import { factsOf, noRecordMessage } from './info.js';
 import type { IO } from '../../terminal/io.js';
@@ -18,8 +17,8 @@ export function againRequest(io: IO, file: string, flags: ImageFlags): { words: 
   const record = facts.record;
   if (!record) throw new SvcError(noRecordMessage(file, facts), { hint: 'svc image again needs a file svc saved with its metadata' });
   const seed = flags.seed ?? String(randomSeed());
-  if (flags.seed === undefined) io.stderr.write(`svc: again with a new seed, ${seed} (--seed ${record.seed ?? 'N'} asks for the same one)\n`);
-  io.stderr.write(`svc: prompt: ${forOutput(record.prompt, io.stderrIsTTY)}\n`);
+  if (flags.seed === undefined) io.note(`again with a new seed, ${seed} (--seed ${record.seed ?? 'N'} asks for the same one)`);
+  io.note(`prompt: ${record.prompt}`);
   return {
     words: [record.prompt],
     flags: {

@@ -98,13 +98,13 @@ export function runImageInfo(factory: Factory, files: string[], json: boolean): 
       // A file that cannot be read is named, like one without a record; the others are shown.
       if (!(error instanceof SvcError)) throw error;
       missing += 1;
-      io.stderr.write(`svc: error: ${forOutput(error.message, io.stderrIsTTY)}\n`);
+      io.note(`error: ${error.message}`);
       continue;
     }
     if (facts.record) found.push([file, facts]);
     else {
       missing += 1;
-      io.stderr.write(`svc: ${forOutput(noRecordMessage(file, facts), io.stderrIsTTY)}\n`);
+      io.note(noRecordMessage(file, facts));
     }
   }
   if (json) io.stdout.write(jsonForOutput(found.map(([file, facts]) => jsonOf(file, facts)), io.stdoutIsTTY));

@@ -45,18 +45,18 @@ export function openInViewer(io: IO, path: string, shown: string, platform: Node
         windowsHide: true,
       });
     } catch (error) {
-      io.stderr.write(`svc: warning: cannot open ${name}: ${describeSystemError(error)}\n`);
+      io.warn(`cannot open ${name}: ${describeSystemError(error)}`);
       done();
       return;
     }
     child.once('spawn', () => {
       child.unref();
-      io.stderr.write(`opening ${name} in the system viewer (${opener.command === 'cmd' ? 'start' : opener.command})\n`);
+      io.say(`opening ${name} in the system viewer (${opener.command === 'cmd' ? 'start' : opener.command})`);
       done();
     });
     child.once('error', (error) => {
       const reason = errnoCode(error) === 'ENOENT' ? `${opener.command} was not found` : describeSystemError(error);
-      io.stderr.write(`svc: warning: cannot open ${name}: ${reason}; the file is saved, open it yourself\n`);
+      io.warn(`cannot open ${name}: ${reason}; the file is saved, open it yourself`);
       done();
     });
   });

@@ -42,7 +42,7 @@ export async function runModels(factory: Factory, flags: ModelsFlags, signal: Ab
   const { answer, rows } = asked.list;
   if (flags.json === true) io.stdout.write(jsonForOutput(answer, io.stdoutIsTTY));
   else if (io.stdoutIsTTY) {
-    if (rows.length === 0) io.stderr.write('svc: the service lists no models\n');
+    if (rows.length === 0) io.note('the service lists no models');
     io.stdout.write(table(rows, terminalWidth(io.stdout)));
   }
   else if (rows.length > 0) io.stdout.write(`${rows.map((row) => row.id).join('\n')}\n`);

@@ -10,7 +10,6 @@ import { chooseDefault, chosenDefault } from '../../settings/profile-choice.js';
 import { DEFAULT_PROFILE, parseProfileName, PROFILE_ENV, profileDir, profileExists, profileNames, unknownProfileError } from '../../settings/profiles.js';
 import { BrokenStoreFileError, openStore } from '../../settings/store.js';
 import { readStoredKey, warnSkipped } from '../../settings/stored-key.js';
-import { forOutput } from '../../core/terminal-text.js';
 import { jsonForOutput } from '../../core/json.js';
 import { tableText, terminalWidth } from '../../terminal/table.js';
 
@@ -43,7 +42,7 @@ async function storedKey(io: IO, dir: string): Promise<string | null> {
     return key ? maskKey(key.key) : null;
   } catch (error) {
     if (!(error instanceof UnusableKeyError)) throw error;
-    io.stderr.write(`svc: warning: ${error.message}\n`);
+    io.warn(error.message);
     return null;
   }
 }
@@ -51,14 +50,14 @@ async function storedKey(io: IO, dir: string): Promise<string | null> {
 /** Tell the user when the environment overrides what the profiles store. */
 function noteOverrides(io: IO): void {
   const overriding = [settingDefinitions.baseUrl.env, API_KEY_ENV].filter((name) => io.env[name]);
-  if (overriding.length > 0) io.stderr.write(`svc: note: ${overriding.join(' and ')} ${overriding.length > 1 ? 'are' : 'is'} set and override${overriding.length > 1 ? '' : 's'} every profile\n`);
+  if (overriding.length > 0) io.note(`note: ${overriding.join(' and ')} ${overriding.length > 1 ? 'are' : 'is'} set and override${overriding.length > 1 ? '' : 's'} every profile`);
 }
 
 export async function runList(factory: Factory, json: boolean): Promise<void> {
   const { io } = factory;
   const chosen = (await chosenDefault(io)) ?? DEFAULT_PROFILE;
   const names = profileNames(io.env);
-  if (!names.includes(chosen)) io.stderr.write(`svc: warning: the default profile "${chosen}" (svc profiles use) does not exist any more; choose another with \`svc profiles use <name>\`\n`);
+  if (!names.includes(chosen)) io.warn(`the default profile "${chosen}" (svc profiles use) does not exist any more; choose another with \`svc profiles use <name>\``);
   const rows: ProfileRow[] = [];
   for (const name of names) {
     const dir = profileDir(io.env, name);
@@ -84,9 +83,9 @@ export async function runUse(factory: Factory, text: string): Promise<void> {
   const name = parseProfileName(text, 'svc profiles use');
   if (!profileExists(io.env, name)) throw unknownProfileError(io.env, name);
   await chooseDefault(io, name);
-  io.stderr.write(`svc: "${name}" is now the default profile\n`);
+  io.note(`"${name}" is now the default profile`);
   const fromEnv = io.env[PROFILE_ENV];
-  if (fromEnv && fromEnv !== name) io.stderr.write(`svc: note: ${PROFILE_ENV} is set (to "${forOutput(fromEnv, io.stderrIsTTY)}") and takes precedence in this environment\n`);
+  if (fromEnv && fromEnv !== name) io.note(`note: ${PROFILE_ENV} is set (to "${fromEnv}") and takes precedence in this environment`);
 }
 
 /**
@@ -114,11 +113,11 @@ export async function runDelete(factory: Factory, texts: string[], yes?: boolean
     } catch (error) {
       throw new SvcError(`cannot delete ${dir}: ${describeSystemError(error)}`, { cause: error });
     }
-    io.stderr.write(`svc: deleted profile "${name}"\n`);
+    io.note(`deleted profile "${name}"`);
     if (chosen === name) {
       await chooseDefault(io, DEFAULT_PROFILE);
-      io.stderr.write(`svc: it was the default profile; "${DEFAULT_PROFILE}" is the default again\n`);
+      io.note(`it was the default profile; "${DEFAULT_PROFILE}" is the default again`);
     }
-    if (io.env[PROFILE_ENV] === name) io.stderr.write(`svc: note: ${PROFILE_ENV} names it still; unset it, or commands here will fail\n`);
+    if (io.env[PROFILE_ENV] === name) io.note(`note: ${PROFILE_ENV} names it still; unset it, or commands here will fail`);
   }
 }

@@ -6,6 +6,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { InterruptedError, UsageError } from '../../core/errors.js';
 import type { IO } from '../../terminal/io.js';
+import type { RenderTarget } from '../../render/terminal-renderer.js';
 import { asBytes } from '../../terminal/streams.js';
 import { StdoutBytes } from './stdout-bytes.js';
 
@@ -43,7 +44,7 @@ async function copy(stdin: Readable, signal: AbortSignal, out: StdoutBytes): Pro
 async function render(io: IO, signal: AbortSignal, out: StdoutBytes): Promise<void> {
   // Loaded only here: a pipe never pays for the renderer or the highlighter.
   const { terminalRenderer } = await import('../../render/terminal-renderer.js');
-  const renderer = terminalRenderer({ stream: io.stdout as { columns?: number }, env: io.env, write: (bytes) => out.queue(bytes) });
+  const renderer = terminalRenderer({ stream: io.stdout as RenderTarget['stream'], env: io.env, write: (bytes) => out.queue(bytes) });
   const decoder = new StringDecoder('utf8');
   try {
     for await (const piece of input(io.stdin, signal)) {

@@ -27,7 +27,7 @@ export function runList(factory: Factory, json: boolean): void {
   const { io } = factory;
   const entries = listRoles(io.env);
   for (const entry of entries) {
-    if ('problem' in entry) io.stderr.write(`svc: warning: the role file ${forOutput(entry.path, io.stderrIsTTY)} ${forOutput(entry.problem, io.stderrIsTTY)}; fix it with \`svc roles edit ${entry.name}\`\n`);
+    if ('problem' in entry) io.warn(`the role file ${entry.path} ${entry.problem}; fix it with \`svc roles edit ${entry.name}\``);
   }
   const usable = entries.filter((entry): entry is UsableRole => !('problem' in entry));
   if (json) {
@@ -59,8 +59,8 @@ export function runShow(factory: Factory, text: string): void {
   const fileText = found.path === undefined ? formatRoleFile(found.role) : readFileSync(found.path, 'utf8');
   io.stdout.write(forOutput(fileText.endsWith('\n') ? fileText : `${fileText}\n`, io.stdoutIsTTY));
   const blanks = blanksOf(found.role.system, found.role.prompt);
-  if (blanks.length > 0) io.stderr.write(`svc: blanks to fill with --var: ${forOutput(blanks.map(describeBlank).join(', '), io.stderrIsTTY)}\n`);
-  if (found.source === 'built-in') io.stderr.write(`svc: ${found.role.name} is built in; \`svc roles edit ${found.role.name}\` makes a copy of your own that replaces it\n`);
+  if (blanks.length > 0) io.note(`blanks to fill with --var: ${blanks.map(describeBlank).join(', ')}`);
+  if (found.source === 'built-in') io.note(`${found.role.name} is built in; \`svc roles edit ${found.role.name}\` makes a copy of your own that replaces it`);
 }
 
 export function runSet(factory: Factory, text: string, flags: RoleSetFlags): void {
@@ -82,7 +82,7 @@ export function runSet(factory: Factory, text: string, flags: RoleSetFlags): voi
     prompt: flags.prompt ?? before?.prompt,
   };
   const path = saveRole(io.env, role);
-  io.stderr.write(`svc: saved role "${name}" in ${forOutput(path, io.stderrIsTTY)}\n`);
+  io.note(`saved role "${name}" in ${path}`);
 }
 
 export async function runRemove(factory: Factory, names: string[], yes?: boolean): Promise<void> {
@@ -98,7 +98,7 @@ export async function runRemove(factory: Factory, names: string[], yes?: boolean
   await confirmDeletion(io, describeMany(checked, 'the role', 'roles'), yes);
   for (const name of checked) {
     removeRoleFile(io.env, name);
-    io.stderr.write(`svc: deleted role "${name}"${builtInRole(name) ? ' (the built-in one applies again)' : ''}\n`);
+    io.note(`deleted role "${name}"${builtInRole(name) ? ' (the built-in one applies again)' : ''}`);
   }
 }
 
@@ -126,7 +126,7 @@ export function runEdit(factory: Factory, text: string): void {
   const path = roleFilePath(io.env, name);
   const draftPath = `${path}.draft`;
   const draft = readIfThere(draftPath) ?? readIfThere(path) ?? startingText(name);
-  if (existsSync(draftPath)) io.stderr.write(`svc: starting from your last edit that could not be saved (${forOutput(draftPath, io.stderrIsTTY)})\n`);
+  if (existsSync(draftPath)) io.note(`starting from your last edit that could not be saved (${draftPath})`);
   const result = editInEditor(io.env, draft, 0);
   if (result.text === undefined) throw new UsageError(`${result.problem ?? 'the editor failed'}; the role was not changed`);
   const edited = `${result.text}\n`;
@@ -140,7 +140,7 @@ export function runEdit(factory: Factory, text: string): void {
   }
   saveRoleText(io.env, name, edited);
   rmSync(draftPath, { force: true });
-  io.stderr.write(`svc: saved role "${name}" in ${forOutput(path, io.stderrIsTTY)}\n`);
+  io.note(`saved role "${name}" in ${path}`);
 }
 
 function readIfThere(path: string): string | undefined {

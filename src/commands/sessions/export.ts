@@ -100,7 +100,7 @@ export async function runExport(factory: Factory, given: string, options: Export
       if (!existsSync(image.path)) return undefined;
       return relative(base, copies ? copies.copy(image.path) : image.path);
     });
-    if (copies && copies.count > 0) io.stderr.write(`svc: copied ${copies.count} ${copies.count === 1 ? 'image' : 'images'} to ${forOutput(options.withImages!, io.stderrIsTTY)}\n`);
+    if (copies && copies.count > 0) io.note(`copied ${copies.count} ${copies.count === 1 ? 'image' : 'images'} to ${options.withImages!}`);
   }
   if (path === undefined) {
     // Model text on a terminal is neutralised; a pipe or a file gets it exactly.
@@ -108,7 +108,7 @@ export async function runExport(factory: Factory, given: string, options: Export
     return;
   }
   writeWhole(path, text, options.force === true, options.output!);
-  io.stderr.write(`svc: exported "${name}" (${conversation.turns.length} ${conversation.turns.length === 1 ? 'turn' : 'turns'}, ${FORMAT_NAMES[format]}) to ${forOutput(path, io.stderrIsTTY)}\n`);
+  io.note(`exported "${name}" (${conversation.turns.length} ${conversation.turns.length === 1 ? 'turn' : 'turns'}, ${FORMAT_NAMES[format]}) to ${path}`);
 }
 
 /** An image file's bytes for the HTML export, or undefined when it is gone or not an image. */

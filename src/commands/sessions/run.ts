@@ -96,7 +96,7 @@ export async function runFork(factory: Factory, text: string, newName: string | 
   if (target === name) throw new UsageError(`a fork needs a name of its own, not "${name}"`, { hint: `svc sessions fork ${name} <new name>` });
   store.createWith(target, forkRecords(source, target, upTo));
   io.stdout.write(`${target}\n`);
-  io.stderr.write(`svc: forked "${name}" (${upTo === count ? `all ${count}` : `${upTo} of ${count}`} turn${count === 1 ? '' : 's'}) as "${target}" · go on with: svc chat --session ${target}\n`);
+  io.note(`forked "${name}" (${upTo === count ? `all ${count}` : `${upTo} of ${count}`} turn${count === 1 ? '' : 's'}) as "${target}" · go on with: svc chat --session ${target}`);
 }
 
 /** `svc sessions rename OLD NEW`: OLD may be a beginning of the name that no other shares. */
@@ -106,7 +106,7 @@ export async function runRename(factory: Factory, text: string, newName: string)
   const name = store.resolve(text);
   if (name === newName) throw new UsageError(`"${name}" has that name already`);
   store.rename(name, newName);
-  factory.io.stderr.write(`svc: renamed "${name}" to "${newName}" · go on with: svc chat --session ${newName}\n`);
+  factory.io.note(`renamed "${name}" to "${newName}" · go on with: svc chat --session ${newName}`);
 }
 
 /**
@@ -123,6 +123,6 @@ export async function runDelete(factory: Factory, names: string[], yes?: boolean
   await confirmDeletion(io, describeMany(unique, 'the conversation', 'conversations'), yes);
   for (const name of unique) {
     store.delete(name);
-    io.stderr.write(`deleted ${name}\n`);
+    io.say(`deleted ${name}`);
   }
 }

@@ -88,7 +88,7 @@ export async function runSearch(factory: Factory, words: string[], options: Sear
   }
   if (found === 0) {
     // As grep: exit 1 when nothing is found, so a script can test for it.
-    io.stderr.write(`no saved conversation${describeFilter(filter)} contains "${forOutput(text, io.stderrIsTTY)}"\n`);
+    io.say(`no saved conversation${describeFilter(filter)} contains "${text}"`);
     throw new SilentExit(1);
   }
 }

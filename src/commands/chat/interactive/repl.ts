@@ -2,7 +2,6 @@
  * The interactive session: read a message, stream the reply, keep the whole conversation and
  * send it each turn, until the user leaves. Every turn is saved as it happens.
  */
-import { plainWanted } from '../../../terminal/plain.js';
 import { PlainLineReader } from './plain-reader.js';
 import { StreamUsageAsk } from '../../../chat/stream-usage.js';
 import type { Price } from '../../../settings/prices.js';
@@ -58,7 +57,7 @@ export async function runInteractive(plan: ChatPlan, role: Role | undefined, con
   const session = openConversation(store, plan.conversation);
   const history = await factory.inputHistory(plan.conversation.save);
   // Plain mode: lines as the terminal edits them, nothing redrawn (plain-reader.ts).
-  const reader = plainWanted(io.env) ? new PlainLineReader(terminal.stream, io.stderr, context.interrupts) : new LineReader(terminal, io.stderr, history, { cwd: io.cwd, env: io.env });
+  const reader = io.plain ? new PlainLineReader(terminal.stream, io.stderr, context.interrupts) : new LineReader(terminal, io.stderr, history, { cwd: io.cwd, env: io.env });
   const choice = await chooseChatModel(io.env, settings, session, role, client, context.signal);
   await runSession({ plan, role, context, client, store, session, model: choice.model, unsetModel: choice.unset, reader, terminal, render, storedParams: settings.params.value, prices: await factory.prices(), streamUsage: new StreamUsageAsk(settings.streamUsage.value === 'on') }, firstMessage);
 }
