@@ -1,7 +1,7 @@
 /**
- * The chat completion endpoint, `POST /v1/chat/completions` (service-api.md 4.1): the protocol of
- * core/chat/ (request, completion, stream) around the reply extras/text/ makes up, with the
- * OpenAI fields of extras/openai/.
+ * The chat completion endpoint, `POST /v1/chat/completions` (docs/service-api.md, "Chat"): the
+ * protocol of core/chat/ (request, completion, stream) around the reply extras/text/ makes up,
+ * with the OpenAI fields of extras/openai/.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { assertAllowed } from './core/blacklist.js';

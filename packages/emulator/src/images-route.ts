@@ -1,7 +1,7 @@
 /**
- * The image generation endpoint, `POST /v1/images/generations` (service-api.md 4.2): one image
- * per request, the scene extras/scenes/ plans and draws for the prompt and seed, encoded for real
- * (core/images/) in the requested aspect ratio and format, with the OpenAI fields of
+ * The image generation endpoint, `POST /v1/images/generations` (docs/service-api.md, "Images"):
+ * one image per request, the scene extras/scenes/ plans and draws for the prompt and seed, encoded
+ * for real (core/images/) in the requested aspect ratio and format, with the OpenAI fields of
  * extras/openai/.
  */
 import { assertAllowed } from './core/blacklist.js';
@@ -31,10 +31,10 @@ const renderQueue = createSerialQueue();
  * draws, encodes and answers with `{created, data, usage}`.
  *
  * The negative prompt is not checked against the blacklist. The blacklist exists to refuse
- * requests for harmful content (service-api.md 4.2 rule 2 and section 7 speak of the prompt); the
- * negative prompt only names what must NOT appear, and here it can only take elements out of the
- * scene (extras/scenes/plan.ts), so `--negative "no pipe bomb"` asks for less of the very thing the blacklist
- * guards against. Refusing it would block a careful user and protect no one.
+ * requests for harmful content (docs/service-api.md, "Images" and "Errors", speak of the prompt);
+ * the negative prompt only names what must NOT appear, and here it can only take elements out of
+ * the scene (extras/scenes/plan.ts), so `--negative "no pipe bomb"` asks for less of the very
+ * thing the blacklist guards against. Refusing it would block a careful user and protect no one.
  *
  * Without a seed a random one is drawn, so repeated requests give different images, as a real
  * model's do. Usage counts the text sent in (prompt and negative prompt); an image has no

@@ -1,6 +1,7 @@
 /**
- * @svc/emulator: a local stand-in for the service svc talks to (service-api.md), on `node:http`.
- * `svc emulator` runs it; tests start it in-process. The package's README says what is where.
+ * @svc/emulator: a local stand-in for the service svc talks to (svc's docs/service-api.md), on
+ * `node:http`. `svc emulator` runs it; tests start it in-process. The package's README says what
+ * is where.
  *
  * @example
  * const emu = await startEmulator();

@@ -1,6 +1,6 @@
 /**
- * The emulator: a local implementation of the service (service-api.md) on `node:http`, for trying
- * svc offline, for scripts' tests and for this project's tests. `svc emulator` wraps it.
+ * The emulator: a local implementation of the service (svc's docs/service-api.md) on `node:http`,
+ * for trying svc offline, for scripts' tests and for this project's tests. `svc emulator` wraps it.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';

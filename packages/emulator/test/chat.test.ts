@@ -16,7 +16,7 @@ const ask = (content: string, extra: Record<string, unknown> = {}) =>
 const contentOf = async (body: Record<string, unknown>): Promise<string> => (await chat(emu, body)).json.choices[0].message.content;
 
 describe('a completion', () => {
-  it('has the shape of service-api.md 2.2 with consistent usage', async () => {
+  it('has the shape of a whole answer (docs/service-api.md) with consistent usage', async () => {
     const messages = [{ role: 'system', content: 'Be helpful.' }, { role: 'user', content: 'How do I bake sourdough bread?' }];
     const before = Date.now();
     const answer = await chat(emu, { messages });

@@ -24,7 +24,8 @@ describe('the openai SDK and images', () => {
     expect(readHeader(Buffer.from(image?.b64_json ?? '', 'base64'))).toEqual({ format: 'webp', width: 1344, height: 756 });
     expect(image?.revised_prompt?.startsWith(prompt)).toBe(true);
     expect(image?.revised_prompt).not.toBe(prompt);
-    // The SDK types OpenAI's own usage names; this service uses the chat names (service-api.md 2.4).
+    // The SDK types OpenAI's own usage names; this service uses the chat names
+    // (docs/service-api.md, "Images").
     const tokens = countTokens(prompt);
     expect(result.usage as unknown).toEqual({ prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens });
     expect(result.created).toBe(Date.UTC(2026, 2, 4, 5, 6, 7) / 1000);

@@ -52,7 +52,7 @@ describe('image models', () => {
 });
 
 describe('parseImageRequest', () => {
-  it('fills in the defaults of service-api.md 4.2', () => {
+  it('fills in the defaults of the image fields (docs/service-api.md, "Images")', () => {
     expect(parseImageRequest({ prompt: ' a boat ' })).toEqual({
       prompt: ' a boat ', model: 'svc-vision', aspectRatio: '1:1', outputFormat: 'png', seed: undefined, negativePrompt: undefined, n: 1, responseFormat: 'b64_json',
     });

@@ -131,7 +131,8 @@ describe('messages as clients send them', () => {
 
 describe('images as OpenAI clients ask for them', () => {
   it('n images, each with the next seed (so each can be made again alone)', async () => {
-    // `seed` is the service's own field (service-api.md 4.2), not OpenAI's: the SDK passes it on.
+    // `seed` is the service's own field (docs/service-api.md, "Images"), not OpenAI's: the SDK
+    // passes it on.
     const withSeed = (params: OpenAI.ImageGenerateParamsNonStreaming, seed: number) => ({ ...params, seed }) as OpenAI.ImageGenerateParamsNonStreaming;
     const two = await sdk.client.images.generate(withSeed({ model: 'svc-vision', prompt: 'a red kite', n: 2, size: '1024x1024', quality: 'hd', style: 'vivid' }, 11));
     expect(two.data).toHaveLength(2);

@@ -1,5 +1,5 @@
 /**
- * Bearer authentication (service-api.md section 5): `Authorization: Bearer <API_KEY>`.
+ * Bearer authentication (docs/service-api.md, "Authentication"): `Authorization: Bearer <API_KEY>`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

@@ -1,6 +1,7 @@
 /**
  * The content blacklist, shared by the chat and image endpoints: a request whose text contains a
- * listed term is refused with `400 Request contains disallowed content` (service-api.md section 7).
+ * listed term is refused with `400 Request contains disallowed content` (docs/service-api.md,
+ * "Errors").
  * What counts as the request's text is the endpoint's call: every chat message, and an image's
  * prompt but not its negative prompt (images-route.ts says why).
  */

@@ -3,7 +3,7 @@
  * endpoint for the image model is a 404, as it would be for any unknown id.
  */
 
-/** Chat model ids, the default first (service-api.md 4.1: `model` defaults to `svc-pro`). */
+/** Chat model ids, the default first (docs/service-api.md, "Chat": `model` defaults to svc-pro). */
 export const CHAT_MODELS = ['svc-pro', 'svc-mini'] as const;
 
 /** A chat model id. */
@@ -18,8 +18,9 @@ export function isChatModel(id: string): id is ChatModel {
 }
 
 /**
- * Image model ids, the default first (service-api.md 4.2: `model` defaults to `svc-vision`). The
- * image endpoint serves only these; a chat model id there is a 404 like any unknown id.
+ * Image model ids, the default first (docs/service-api.md, "Images": `model` defaults to
+ * `svc-vision`). The image endpoint serves only these; a chat model id there is a 404 like any
+ * unknown id.
  */
 export const IMAGE_MODELS = ['svc-vision'] as const;
 

@@ -1,7 +1,7 @@
 /**
  * Turns the generated text into the completion the client sees: `stop` and `max_tokens` applied,
- * the finish reason chosen, usage counted, and the response objects shaped (service-api.md 2.2
- * and OpenAI's `chat.completion.chunk` for streaming).
+ * the finish reason chosen, usage counted, and the response objects shaped (docs/service-api.md,
+ * "The answer, whole" and "The answer, streamed").
  */
 import { randomBytes } from 'node:crypto';
 import { countPromptTokens, tokenize } from '../tokenizer.js';
@@ -20,7 +20,7 @@ export interface ToolCall {
 /** The logprobs entry of `token` at `position` in its choice (extras/openai/logprobs.ts). */
 export type LogprobOf = (token: string, position: number) => object;
 
-/** Token counts (service-api.md 2.4). */
+/** Token counts (docs/service-api.md, "The answer, whole"). */
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
@@ -124,9 +124,9 @@ function messageOf(choice: Choice): object {
 }
 
 /**
- * The non-streaming response body (service-api.md 2.2), with every field OpenAI's has
- * (`system_fingerprint`, `logprobs: null`, `refusal: null`, usage details), so client code and
- * SDKs written against OpenAI find what they read.
+ * The non-streaming response body (docs/service-api.md, "The answer, whole"), with every field
+ * OpenAI's has (`system_fingerprint`, `logprobs: null`, `refusal: null`, usage details), so client
+ * code and SDKs written against OpenAI find what they read.
  */
 export function completionBody(c: Completion): object {
   return {

@@ -9,7 +9,7 @@
 import { invalidParam } from '../errors.js';
 import { describe, isObject, optionalEnum, optionalString, rejectUnknownFields, required, type JsonObject } from '../validate.js';
 
-/** A message role (service-api.md 2.1, and the OpenAI roles clients send today). */
+/** A message role (docs/service-api.md, "The request", and the OpenAI roles clients send today). */
 export const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
 
 /** One message of the conversation, its content as text. */

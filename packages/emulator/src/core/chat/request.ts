@@ -1,8 +1,8 @@
 /**
- * Validation of a chat completion request's service fields (service-api.md 2.1, 4.1 and 8, plus
- * the OpenAI conventions the spec leaves open: `stop` holds 1 to 4 strings, `stream_options`
- * exists only with `stream: true`). The result is a typed request with every default applied.
- * The OpenAI fields beyond these (`n`, `seed`, `tools`, ...) are read by
+ * Validation of a chat completion request's service fields (docs/service-api.md, "Chat" and
+ * "Limits", plus the OpenAI conventions the service's document leaves open: `stop` holds 1 to 4
+ * strings, `stream_options` exists only with `stream: true`). The result is a typed request with
+ * every default applied. The OpenAI fields beyond these (`n`, `seed`, `tools`, ...) are read by
  * extras/openai/chat-request.ts, which calls this first.
  */
 import { invalidParam } from '../errors.js';

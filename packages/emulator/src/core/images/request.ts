@@ -1,8 +1,8 @@
 /**
- * Validation of an image generation request's service fields (service-api.md 4.2 and 8). The
- * result is a typed request with every default applied; the model is checked later, as a 404
- * rather than a 400. The OpenAI fields beyond these (`n`, `size`, `response_format`, ...) are read
- * by extras/openai/image-request.ts, which calls this first.
+ * Validation of an image generation request's service fields (docs/service-api.md, "Images" and
+ * "Limits"). The result is a typed request with every default applied; the model is checked later,
+ * as a 404 rather than a 400. The OpenAI fields beyond these (`n`, `size`, `response_format`, ...)
+ * are read by extras/openai/image-request.ts, which calls this first.
  */
 import { invalidParam } from '../errors.js';
 import { DEFAULT_IMAGE_MODEL } from '../models.js';

@@ -1,17 +1,18 @@
 /**
- * The image endpoint's enumerated options (service-api.md 4.2 and 8) and the pixel size drawn for
- * each aspect ratio. The README quotes {@link IMAGE_SIZES}; keep the two in step.
+ * The image endpoint's enumerated options (docs/service-api.md, "Images" and "Limits") and the
+ * pixel size drawn for each aspect ratio. svc's docs/emulator.md and docs/images.md quote
+ * {@link IMAGE_SIZES}; keep them in step.
  */
 
 /**
- * The aspect ratios of service-api.md 4.2, the default first. svc's client has the same list (its
- * src/api/images/formats.ts): this package imports nothing of svc, and svc's
+ * The aspect ratios of docs/service-api.md ("Images"), the default first. svc's client has the same
+ * list (its src/api/images/formats.ts): this package imports nothing of svc, and svc's
  * test/architecture/emulator-contract.test.ts checks that the two lists agree.
  */
 export const ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9'] as const;
 export type AspectRatio = (typeof ASPECT_RATIOS)[number];
 
-/** The output formats of service-api.md 4.2, the default first (checked against svc's like the ratios). */
+/** The output formats ("Images"), the default first; checked against svc's like the ratios. */
 export const OUTPUT_FORMATS = ['png', 'jpeg', 'webp'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 

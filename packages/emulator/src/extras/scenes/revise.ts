@@ -1,6 +1,6 @@
 /**
- * Prompt enhancement: the `revised_prompt` the service returns (service-api.md 1 and 4.2). It reads
- * like a real model's rewrite: the user's words first and unchanged, then lighting, setting,
+ * Prompt enhancement: the `revised_prompt` the service returns (docs/service-api.md, "Images"). It
+ * reads like a real model's rewrite: the user's words first and unchanged, then lighting, setting,
  * style, composition and finish, and what the negative prompt rules out.
  *
  * The setting describes the drawn scene (the {@link ScenePlan}): its sky, sun or moon, ridges and
