@@ -91,8 +91,9 @@ describe('bash completion, for real', () => {
     expect(await complete('svc chat -m pa')).toEqual([]);
     expect(await complete('svc chat -s pa')).toEqual([]);
     expect(await complete('svc sessions show pa')).toEqual([]);
-    expect((await complete('svc batch pa')).sort()).toEqual(['package-lock.json', 'package.json']);
-    expect((await complete('svc chat -f pa')).sort()).toEqual(['package-lock.json', 'package.json']);
+    // The repository's own files and folders (packages/ holds the emulator).
+    expect((await complete('svc batch pa')).sort()).toEqual(['package-lock.json', 'package.json', 'packages']);
+    expect((await complete('svc chat -f pa')).sort()).toEqual(['package-lock.json', 'package.json', 'packages']);
   });
 
   it('after a colon, only the rest of the value is offered (bash splits words at ":")', async () => {
@@ -119,7 +120,7 @@ describe.skipIf(!hasFish)('fish completion', () => {
     ['svc auth ', ['login', 'logout', 'status']],
     ['svc chat --session ', ['weekend', 'work']],
     // A command whose argument is a file (fish refuses -f with -F, and said so on every Tab).
-    ['svc batch package', ['package.json', 'package-lock.json']],
+    ['svc batch package', ['package.json', 'package-lock.json', 'packages/']],
   ])('%j completes for real, with nothing on stderr', async (line, expected) => {
     const bin = sandbox.home + '/bin';
     await execa('sh', ['-c', `mkdir -p "${bin}" && printf '#!/bin/sh\\nexec node "${SVC_BIN}" "$@"\\n' > "${bin}/svc" && chmod +x "${bin}/svc"`]);
