@@ -2,7 +2,7 @@
  * The listings (`sessions list`, `profiles list`, `roles list`): an aligned table with a header on a
  * terminal, tab-separated lines with no header in a pipe; `ls` for `list` everywhere.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/in-process.js';
@@ -23,6 +23,9 @@ function save(name: string, user: string, at: string, usage?: { prompt_tokens: n
   mkdirSync(dir, { recursive: true });
   const records = [{ type: 'start', v: 1, name, created: at }, { type: 'turn', user, assistant: 'ok', at, model: 'svc-pro', ...(usage ? { usage } : {}) }];
   writeFileSync(join(dir, `${name}.jsonl`), records.map((record) => `${JSON.stringify(record)}\n`).join(''), { mode: 0o600 });
+  // Written at its turn's time: a pipe lists by when each file was last written, and two files
+  // written in the same millisecond would otherwise come in either order.
+  utimesSync(join(dir, `${name}.jsonl`), new Date(at), new Date(at));
 }
 
 describe('svc sessions list', () => {
