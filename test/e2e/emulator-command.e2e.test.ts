@@ -2,30 +2,31 @@
  * `svc emulator` as a user starts it: prints where it listens, serves svc chat, stops on SIGTERM.
  * The chats against it run in-process; a bad --port is in test/commands/emulator-command.test.ts.
  */
-import { execa } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, SVC_BIN } from '../helpers/run-svc.js';
 
+/** `svc emulator ARGS` as a process, and its banner (stderr up to "Press Ctrl-C") once it listens. */
+function startEmulatorProcess(env: Record<string, string>, args: string[]): { child: ResultPromise; banner: Promise<string> } {
+  const child = execa(process.execPath, [SVC_BIN, 'emulator', '--port', '0', ...args], { env, extendEnv: false, reject: false, timeout: 30_000 });
+  let stderr = '';
+  const banner = new Promise<string>((resolve, reject) => {
+    child.stderr?.on('data', (data: Buffer) => {
+      stderr += data.toString();
+      if (stderr.includes('Press Ctrl-C')) resolve(stderr);
+    });
+    child.on('exit', () => reject(new Error(`emulator exited: ${stderr}`)));
+  });
+  return { child, banner };
+}
+
 describe('svc emulator', () => {
   it('listens on a free port, prints its URL and key, answers svc chat, and stops cleanly', async () => {
     const sandbox = makeSandbox();
-    const child = execa(process.execPath, [SVC_BIN, 'emulator', '--port', '0', '--block', 'plutonium'], {
-      env: sandbox.env,
-      extendEnv: false,
-      reject: false,
-      timeout: 30_000,
-    });
+    const { child, banner } = startEmulatorProcess(sandbox.env, ['--block', 'plutonium']);
     try {
-      let stderr = '';
-      const ready = new Promise<void>((resolve, reject) => {
-        child.stderr?.on('data', (data: Buffer) => {
-          stderr += data.toString();
-          if (stderr.includes('Press Ctrl-C')) resolve();
-        });
-        child.on('exit', () => reject(new Error(`emulator exited: ${stderr}`)));
-      });
-      await ready;
+      const stderr = await banner;
       const baseUrl = /SVC_BASE_URL=(\S+)/.exec(stderr)?.[1];
       const key = /SVC_API_KEY=(\S+)/.exec(stderr)?.[1];
       expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -50,21 +51,9 @@ describe('svc emulator', () => {
 
   it('prints its readiness URL; the README\'s wait loop (curl on /health) takes no --fail meant for the test', async () => {
     const sandbox = makeSandbox();
-    const child = execa(process.execPath, [SVC_BIN, 'emulator', '--port', '0', '--api-key', 'test-key-0123456789', '--fail', '1:503'], {
-      env: sandbox.env,
-      extendEnv: false,
-      reject: false,
-      timeout: 30_000,
-    });
+    const { child, banner } = startEmulatorProcess(sandbox.env, ['--api-key', 'test-key-0123456789', '--fail', '1:503']);
     try {
-      let stderr = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stderr?.on('data', (data: Buffer) => {
-          stderr += data.toString();
-          if (stderr.includes('Press Ctrl-C')) resolve();
-        });
-        child.on('exit', () => reject(new Error(`emulator exited: ${stderr}`)));
-      });
+      const stderr = await banner;
       const baseUrl = /SVC_BASE_URL=(\S+)/.exec(stderr)?.[1];
       expect(stderr).toContain(`  ready when ${baseUrl}/health answers 200 (no key; never counted by --fail)\n`);
       // As a CI script waits: a probe of the port itself, then the documented loop.
