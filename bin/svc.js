@@ -2,27 +2,39 @@
 // The launcher. `svc --version` and `svc [command] --help` (or `svc help [command]`) are answered
 // here, from files made at build time (help pages rendered by commander: scripts/bundle.mjs),
 // because start-up is a budget and every module loaded costs (bench/README.md). It is CommonJS
-// (bin/package.json) since Node starts a CommonJS file about 5 ms sooner than an ES module.
+// (bin/package.json) since Node starts a CommonJS file sooner than an ES module.
 // Everything else runs dist/bundle/cli.cjs.
 'use strict';
-const { readFileSync, realpathSync } = require('node:fs');
+const { mkdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const argv = process.argv.slice(2);
 
 /**
- * The whole program (dist/bundle/cli.cjs), its code loaded through V8's code cache
- * (code-cache.js), with the command's V8 flags set first (v8-flags.js says why).
+ * Node's compile cache (Node 22.1 and later) for the code loaded after this: V8's compiled form of
+ * svc's code, kept in svc's cache folder so the next command does not compile it again. Node keys
+ * each entry by file and content, checks it before use and compiles afresh when it is missing or
+ * damaged; a folder it cannot make leaves the cache off for this run. Node 20 runs without one.
+ * The folder is made owner-only first, like everything svc keeps.
  */
-function runProgram() {
-  const { flags, mode } = require('./v8-flags.js').flagsFor(argv);
-  require('node:v8').setFlagsFromString(flags.join(' '));
+function startCompileCache() {
+  const { enableCompileCache } = require('node:module');
+  if (typeof enableCompileCache !== 'function') return;
+  const env = process.env;
+  // node:os only when HOME is not set (src/settings/paths.ts: cacheDir, the same folder).
+  const base = env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(env.HOME || require('node:os').homedir(), '.cache');
+  const folder = join(base, 'svc', 'compile-cache');
   try {
-    const bundle = realpathSync(join(__dirname, '..', 'dist', 'bundle'));
-    require('./code-cache.js').useCodeCache(bundle, mode);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    enableCompileCache(folder);
   } catch {
-    // No bundle folder to cache (a broken install): the require below says what is missing.
+    // No cache folder (a read-only home, a file in the way): this run compiles as it would anyway.
   }
+}
+
+/** The whole program (dist/bundle/cli.cjs). */
+function runProgram() {
+  startCompileCache();
   require('../dist/bundle/cli.cjs');
 }
 const last = argv.at(-1);

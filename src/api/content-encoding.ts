@@ -2,10 +2,10 @@
  * Answers sent with `Content-Encoding: gzip`, `deflate` or `br` (RFC 9110 §8.4), decoded as they
  * arrive. svc does not ask for compression (a compressing server may hold back a stream's tokens
  * to fill its blocks), but some proxies compress whatever passes through them; undici's
- * `request`, unlike `fetch`, hands the bytes over as they came. node:zlib is loaded only for such
- * an answer: nearly every answer is plain, and loading it costs each run a couple of milliseconds.
+ * `request`, unlike `fetch`, hands the bytes over as they came.
  */
 import { pipeline, Readable, type Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { MalformedResponseError, SvcError } from '../core/errors.js';
 
 type Coding = 'gzip' | 'deflate' | 'br';
@@ -37,10 +37,10 @@ export function codingsToUndo(header: string | undefined): Coding[] {
  * `deflate` is meant to be zlib-wrapped (RFC 9110 §8.4.1.2), but some servers send the raw
  * stream; a zlib header is told by its first byte (compression method 8), as browsers do.
  */
-function decoderFor(zlib: typeof import('node:zlib'), coding: Coding, firstByte: number | undefined): Transform {
-  if (coding === 'gzip') return zlib.createGunzip();
-  if (coding === 'br') return zlib.createBrotliDecompress();
-  return firstByte === undefined || (firstByte & 0x0f) === 0x08 ? zlib.createInflate() : zlib.createInflateRaw();
+function decoderFor(coding: Coding, firstByte: number | undefined): Transform {
+  if (coding === 'gzip') return createGunzip();
+  if (coding === 'br') return createBrotliDecompress();
+  return firstByte === undefined || (firstByte & 0x0f) === 0x08 ? createInflate() : createInflateRaw();
 }
 
 /** The body with its content codings undone; memory stays flat (zlib works piece by piece). */
@@ -55,10 +55,7 @@ export function decodeBody(body: AsyncIterable<Uint8Array>, codings: Coding[]): 
       yield first.value;
       yield* rest;
     })(), { objectMode: false });
-    // Loaded here, not imported at the top (see above); getBuiltinModule rather than import(), which
-    // the launcher's code cache cannot serve (bin/code-cache.js).
-    const zlib = process.getBuiltinModule('node:zlib');
-    const decoders = codings.map((coding, index) => decoderFor(zlib, coding, index === 0 ? first.value[0] : undefined));
+    const decoders = codings.map((coding, index) => decoderFor(coding, index === 0 ? first.value[0] : undefined));
     // pipeline destroys every stage with the first error, so a transport error (already an svc
     // error) comes out of the last decoder as it was.
     pipeline([source, ...decoders], () => {});

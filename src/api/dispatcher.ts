@@ -1,7 +1,6 @@
 /** The undici dispatcher every request goes through: proxies, connect timeout, connection bounds. */
-import type { Dispatcher } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { readProxySettings } from './proxy-settings.js';
-import { Agent, loadEnvHttpProxyAgent } from './undici-parts.js';
 
 /**
  * The dispatcher for real runs: proxies from HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their
@@ -25,7 +24,7 @@ export async function createDispatcher(timeoutMs: number, connections?: number, 
   // which an in-process run does not use (proxy-settings.ts).
   const proxies = readProxySettings(env);
   // With no proxy, EnvHttpProxyAgent sends every request through a plain Agent anyway, after
-  // parsing its URL again and reading NO_PROXY: 2,000 times in a batch. Not even loaded then.
+  // parsing its URL again and reading NO_PROXY: 2,000 times in a batch.
   if (!proxies.http && !proxies.https) return new Agent(options);
-  return new (await loadEnvHttpProxyAgent())({ ...options, httpProxy: proxies.http?.url ?? '', httpsProxy: proxies.https?.url ?? '', noProxy: proxies.noProxy });
+  return new EnvHttpProxyAgent({ ...options, httpProxy: proxies.http?.url ?? '', httpsProxy: proxies.https?.url ?? '', noProxy: proxies.noProxy });
 }

@@ -7,13 +7,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, EnvHttpProxyAgent } from 'undici';
 import { createDispatcher } from '../../src/api/dispatcher.js';
-import { Agent, loadEnvHttpProxyAgent } from '../../src/api/undici-parts.js';
 
 const kinds = async (env: Record<string, string | undefined>) => {
   const dispatcher = await createDispatcher(1000, undefined, env);
   void dispatcher.close();
-  return dispatcher instanceof (await loadEnvHttpProxyAgent()) ? 'proxy-aware' : dispatcher instanceof Agent ? 'plain' : 'other';
+  return dispatcher instanceof EnvHttpProxyAgent ? 'proxy-aware' : dispatcher instanceof Agent ? 'plain' : 'other';
 };
 
 describe('createDispatcher', () => {

@@ -1,13 +1,12 @@
 /**
- * What a chat loads. Start-up is a budget (bench/), and these are the big savings a change
- * could silently undo: undici's parts are loaded one by one (its index drags in fetch, and with
- * it Node's own copy of undici), its HTTP/2 code (node:http2, node:tls) loads only if a
- * server ever negotiates HTTP/2, and the Markdown renderer and highlight.js load only when
- * stdout is a terminal. Checked by what the process loaded, not by timing.
+ * What a command loads. Start-up is a budget (bench/), and these are the big savings a change
+ * could silently undo: undici (whose public entry brings fetch, WebSocket and Node's own copy of
+ * undici with it) loads only for a command that sends a request, the Markdown renderer and
+ * highlight.js only when stdout is a terminal, and stdin is not opened by a command that does not
+ * read it. Checked by what the process loaded, not by timing.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +23,21 @@ const HIGHLIGHT_MARK = 'registerLanguage';
 
 const setup = useEmulatorSandbox(KEY);
 
+/** The contents of every bundle file a run of svc imported (the list is written by FILES_PRELOAD). */
+function loadedBundleCode(listFile: string): string[] {
+  const urls = new Set(readFileSync(listFile, 'utf8').split('\n').filter((url) => url.startsWith('file:')));
+  return [...urls].map((url) => fileURLToPath(url)).filter((path) => path.startsWith(BUNDLE)).map((path) => readFileSync(path, 'utf8'));
+}
+
+/** The bundle files `svc ...args` loaded, in a pipe: their contents. */
+async function bundleCodeLoadedBy(args: string[]): Promise<string[]> {
+  const list = join(setup.sandbox.home, 'loaded-files.txt');
+  rmSync(list, { force: true });
+  const result = await svc(args, { ...setup.sandbox, env: { ...setup.sandbox.env, NODE_OPTIONS: `--require ${FILES_PRELOAD}`, SVC_TEST_FILES_OUT: list } });
+  expect(result.exitCode, result.stderr).toBe(0);
+  return loadedBundleCode(list);
+}
+
 async function builtinsLoadedBy(args: string[]): Promise<string[]> {
   const out = join(setup.sandbox.home, 'modules.txt');
   const result = await svc(args, { ...setup.sandbox, env: { ...setup.sandbox.env, NODE_OPTIONS: `--require ${PRELOAD}`, SVC_TEST_MODULES_OUT: out } });
@@ -31,46 +45,24 @@ async function builtinsLoadedBy(args: string[]): Promise<string[]> {
   return readFileSync(out, 'utf8').split('\n').filter(Boolean);
 }
 
-describe('a streamed chat loads only what it uses', () => {
-  it('uses undici for HTTP, without Node\'s bundled undici, HTTP/2 or TLS', async () => {
-    const loaded = await builtinsLoadedBy(['chat', '--no-save', 'what loads?']);
-    // The preload works and the request went over a socket: these must be there.
-    expect(loaded).toContain('net');
-    expect(loaded).toContain('http');
-    expect(loaded).not.toContain('internal/deps/undici/undici');
-    expect(loaded).not.toContain('http2');
-    expect(loaded).not.toContain('tls');
-    expect(loaded).not.toContain('child_process');
-    // undici's invariant checks get node:assert only if one fails (scripts/bundle.mjs, lazy-undici-assert).
-    expect(loaded).not.toContain('assert');
+/** A text only undici's code holds (the diagnostics channel of a request it makes). */
+const UNDICI_MARK = 'undici:request:create';
+
+describe('undici loads only for a command that sends', () => {
+  it('the mark is in the bundle, and a chat loads it (the control for the cases below)', async () => {
+    expect(readdirSync(BUNDLE).some((name) => name.endsWith('.cjs') && readFileSync(join(BUNDLE, name), 'utf8').includes(UNDICI_MARK))).toBe(true);
+    const code = await bundleCodeLoadedBy(['chat', '--no-save', 'what loads?']);
+    expect(code.some((text) => text.includes(UNDICI_MARK))).toBe(true);
   });
 
-  it('undici uses node:assert only by calling it, all the bundle hands it', () => {
-    const lib = join(dirname(createRequire(import.meta.url).resolve('undici')), 'lib');
-    const users = readdirSync(lib, { recursive: true, encoding: 'utf8' })
-      .filter((name) => name.endsWith('.js'))
-      .map((name) => readFileSync(join(lib, name), 'utf8'))
-      .filter((code) => /require\(['"]node:assert['"]\)/.test(code));
-    expect(users.length).toBeGreaterThan(10);
-    for (const code of users) {
-      const declaration = "const assert = require('node:assert')\n";
-      expect(code).toContain(declaration);
-      // Only `assert(...)`: no method (assert.equal...), and the function never handed on.
-      expect(code.replace(declaration, '').match(/\bassert\b(?!\s*\()/g)).toBeNull();
+  it('listing, settings, completion and a dry run load none of it', async () => {
+    for (const args of [['sessions', 'list'], ['config', 'list'], ['completion', 'bash'], ['chat', '--dry-run', 'what loads?']]) {
+      const code = await bundleCodeLoadedBy(args);
+      // The command's own code was recorded (the hook works) ...
+      expect(code.length, args.join(' ')).toBeGreaterThan(2);
+      // ... and nothing of undici's.
+      expect(code.filter((text) => text.includes(UNDICI_MARK)), args.join(' ')).toEqual([]);
     }
-  });
-});
-
-describe('node:crypto stays unloaded where nothing needs it (storage/temp-name.ts, batch/records.ts)', () => {
-  // About 2.5 ms of start-up, for random names and ids that Math.random serves as well.
-  it('a chat that saves its conversation, and a batch of chat lines, load no crypto', async () => {
-    const chat = await builtinsLoadedBy(['chat', 'what loads?']);
-    expect(chat).toContain('net'); // the preload works and the request was made
-    expect(chat).not.toContain('crypto');
-    writeFileSync(join(setup.sandbox.home, 'lines.jsonl'), `${JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'user', content: 'hi' }] } })}\n`);
-    const batch = await builtinsLoadedBy(['batch', join(setup.sandbox.home, 'lines.jsonl'), '-o', join(setup.sandbox.home, 'out.jsonl')]);
-    expect(readFileSync(join(setup.sandbox.home, 'out.jsonl'), 'utf8')).toMatch(/"id":"batch_req_[0-9a-f]{24}"/);
-    expect(batch).not.toContain('crypto');
   });
 });
 
@@ -93,25 +85,6 @@ describe('the bundle', () => {
   });
 });
 
-describe('commander gets node:child_process only when it spawns (scripts/bundle.mjs)', () => {
-  it('a listing loads no child_process', async () => {
-    const loaded = await builtinsLoadedBy(['sessions', 'list']);
-    expect(loaded).toContain('fs'); // the preload works
-    expect(loaded).not.toContain('child_process');
-  });
-
-  it('commander uses nothing of it but spawn, the one function the bundle hands it', () => {
-    const code = readFileSync(join(dirname(createRequire(import.meta.url).resolve('commander')), 'lib', 'command.js'), 'utf8');
-    const used = new Set([...code.matchAll(/childProcess\.(\w+)/g)].map((match) => match[1]));
-    expect([...used]).toEqual(['spawn']);
-  });
-});
-
-/** The contents of every bundle file a run of svc imported (the list is written by FILES_PRELOAD). */
-function loadedBundleCode(listFile: string): string[] {
-  const urls = new Set(readFileSync(listFile, 'utf8').split('\n').filter((url) => url.startsWith('file:')));
-  return [...urls].map((url) => fileURLToPath(url)).filter((path) => path.startsWith(BUNDLE)).map((path) => readFileSync(path, 'utf8'));
-}
 
 describe('the Markdown renderer loads only for a terminal', () => {
   const prompt = 'write a python function that reverses a string';
@@ -133,9 +106,6 @@ describe('the Markdown renderer loads only for a terminal', () => {
     expect(code.some((text) => text.includes('waiting for the service'))).toBe(true);
     // ... and nothing of the renderer's.
     expect(code.filter((text) => text.includes(RENDERER_MARK) || text.includes(HIGHLIGHT_MARK))).toEqual([]);
-    // With no proxy set, undici's proxy-aware dispatcher is not loaded either (src/api/dispatcher.ts).
-    expect(readFileSync(list, 'utf8')).not.toContain('env-http-proxy-agent');
-    expect(readdirSync(BUNDLE).some((file) => file.startsWith('env-http-proxy-agent'))).toBe(true);
   });
 
   it('on a terminal the same chat loads both (the control for the case above)', async () => {

@@ -30,7 +30,7 @@ export function makeSandbox(extraEnv: Record<string, string> = {}): Sandbox {
     NO_COLOR: '1',
     ...extraEnv,
   };
-  // Retried: an svc the test stopped may still be writing its code cache (bin/code-cache.js) into
+  // Retried: an svc the test stopped may still be writing Node's compile cache (bin/svc.js) into
   // the folder as it exits, and a folder that gains a file while it is removed is not empty.
   return { home, env, cleanup: () => rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }) };
 }
