@@ -59,6 +59,7 @@ describe('bench/run.mjs --quick', () => {
       expect(contenders(render, 'The renderer module alone: a first token, push() to write() (ms)', 'ms')).toEqual(['render', 'raw']);
       expect(contenders(render, 'The renderer module alone: 2000 pieces, the pushes (ms)', 'ms')).toEqual(['render', 'raw']);
       expect(contenders(section(text, 'Searching and listing 500 saved conversations'), 'wall time', 'ms')).toEqual([
+        'node -e 0',
         'svc sessions search (1% match)',
         'svc sessions search (every one matches)',
         'grep -rilF (1% match)',
@@ -87,14 +88,14 @@ describe('bench/run.mjs --quick', () => {
         'first token: svc added latency (ms)',
         'render: first token on a terminal, svc chat over svc chat --raw (ms)',
         'render: 2000 chunks onto a terminal, svc chat / svc chat --raw',
-        'search 500 conversations, 1% match (ms)',
-        'search 500 conversations, every one matches (ms)',
-        'list 500 conversations (ms)',
-        'list -n 20 of 500 conversations (ms)',
-        'search -n 20 of 500 conversations, every one matches (ms)',
+        'search 500 conversations, 1% match / node -e 0',
+        'search 500 conversations, every one matches / node -e 0',
+        'list 500 conversations / node -e 0',
+        'list -n 20 of 500 conversations / node -e 0',
+        'search -n 20 of 500 conversations, every one matches / node -e 0',
         'batch 200: svc / node:http client',
-        'batch memory: 1200 / 120 requests',
         'batch memory: 3600 / 1200 requests (flat)',
+        'batch memory: 1200 requests (MiB)',
         'emulator: draw a 1024×1024 scene (ms)',
         ...['png, half blocks', 'png, kitty', 'png, iTerm2', 'png, sixel', 'jpeg, kitty', 'webp, kitty'].flatMap((preview) => [`preview ${preview}: added ms`, `preview ${preview}: added MiB`]),
       ]);
