@@ -5,9 +5,8 @@
  */
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../api/images/formats.js';
-import { addRequestFieldOptions } from '../request-flags.js';
 import { completes } from '../completion-hints.js';
-import { addConnectionOptions, collect } from '../setting-flags.js';
+import { addConnectionOptions, addRequestFieldOptions, collect } from '../setting-flags.js';
 
 export function declareBatchCommand() {
   const command = new Command('batch')

@@ -5,8 +5,7 @@
  */
 import { Command, Option } from '@commander-js/extra-typings';
 import { completes } from '../completion-hints.js';
-import { addRequestFieldOptions } from '../request-flags.js';
-import { addConnectionOptions, collect } from '../setting-flags.js';
+import { addConnectionOptions, addRequestFieldOptions, collect } from '../setting-flags.js';
 
 export function declareChatCommand() {
   const command = new Command('chat')

@@ -3,9 +3,8 @@
  * (@commander-js/extra-typings) and the run module can use them without importing the command.
  */
 import { Argument, Command, Option } from '@commander-js/extra-typings';
-import { addRequestFieldOptions } from '../request-flags.js';
 import { completes } from '../completion-hints.js';
-import { collect } from '../setting-flags.js';
+import { addRequestFieldOptions, collect } from '../setting-flags.js';
 
 /** A role name argument, completing to the roles there are. */
 export const roleNameArgument = () => completes(new Argument('<name>', 'role name (see `svc roles list`)'), { kind: 'roles' });
