@@ -5,7 +5,7 @@ import type { CommandContext } from '../context.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
-export function completionCommand(_context: CommandContext, root: () => CommandUnknownOpts): CommandUnknownOpts {
+export function completionCommand(context: CommandContext, root: () => CommandUnknownOpts): CommandUnknownOpts {
   return new Command('completion')
     .summary('print the shell completion script')
     .description('Print the Tab-completion script for bash, zsh or fish (the same as the files in completions/).')
@@ -18,6 +18,6 @@ export function completionCommand(_context: CommandContext, root: () => CommandU
     )
     .action(async (shell: (typeof SHELLS)[number]) => {
       const { renderCompletion } = await import('./render.js');
-      _context.factory.io.stdout.write(renderCompletion(root(), shell));
+      context.factory.io.stdout.write(renderCompletion(root(), shell));
     });
 }
