@@ -5,21 +5,21 @@
  */
 import { environmentHelp } from './core/environment.js';
 import { Command, CommanderError, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { authCommand } from './commands/auth/command.js';
+import { authCommand } from './commands/auth/auth.js';
 import { completes, global, WITHOUT_GLOBALS } from './commands/completion-hints.js';
 import { UsageError } from './core/errors.js';
 import { batchCommand } from './commands/batch/command.js';
 import { chatCommand } from './commands/chat/command.js';
 import { completionCommand } from './commands/completion/completion.js';
-import { configCommand } from './commands/config/command.js';
+import { configCommand } from './commands/config/config.js';
 import type { CommandContext } from './commands/context.js';
 import { emulatorCommand } from './commands/emulator/emulator.js';
 import { modelsCommand } from './commands/models/models.js';
 import { helpCommand } from './commands/help/help.js';
 import { imageCommand } from './commands/image/command.js';
 import { renderCommand } from './commands/render/render.js';
-import { profilesCommand } from './commands/profiles/command.js';
-import { rolesCommand } from './commands/roles/command.js';
+import { profilesCommand } from './commands/profiles/profiles.js';
+import { rolesCommand } from './commands/roles/roles.js';
 import { sessionsCommand } from './commands/sessions/command.js';
 import { version } from './core/version.js';
 
