@@ -20,7 +20,7 @@ import { imageCommand } from './commands/image/command.js';
 import { renderCommand } from './commands/render/render.js';
 import { profilesCommand } from './commands/profiles/profiles.js';
 import { rolesCommand } from './commands/roles/roles.js';
-import { sessionsCommand } from './commands/sessions/command.js';
+import { sessionsCommand } from './commands/sessions/sessions.js';
 import { version } from './core/version.js';
 
 const ROOT_HELP = `
