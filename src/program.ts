@@ -9,7 +9,7 @@ import { authCommand } from './commands/auth/auth.js';
 import { completes, global, WITHOUT_GLOBALS } from './commands/completion-hints.js';
 import { UsageError } from './core/errors.js';
 import { batchCommand } from './commands/batch/command.js';
-import { chatCommand } from './commands/chat/command.js';
+import { chatCommand } from './commands/chat/chat.js';
 import { completionCommand } from './commands/completion/completion.js';
 import { configCommand } from './commands/config/config.js';
 import type { CommandContext } from './commands/context.js';
