@@ -8,7 +8,7 @@ import { Command, CommanderError, Option, type CommandUnknownOpts } from '@comma
 import { authCommand } from './commands/auth/auth.js';
 import { completes, global, WITHOUT_GLOBALS } from './commands/completion-hints.js';
 import { UsageError } from './core/errors.js';
-import { batchCommand } from './commands/batch/command.js';
+import { batchCommand } from './commands/batch/batch.js';
 import { chatCommand } from './commands/chat/chat.js';
 import { completionCommand } from './commands/completion/completion.js';
 import { configCommand } from './commands/config/config.js';
