@@ -1,7 +1,8 @@
 /**
- * The root commander program: global help and the commands. Command modules only declare
- * flags here; their work is imported when they run (start-up must not load the HTTP
- * stack, prompts, spinners or the emulator).
+ * The root commander program: global help and the commands. Each command is one module
+ * (commands/<name>/<name>.ts: its flags, declaration and run function), imported here at once
+ * for --help and completion; the heavy part of its work is imported when it runs (start-up must
+ * not load the HTTP stack, prompts, spinners or the emulator).
  */
 import { environmentHelp } from './core/environment.js';
 import { Command, CommanderError, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';

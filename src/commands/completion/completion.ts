@@ -1,5 +1,9 @@
-/** `svc completion <bash|zsh|fish>`: print the completion script for a shell. */
+/**
+ * `svc completion <bash|zsh|fish>`: print the completion script for a shell, made from the
+ * program's own declarations (model.ts, then bash.ts, zsh.ts or fish.ts, loaded when it runs).
+ */
 import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { IO } from '../../terminal/io.js';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 
@@ -16,8 +20,10 @@ export function completionCommand(context: CommandContext, root: () => CommandUn
         '  $ svc completion bash > ~/.local/share/bash-completion/completions/svc\n' +
         '  $ svc completion zsh > ~/.zfunc/_svc\n  $ svc completion fish > ~/.config/fish/completions/svc.fish',
     )
-    .action(async (shell: (typeof SHELLS)[number]) => {
-      const { renderCompletion } = await import('./render.js');
-      context.factory.io.stdout.write(renderCompletion(root(), shell));
-    });
+    .action((shell) => runCompletion(context.factory.io, root(), shell));
+}
+
+export async function runCompletion(io: IO, program: CommandUnknownOpts, shell: (typeof SHELLS)[number]): Promise<void> {
+  const { renderCompletion } = await import('./render.js');
+  io.stdout.write(renderCompletion(program, shell));
 }
