@@ -1,26 +1,27 @@
 /**
- * The root commander program: global help and the commands. Command modules only declare
- * flags here; their work is imported when they run (start-up must not load the HTTP
- * stack, prompts, spinners or the emulator).
+ * The root commander program: global help and the commands. Each command is one module
+ * (commands/<name>/<name>.ts: its flags, declaration and run function), imported here at once
+ * for --help and completion; the heavy part of its work is imported when it runs (start-up must
+ * not load the HTTP stack, prompts, spinners or the emulator).
  */
 import { environmentHelp } from './core/environment.js';
 import { Command, CommanderError, Option, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { authCommand } from './commands/auth/command.js';
+import { authCommand } from './commands/auth/auth.js';
 import { completes, global, WITHOUT_GLOBALS } from './commands/completion-hints.js';
 import { UsageError } from './core/errors.js';
-import { batchCommand } from './commands/batch/command.js';
-import { chatCommand } from './commands/chat/command.js';
-import { completionCommand } from './commands/completion/command.js';
-import { configCommand } from './commands/config/command.js';
+import { batchCommand } from './commands/batch/batch.js';
+import { chatCommand } from './commands/chat/chat.js';
+import { completionCommand } from './commands/completion/completion.js';
+import { configCommand } from './commands/config/config.js';
 import type { CommandContext } from './commands/context.js';
-import { emulatorCommand } from './commands/emulator/command.js';
-import { modelsCommand } from './commands/models/command.js';
-import { helpCommand } from './commands/help/command.js';
+import { emulatorCommand } from './commands/emulator/emulator.js';
+import { modelsCommand } from './commands/models/models.js';
+import { helpCommand } from './commands/help/help.js';
 import { imageCommand } from './commands/image/command.js';
-import { renderCommand } from './commands/render/command.js';
-import { profilesCommand } from './commands/profiles/command.js';
-import { rolesCommand } from './commands/roles/command.js';
-import { sessionsCommand } from './commands/sessions/command.js';
+import { renderCommand } from './commands/render/render.js';
+import { profilesCommand } from './commands/profiles/profiles.js';
+import { rolesCommand } from './commands/roles/roles.js';
+import { sessionsCommand } from './commands/sessions/sessions.js';
 import { version } from './core/version.js';
 
 const ROOT_HELP = `

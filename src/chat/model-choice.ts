@@ -1,7 +1,7 @@
 /**
  * The models a service has, asked once and kept per base URL (storage/models-cache.ts), and what
- * follows from them: which chat model to send when the user named none, and what to say when the
- * service refuses that model.
+ * follows from them: whether the key is good (`svc auth`), which chat model to send when the
+ * user named none, and what to say when the service refuses that model.
  *
  * With no model named (no -m, SVC_MODEL, stored setting, role or conversation model), a service
  * that lists exactly one model gets that one: llama-server serves one model and lists it, and a
@@ -29,6 +29,29 @@ export async function askModels(client: ApiClient, cache: string, signal?: Abort
     if (!(error instanceof NoModelListError)) throw error;
     keepModelIds(cache, client.baseUrl, null);
     return { kind: 'none', error };
+  }
+}
+
+export type KeyCheck =
+  | { kind: 'accepted' }
+  /** 401 or 403: the service's own error, to be said. */
+  | { kind: 'refused'; error: AuthError }
+  /** The service has no model list (404, 405): the key could not be tried. */
+  | { kind: 'not-checked'; status: number };
+
+/**
+ * Is the client's key good? Asked with GET /v1/models (askModels, which keeps the list for
+ * completion and the choice of a model): the one request every OpenAI-compatible service answers
+ * for a valid key without doing or costing anything. Any other failure (cannot connect, 5xx) is
+ * thrown.
+ */
+export async function checkKey(client: ApiClient, cache: string, signal?: AbortSignal): Promise<KeyCheck> {
+  try {
+    const asked = await askModels(client, cache, signal);
+    return asked.kind === 'listed' ? { kind: 'accepted' } : { kind: 'not-checked', status: asked.error.status };
+  } catch (error) {
+    if (error instanceof AuthError) return { kind: 'refused', error };
+    throw error;
   }
 }
 

@@ -23,7 +23,7 @@ export interface RawRequestFields {
   user?: string | undefined;
 }
 
-/** The request-field flags as commander collected them (flags.ts addRequestFieldOptions). */
+/** The request-field flags as commander collected them (commands/setting-flags.ts addRequestFieldOptions). */
 export interface RequestFieldFlags {
   maxTokens?: string | undefined;
   temperature?: string | undefined;

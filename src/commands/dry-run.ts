@@ -1,10 +1,15 @@
 /**
  * `--dry-run` on chat, image and batch: nothing is sent and no key is read; the request is
- * printed on stdout as a curl command (curl-command.ts) and the command ends with exit 0. Every check
- * a real run makes before sending is made first, so a dry run that prints is a request svc would
- * send.
+ * printed on stdout as a curl command and the command ends with exit 0. Every check a real run
+ * makes before sending is made first, so a dry run that prints is a request svc would send.
+ *
+ * The curl command has the URL, the headers and the exact JSON body svc would send. The key is
+ * never in it: the Authorization header reads `$SVC_API_KEY` when the command runs, so the text
+ * can be logged, pasted in a bug report or replayed by a script that has the key in its
+ * environment. The body's characters that could act on a terminal are \u-escaped (the same JSON
+ * value), since the command may well be shown on one.
  */
-import { curlCommand } from './curl-command.js';
+import { escapeJsonForTerminal } from '../core/json.js';
 import { requestHeaders } from '../api/request-headers.js';
 import { endpointUrl } from '../api/url.js';
 import { requireBaseUrl, type ResolvedSettings } from '../factory.js';
@@ -12,10 +17,42 @@ import type { IO } from '../terminal/io.js';
 import { userAgent } from '../core/version.js';
 import { API_KEY_ENV } from '../settings/api-key.js';
 
+/** One shell word in single quotes (inside which nothing is special but the quote itself). */
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Header names as curl users write them: content-type → Content-Type. */
+function headerName(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+}
+
+interface CurlRequest {
+  url: string;
+  /** The headers as sent; the authorization header's value is replaced by the variable. */
+  headers: Record<string, string>;
+  body: unknown;
+  /** A streamed answer: curl is told not to buffer it (-N), so the events show as they come. */
+  stream: boolean;
+}
+
+function curlCommand(request: CurlRequest): string {
+  // -sS: no progress meter in the way of piped output, but errors still said. --fail-with-body:
+  // an HTTP error is curl's exit 22 (as svc's own exit codes tell a script), its body still shown.
+  const lines = [`curl -sS --fail-with-body${request.stream ? ' -N' : ''} ${shellQuote(request.url)}`];
+  for (const [name, value] of Object.entries(request.headers)) {
+    // In double quotes, so the shell puts the key in when the command runs.
+    if (name.toLowerCase() === 'authorization') lines.push(`-H "Authorization: Bearer $${API_KEY_ENV}"`);
+    else lines.push(`-H ${shellQuote(`${headerName(name)}: ${value}`)}`);
+  }
+  lines.push(`--data-raw ${shellQuote(escapeJsonForTerminal(JSON.stringify(request.body)))}`);
+  return lines.join(' \\\n  ');
+}
+
 /** The curl command for a POST of `body` to `/v1/<endpoint>` with the settings in use. */
 export function dryRunCommand(settings: ResolvedSettings, endpoint: string, body: unknown, stream: boolean): string {
   const url = endpointUrl(requireBaseUrl(settings), endpoint);
-  // The key is not read: the header's value is written as $SVC_API_KEY (curl.ts).
+  // The key is not read: the header's value is written as $SVC_API_KEY (curlCommand).
   return curlCommand({ url, headers: requestHeaders('', userAgent), body, stream });
 }
 

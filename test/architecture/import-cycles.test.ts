@@ -68,6 +68,6 @@ describe('imports in src/', () => {
 
   it('leave one-shot.ts to the one-shot command: the session imports nothing from it', () => {
     const importers = [...graph].filter(([, targets]) => targets.includes('commands/chat/one-shot.ts')).map(([file]) => file);
-    expect(importers).toEqual(['commands/chat/run.ts']);
+    expect(importers).toEqual(['commands/chat/start.ts']);
   });
 });

@@ -31,6 +31,18 @@ function specifiers(text: string): string[] {
   return [...text.matchAll(SPECIFIER)].map((match) => (match[1] ?? match[2] ?? match[3])!);
 }
 
+/**
+ * `import … from '…'` and `export … from '…'` that load the module when the file loads (not
+ * `import type`, not a list of types only), and a bare `import '…'`; never `import(…)`.
+ */
+const LOADING = /^\s*(?:import|export)\s+(?!type\b)([\w\s{},*$]*?)\s*from\s+'([^']+)'|^\s*import\s+'([^']+)'/gm;
+
+/** Every module that loads with the file (see LOADING), as written. */
+export function loadedSpecifiers(text: string): string[] {
+  const typesOnly = (clause: string): boolean => /^\{[^}]*\}$/.test(clause.trim()) && clause.trim().slice(1, -1).split(',').every((item) => /^\s*(type\s|$)/.test(item));
+  return [...new Set([...text.matchAll(LOADING)].filter((match) => match[3] !== undefined || !typesOnly(match[1]!)).map((match) => (match[2] ?? match[3])!))];
+}
+
 /** Every relative module a file names: `import … from`, `export … from`, `import(…)`, types included. */
 export function relativeImports(text: string): string[] {
   return [...new Set(specifiers(text).filter((specifier) => /^\.{1,2}\//.test(specifier)))];
@@ -63,11 +75,16 @@ export interface ModuleInfo {
   packages: string[];
 }
 
-/** Folder-relative path → what that module imports, for every module under `folder` (svc's src/ by default). */
-export function importGraph(folder = SRC): Map<string, ModuleInfo> {
+/**
+ * Folder-relative path → what that module imports, for every module under `folder` (svc's src/
+ * by default). `loading`: only what loads with the module (see LOADING), as start-up sees it.
+ */
+export function importGraph(folder = SRC, { loading = false } = {}): Map<string, ModuleInfo> {
   const graph = new Map<string, ModuleInfo>();
   for (const file of sourceFiles(folder)) {
-    const text = readFileSync(file, 'utf8');
+    const full = readFileSync(file, 'utf8');
+    // Only the loading statements' specifiers, kept in the shape the finders below read.
+    const text = loading ? loadedSpecifiers(full).map((specifier) => `import '${specifier}';`).join('\n') : full;
     const targets = relativeImports(text).map((specifier) => resolve(dirname(file), specifier).replace(/\.js$/, '.ts'));
     graph.set(relative(folder, file).split('\\').join('/'), {
       imports: targets.map((target) => relative(folder, target).split('\\').join('/')),

@@ -4,9 +4,8 @@
  * from a plan. The request fields' rules also serve JSON values, named where they came from.
  */
 import { describe, expect, it } from 'vitest';
-import { declareChatCommand } from '../../src/commands/chat/flags.js';
-import { parseChatOptions, type ChatPlan } from '../../src/commands/chat/options.js';
-import { buildChatRequest } from '../../src/commands/chat/request.js';
+import { declareChatCommand, parseChatOptions } from '../../src/commands/chat/chat.js';
+import { buildChatRequest, type ChatPlan } from '../../src/commands/chat/options.js';
 import { parseRequestFields, type FieldNaming } from '../../src/chat/request-fields.js';
 import { formatUsage } from '../../src/commands/usage-line.js';
 import { UsageError } from '../../src/core/errors.js';

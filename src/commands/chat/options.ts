@@ -1,17 +1,14 @@
 /**
- * `svc chat` flags → a ChatPlan, checked and converted once, before stdin is read or anything is
- * sent (exit 2, nothing sent). The one-shot answer and the session both work from the plan.
- * Pure, so a table test covers it.
+ * What a chat was asked to do: the plan its flags were checked into (chat.ts parseChatOptions),
+ * what it read from the disk before sending (start.ts), and the request body it sends
+ * (docs/service-api.md, "Chat: the request"), for a one-shot answer and for a session's turn.
  */
-import { checkConversationName } from '../../conversations/store.js';
-import { UsageError } from '../../core/errors.js';
+import type { ChatMessage, ChatRequest } from '../../api/chat-types.js';
+import type { AttachedFile } from '../../attachments/read.js';
+import type { RequestFields } from '../../chat/request-fields.js';
+import { withParams, type RequestParams } from '../../chat/request-params.js';
 import type { SettingFlags } from '../../factory.js';
-import { parseRoleName } from '../../roles/store.js';
-import { settingFlagsFrom } from '../setting-flags.js';
-import type { ChatFlags } from './flags.js';
-import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from '../../chat/request-fields.js';
-import { parseVars } from '../../roles/template.js';
-import { CHAT_OWNED, parseParams, type RequestParams } from '../../chat/request-params.js';
+import type { Role } from '../../roles/role-file.js';
 
 /** --continue, --session and --no-save: the conversation a chat adds to. */
 export interface ConversationChoice {
@@ -57,50 +54,25 @@ export interface ChatPlan {
   params?: RequestParams;
 }
 
-function checkConversationChoice(choice: ConversationChoice): void {
-  if (choice.continueLatest && choice.sessionName !== undefined) {
-    throw new UsageError('--continue and --session cannot be used together');
+/** What a chat reads from the disk before stdin is read or anything is sent: the role of --role and the files of -f. */
+export interface ChatInputs {
+  role: Role | undefined;
+  files: AttachedFile[];
+}
+
+/** The body for `messages` (the conversation so far and the new prompt), with the plan's fields. */
+export function buildChatRequest(model: string, messages: ChatMessage[], plan: Pick<ChatPlan, 'fields' | 'stream' | 'params'> & { streamUsage?: boolean }): ChatRequest {
+  const request: ChatRequest = { model, messages, ...plan.fields };
+  if (plan.stream) {
+    request.stream = true;
+    // OpenAI convention: without this, a stream carries no token counts (for --usage and --json);
+    // the streamUsage setting leaves it out for a server that refuses it (chat/stream-usage.ts).
+    if (plan.streamUsage !== false) request.stream_options = { include_usage: true };
   }
-  if (choice.sessionName !== undefined) checkConversationName(choice.sessionName);
+  return plan.params ? withParams(request, plan.params) : request;
 }
 
-export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
-  const fields = parseRequestFields(rawFieldsOfFlags(flags));
-  const conversation: ConversationChoice = { continueLatest: flags.continue === true, sessionName: flags.session, save: flags.save };
-  checkConversationChoice(conversation);
-  const interactive = flags.interactive === true;
-  const json = flags.json === true;
-  if (interactive && json) throw new UsageError('--json is for one-shot answers, not the interactive session');
-  const dryRun = flags.dryRun === true;
-  if (dryRun && interactive) throw new UsageError('--dry-run prints one request: give the prompt, not -i');
-  const extract = extractChoice(flags, { interactive, json });
-  return {
-    words,
-    fields,
-    system: flags.system,
-    stream: flags.stream,
-    json,
-    usage: flags.usage === true,
-    showReasoning: flags.showReasoning === true,
-    stdin: flags.stdin,
-    interactive,
-    conversation,
-    settings: { ...settingFlagsFrom(flags, 'model'), render: flags.raw === true ? 'raw' : undefined },
-    files: flags.file ?? [],
-    role: flags.role === undefined ? undefined : parseRoleName(flags.role, '--role'),
-    dryRun,
-    params: parseParams(flags.param ?? [], CHAT_OWNED),
-    ...(extract ? { extract } : {}),
-    ...(flags.var ? { vars: parseVars(flags.var) } : {}),
-  };
-}
-
-/** --extract / --extract-last: which blocks, checked against the flags they cannot go with. */
-function extractChoice(flags: ChatFlags, mode: { interactive: boolean; json: boolean }): 'all' | 'last' | undefined {
-  const extract = flags.extractLast === true ? 'last' : flags.extract === true ? 'all' : undefined;
-  if (extract === undefined) return undefined;
-  const flag = extract === 'last' ? '--extract-last' : '--extract';
-  if (mode.interactive) throw new UsageError(`${flag} is for one-shot answers; in the session, /copy code copies the last reply's code`);
-  if (mode.json) throw new UsageError(`${flag} and --json cannot be used together: --json prints the whole completion`);
-  return extract;
+/** The request fields of a chat with a role: the role's defaults, and the flags given over them. */
+export function fieldsWithRole(fields: RequestFields, role: Role | undefined): RequestFields {
+  return role ? { ...role.fields, ...fields } : fields;
 }

@@ -1,26 +1,33 @@
 /**
- * `svc sessions export <name>`: a conversation as Markdown or as the messages array, on stdout or
- * in a file. A file is written whole or not at all (a temporary file in the same folder, then
- * renamed), and an existing one is kept unless --force, as `svc image` does.
+ * `svc sessions export <name>`: a conversation as Markdown, as one HTML page or as the messages
+ * array, on stdout or in a file. A file is written whole or not at all, and an existing one is
+ * kept unless --force, as `svc image` does (export-files.ts, loaded when it runs).
  */
-import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import { detectFormat, readDimensions } from '../../api/images/formats.js';
-import type { ImageNote } from '../../conversations/model.js';
-import type { EmbeddedImage } from '../../render/html-export.js';
-import { toMarkdown } from '../../conversations/markdown.js';
+import { statSync } from 'node:fs';
+import { dirname, extname, join, resolve } from 'node:path';
+import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { toMessages } from '../../conversations/model.js';
 import { conversationStoreFor } from '../../conversations/store.js';
-import { SvcError, UsageError } from '../../core/errors.js';
-import type { Factory } from '../../factory.js';
-import { describeSystemError, errnoCode } from '../../core/system-errors.js';
+import { UsageError } from '../../core/errors.js';
 import { forOutput } from '../../core/terminal-text.js';
-import { nameTaken } from '../../images/file-names.js';
-import { commitFile, existsBeforeStart, notAFile } from '../../images/save.js';
-import { tempPathIn } from '../../storage/temp-name.js';
-import { checkFolder } from '../image-target.js';
+import type { Factory } from '../../factory.js';
+import { completes } from '../completion-hints.js';
+import type { CommandContext } from '../context.js';
 
-export type ExportFormat = 'md' | 'html' | 'json';
+const EXPORT_FORMATS = ['md', 'html', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export function exportCommand(context: CommandContext) {
+  return new Command('export')
+    .description('Write a conversation as Markdown (a heading per message: who, the model, the time; /image images linked), as one self-contained HTML page (images embedded), or as the messages array the service expects.')
+    .addArgument(completes(new Argument('<name>', 'conversation name, or a beginning of it no other name shares (see `svc sessions list`)'), { kind: 'sessions' }))
+    .addOption(completes(new Option('--format <format>', 'md, html or json (default: from the -o extension, else md)').choices(EXPORT_FORMATS), EXPORT_FORMATS))
+    .addOption(completes(new Option('-o, --output <file>', 'write to this file (whole or not at all; - for stdout, the default)'), { kind: 'files' }))
+    .option('--force', 'replace the file if it exists')
+    .addOption(completes(new Option('--with-images <dir>', 'Markdown: copy the images into this folder and link them there (relative to the export)'), { kind: 'files' }))
+    .addHelpText('after', '\nExamples:\n  $ svc sessions export work -o work.md\n  $ mkdir -p share && svc sessions export work -o share/work.md --with-images share/images\n  $ svc sessions export work -o work.html        # one file: images embedded, readable offline\n  $ svc sessions export work --format json | jq length')
+    .action((name, options) => runExport(context.factory, name, options));
+}
 
 export interface ExportOptions {
   format?: string;
@@ -48,30 +55,6 @@ function isFolder(path: string): boolean {
   }
 }
 
-/**
- * Write `text` to `path` whole or not at all; an existing file is replaced only with `force`.
- * A missing folder and a taken name are found first, as usage errors (exit 2), as for svc image.
- */
-function writeWhole(path: string, text: string, force: boolean, shownAs: string): void {
-  checkFolder(dirname(path), `-o ${shownAs}`);
-  if (!force && nameTaken(path)) throw existsBeforeStart(path, 'nothing was written');
-  const special = force ? notAFile(path, 'nothing was written') : undefined;
-  if (special) throw special;
-  const temp = tempPathIn(dirname(path));
-  try {
-    writeFileSync(temp, text, { flag: 'wx' });
-  } catch (error) {
-    rmSync(temp, { force: true });
-    const missing = errnoCode(error) === 'ENOENT' ? ' (the folder does not exist)' : '';
-    throw new SvcError(`cannot write ${path}: ${describeSystemError(error)}${missing}; nothing was written`, { hint: 'choose another file or folder with -o', cause: error });
-  }
-  try {
-    commitFile(temp, path, force);
-  } finally {
-    rmSync(temp, { force: true });
-  }
-}
-
 /** `svc sessions export NAME`: NAME may be a beginning of the name that no other shares (store.ts resolve). */
 export async function runExport(factory: Factory, given: string, options: ExportOptions): Promise<void> {
   const { io } = factory;
@@ -89,17 +72,13 @@ export async function runExport(factory: Factory, given: string, options: Export
   if (path !== undefined && (isFolder(path) || /[\\/]$/.test(options.output!))) path = join(path, `${name}.${format}`);
   // Image links are relative to where the export is read from: its folder, or here for stdout.
   const base = path === undefined ? io.cwd : dirname(path);
+  const files = await import('./export-files.js');
   let text: string;
   if (format === 'json') text = `${JSON.stringify(toMessages(conversation), null, 2)}\n`;
-  else if (format === 'html') {
-    const { toHtml } = await import('../../render/html-export.js');
-    text = toHtml(conversation, embeddedImage);
-  } else {
-    const copies = options.withImages === undefined ? undefined : new ImageCopies(resolve(io.cwd, options.withImages), options.withImages);
-    text = toMarkdown(conversation, (image) => {
-      if (!existsSync(image.path)) return undefined;
-      return relative(base, copies ? copies.copy(image.path) : image.path);
-    });
+  else if (format === 'html') text = await files.htmlExport(conversation);
+  else {
+    const copies = options.withImages === undefined ? undefined : new files.ImageCopies(resolve(io.cwd, options.withImages), options.withImages);
+    text = files.markdownExport(conversation, base, copies);
     if (copies && copies.count > 0) io.note(`copied ${copies.count} ${copies.count === 1 ? 'image' : 'images'} to ${options.withImages!}`);
   }
   if (path === undefined) {
@@ -107,56 +86,6 @@ export async function runExport(factory: Factory, given: string, options: Export
     io.stdout.write(forOutput(text, io.stdoutIsTTY));
     return;
   }
-  writeWhole(path, text, options.force === true, options.output!);
+  files.writeWhole(path, text, options.force === true, options.output!);
   io.note(`exported "${name}" (${conversation.turns.length} ${conversation.turns.length === 1 ? 'turn' : 'turns'}, ${FORMAT_NAMES[format]}) to ${path}`);
-}
-
-/** An image file's bytes for the HTML export, or undefined when it is gone or not an image. */
-function embeddedImage(image: ImageNote): EmbeddedImage | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(image.path);
-  } catch {
-    return undefined;
-  }
-  const format = detectFormat(bytes);
-  if (format === undefined) return undefined;
-  const size = readDimensions(bytes.subarray(0, 256 * 1024));
-  return { mime: `image/${format}`, base64: bytes.toString('base64'), width: size?.width, height: size?.height };
-}
-
-/**
- * `--with-images DIR`: each image copied once into DIR (made when missing) under its own name,
- * `-2`, `-3`… when another file has it; an image already in DIR is linked where it is.
- */
-class ImageCopies {
-  readonly #dir: string;
-  readonly #shownAs: string;
-  readonly #done = new Map<string, string>();
-  count = 0;
-
-  constructor(dir: string, shownAs: string) {
-    this.#dir = dir;
-    this.#shownAs = shownAs;
-  }
-
-  copy(source: string): string {
-    const known = this.#done.get(source);
-    if (known) return known;
-    if (dirname(source) === this.#dir) return source;
-    try {
-      mkdirSync(this.#dir, { recursive: true });
-      const ext = extname(source);
-      const stem = basename(source, ext);
-      let target = join(this.#dir, basename(source));
-      // nameTaken, not existsSync: a dangling link by that name is taken too (COPYFILE_EXCL would fail on it).
-      for (let n = 2; nameTaken(target); n += 1) target = join(this.#dir, `${stem}-${n}${ext}`);
-      copyFileSync(source, target, constants.COPYFILE_EXCL);
-      this.#done.set(source, target);
-      this.count += 1;
-      return target;
-    } catch (error) {
-      throw new SvcError(`cannot copy ${source} into ${this.#shownAs}: ${describeSystemError(error)}`, { hint: 'choose another folder with --with-images', cause: error });
-    }
-  }
 }

@@ -11,7 +11,7 @@ import { reportError } from '../../../terminal/report-error.js';
 import { reasoningShown, replyText, streamReply, turnFrom } from '../reply.js';
 import { emptyReplyNote } from '../../../api/reply-checks.js';
 import { chatParams } from '../../../chat/request-params.js';
-import { buildChatRequest, fieldsWithRole } from '../request.js';
+import { buildChatRequest, fieldsWithRole } from '../options.js';
 import { replyUsageLine } from '../../usage-line.js';
 import { say, type SessionDeps, type SessionState } from './session-state.js';
 

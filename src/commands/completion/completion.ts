@@ -1,11 +1,15 @@
-/** `svc completion <bash|zsh|fish>`: print the completion script for a shell. */
+/**
+ * `svc completion <bash|zsh|fish>`: print the completion script for a shell, made from the
+ * program's own declarations (model.ts, then bash.ts, zsh.ts or fish.ts, loaded when it runs).
+ */
 import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { IO } from '../../terminal/io.js';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
-export function completionCommand(_context: CommandContext, root: () => CommandUnknownOpts): CommandUnknownOpts {
+export function completionCommand(context: CommandContext, root: () => CommandUnknownOpts): CommandUnknownOpts {
   return new Command('completion')
     .summary('print the shell completion script')
     .description('Print the Tab-completion script for bash, zsh or fish (the same as the files in completions/).')
@@ -16,8 +20,10 @@ export function completionCommand(_context: CommandContext, root: () => CommandU
         '  $ svc completion bash > ~/.local/share/bash-completion/completions/svc\n' +
         '  $ svc completion zsh > ~/.zfunc/_svc\n  $ svc completion fish > ~/.config/fish/completions/svc.fish',
     )
-    .action(async (shell: (typeof SHELLS)[number]) => {
-      const { renderCompletion } = await import('./render.js');
-      _context.factory.io.stdout.write(renderCompletion(root(), shell));
-    });
+    .action((shell) => runCompletion(context.factory.io, root(), shell));
+}
+
+export async function runCompletion(io: IO, program: CommandUnknownOpts, shell: (typeof SHELLS)[number]): Promise<void> {
+  const { renderCompletion } = await import('./render.js');
+  io.stdout.write(renderCompletion(program, shell));
 }

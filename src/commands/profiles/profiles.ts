@@ -1,7 +1,8 @@
+/** `svc profiles list|use|delete`: the named sets of base URL, key and settings. */
 import { rmSync } from 'node:fs';
+import { Argument, Command } from '@commander-js/extra-typings';
 import { SvcError, UnusableKeyError, UsageError } from '../../core/errors.js';
 import { describeSystemError } from '../../core/system-errors.js';
-import { confirmDeletion, describeMany } from '../deletion.js';
 import type { Factory } from '../../factory.js';
 import type { IO } from '../../terminal/io.js';
 import { API_KEY_ENV, maskKey } from '../../settings/api-key.js';
@@ -12,6 +13,39 @@ import { BrokenStoreFileError, openStore } from '../../settings/store.js';
 import { readStoredKey, warnSkipped } from '../../settings/stored-key.js';
 import { jsonForOutput } from '../../core/json.js';
 import { tableText, terminalWidth } from '../../terminal/table.js';
+import { completes } from '../completion-hints.js';
+import type { CommandContext } from '../context.js';
+import { confirmDeletion, describeMany, yesOption } from '../deletion.js';
+
+export function profilesCommand(context: CommandContext) {
+  return new Command('profiles')
+    .summary('list profiles, choose the default one, or delete one')
+    .description(
+      'A profile is a service: its own base URL, key and stored settings. "default" is the config folder itself;\n' +
+        'a profile is created by storing something in it (svc auth login --profile <name>, svc config set --profile <name> ...).\n' +
+        'The profile in use: --profile, else SVC_PROFILE, else the one chosen with `svc profiles use`, else "default".\n' +
+        'SVC_BASE_URL, SVC_API_KEY and the other SVC_* variables override the stored settings of every profile.',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ svc config set --profile work baseUrl https://ai.example.com\n  $ printf %s "$WORK_KEY" | svc auth login --profile work --with-key\n' +
+        '  $ svc chat --profile work "hello"\n  $ svc profiles use work          # from now on, without --profile\n  $ svc profiles list',
+    )
+    .addCommand(listCommand(context))
+    .addCommand(useCommand(context))
+    .addCommand(deleteCommand(context));
+}
+
+function listCommand(context: CommandContext) {
+  return new Command('list')
+    .alias('ls')
+    .description(
+      'Each profile: name, stored base URL (- when none), the key masked (or "no key"), and which is the default. On a terminal ' +
+        'a table with a header (DEFAULT: yes); in a pipe one tab-separated line each, no header, "default" ending the default one\'s.',
+    )
+    .option('--json', 'print a JSON array instead')
+    .action((options) => runList(context.factory, options.json === true));
+}
 
 interface ProfileRow {
   name: string;
@@ -78,6 +112,13 @@ export async function runList(factory: Factory, json: boolean): Promise<void> {
   io.stdout.write(`${lines.join('\n')}\n`);
 }
 
+function useCommand(context: CommandContext) {
+  return new Command('use')
+    .description('Make a profile the default (what commands use without --profile or SVC_PROFILE).')
+    .addArgument(completes(new Argument('<name>', 'profile name (see `svc profiles list`)'), { kind: 'profiles' }))
+    .action((name) => runUse(context.factory, name));
+}
+
 export async function runUse(factory: Factory, text: string): Promise<void> {
   const { io } = factory;
   const name = parseProfileName(text, 'svc profiles use');
@@ -86,6 +127,19 @@ export async function runUse(factory: Factory, text: string): Promise<void> {
   io.note(`"${name}" is now the default profile`);
   const fromEnv = io.env[PROFILE_ENV];
   if (fromEnv && fromEnv !== name) io.note(`note: ${PROFILE_ENV} is set (to "${fromEnv}") and takes precedence in this environment`);
+}
+
+function deleteCommand(context: CommandContext) {
+  return new Command('delete')
+    .alias('rm')
+    .description(
+      'Delete profiles: their folders, with the stored settings and key (a key kept elsewhere, by keyCommand, is not touched). ' +
+        '"default" is the config folder itself and cannot be deleted. On a terminal it asks first; --yes does not ask, and a script is never asked.',
+    )
+    .addArgument(completes(new Argument('<name...>', 'profile name(s) (see `svc profiles list`)'), { kind: 'profiles' }))
+    .addOption(yesOption())
+    .addHelpText('after', '\nExamples:\n  $ svc config set --profile scratch baseUrl http://127.0.0.1:8080\n  $ svc profiles delete scratch --yes')
+    .action((names, options) => runDelete(context.factory, names, options.yes));
 }
 
 /**

@@ -1,11 +1,34 @@
+/** `svc config get|set|unset|list|path`: the stored settings (not the key: see `svc auth`). */
+import { Argument, Command } from '@commander-js/extra-typings';
 import { SilentExit, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
-import { reportError } from '../../terminal/report-error.js';
-import { isSettingName, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
-import { parseStored } from '../../settings/resolve.js';
+import { isSettingName, SETTING_CHOICES, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
 import { knownModels } from '../../settings/known-models.js';
-import { SETTING_CHOICES } from '../../settings/definitions.js';
 import { formatPrice, parsePrice, priceKeyModel, PRICES_KEY, readPrices } from '../../settings/prices.js';
+import { parseStored } from '../../settings/resolve.js';
+import { reportError } from '../../terminal/report-error.js';
+import { completes } from '../completion-hints.js';
+import type { CommandContext } from '../context.js';
+
+const KEYS = `\nKeys: ${settingNames.join(', ')}, prices.MODEL (dollars per million prompt/completion tokens, "IN/OUT")`;
+
+export function configCommand(context: CommandContext): Command {
+  return new Command('config')
+    .summary('read and change stored settings')
+    .description('Read and change the settings stored in the config folder. Flags and environment variables override them.')
+    .addHelpText(
+      'after',
+      `${KEYS}\n\nExamples:\n  $ svc config set baseUrl https://api.example.com\n  $ svc config set timeout 300\n` +
+        '  $ svc config set streamUsage false\n  $ svc config set prices.svc-pro "0.50/1.50"\n  $ svc config get model\n  $ svc config list',
+    )
+    .addCommand(getCommand(context))
+    .addCommand(setCommand(context))
+    .addCommand(unsetCommand(context))
+    .addCommand(listCommand(context))
+    // What shell completion of `svc config set KEY <Tab>` asks (completion/*.ts); not for people.
+    .addCommand(choicesCommand(context), { hidden: true })
+    .addCommand(pathCommand(context));
+}
 
 function settingName(key: string): SettingName {
   if (isSettingName(key)) return key;
@@ -15,6 +38,18 @@ function settingName(key: string): SettingName {
 /** The stored `prices` object as it is (an object, or {} when there is none or it is damaged). */
 function storedPrices(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
+}
+
+function getCommand(context: CommandContext) {
+  return new Command('get')
+    .description(
+      'Print the value in effect, from wherever it comes: the environment, the stored settings of the profile in use, or the default ' +
+        '(exit 1 when there is none). --stored: the stored value alone.',
+    )
+    .addArgument(completes(new Argument('<key>', 'setting name'), { kind: 'setting-names' }))
+    .option('--stored', 'only the stored value (exit 1 when none is stored)')
+    .addHelpText('after', '\nExamples:\n  $ svc config get model\n  $ SVC_TIMEOUT=30 svc config get timeout     # 30\n  $ svc config get --stored model')
+    .action((key, options) => runGet(context.factory, key, options.stored === true));
 }
 
 /**
@@ -45,6 +80,14 @@ export async function runGet(factory: Factory, key: string, stored = false): Pro
   factory.io.stdout.write(`${String(value)}\n`);
 }
 
+function setCommand(context: CommandContext) {
+  return new Command('set')
+    .description('Check and store a value.')
+    .addArgument(completes(new Argument('<key>', 'setting name'), { kind: 'settings' }))
+    .argument('<value>', 'new value')
+    .action((key, value) => runSet(context.factory, key, value));
+}
+
 export async function runSet(factory: Factory, key: string, text: string): Promise<void> {
   const model = priceKeyModel(key);
   if (model !== undefined) {
@@ -59,6 +102,13 @@ export async function runSet(factory: Factory, key: string, text: string): Promi
   await (await factory.configStore('create')).set(name, value);
 }
 
+function unsetCommand(context: CommandContext) {
+  return new Command('unset')
+    .description('Remove a stored value, so the default applies.')
+    .addArgument(completes(new Argument('<key>', 'setting name'), { kind: 'setting-names' }))
+    .action((key) => runUnset(context.factory, key));
+}
+
 export async function runUnset(factory: Factory, key: string): Promise<void> {
   const model = priceKeyModel(key);
   if (model !== undefined) {
@@ -71,6 +121,12 @@ export async function runUnset(factory: Factory, key: string): Promise<void> {
   }
   const name = settingName(key);
   await (await factory.configStore()).delete(name);
+}
+
+function listCommand(context: CommandContext) {
+  return new Command('list')
+    .description('Print every setting as key<TAB>value<TAB>source, where source is flag, env, stored or default.')
+    .action(() => runList(context.factory));
 }
 
 /**
@@ -98,6 +154,10 @@ export async function runList(factory: Factory): Promise<void> {
   // The last is reported by main, as every error is; the others the same way, before it.
   for (const problem of problems.slice(0, -1)) await reportError(io, problem, undefined);
   throw problems.at(-1)!;
+}
+
+function choicesCommand(context: CommandContext) {
+  return new Command('choices').argument('[key]').action((key) => runChoices(context.factory, key));
 }
 
 /**
@@ -134,6 +194,12 @@ async function baseUrlInEffect(factory: Factory): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+function pathCommand(context: CommandContext) {
+  return new Command('path')
+    .description('Print the path of the settings file.')
+    .action(() => runPath(context.factory));
 }
 
 export async function runPath(factory: Factory): Promise<void> {

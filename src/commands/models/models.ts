@@ -3,21 +3,33 @@
  * ids (pipe) or JSON, and kept in the cache folder for the base URL, where shell completion of -m,
  * the choice of a model when none is set, and /model read it without asking the service.
  */
+import { Command } from '@commander-js/extra-typings';
 import type { ModelRow } from '../../api/models.js';
-import { askModels } from '../../chat/model-choice.js';
 import { jsonForOutput } from '../../core/json.js';
 import type { Factory } from '../../factory.js';
 import { cacheDir } from '../../settings/paths.js';
 import { cachedModelIds } from '../../storage/models-cache.js';
-import { settingFlagsFrom } from '../setting-flags.js';
 import { tableText, terminalWidth } from '../../terminal/table.js';
+import type { CommandContext } from '../context.js';
+import { addConnectionOptions, settingFlagsFrom } from '../setting-flags.js';
 
-export interface ModelsFlags {
-  json?: boolean;
-  cached?: boolean;
-  baseUrl?: string;
-  timeout?: string;
-  maxRetries?: string;
+function declareModelsCommand() {
+  const command = new Command('models')
+    .summary('list the models the service offers')
+    .description(
+      "Ask the service for its models (GET /v1/models): a table on a terminal, one id a line in a pipe. Each answer is kept in\n" +
+        '$XDG_CACHE_HOME/svc/models.json, which shell completion of -m reads (--cached prints it without asking).',
+    )
+    .option('--json', "print the service's answer as JSON")
+    .option('--cached', 'print the ids of the last answer kept, asking nothing');
+  return addConnectionOptions(command).addHelpText('after', '\nExamples:\n  $ svc models\n  $ svc models | grep -i mini\n  $ svc models --json | jq -r \'.data[].id\'');
+}
+
+/** The values commander collected for `svc models`' flags. */
+export type ModelsFlags = ReturnType<ReturnType<typeof declareModelsCommand>['opts']>;
+
+export function modelsCommand(context: CommandContext) {
+  return declareModelsCommand().action((flags) => runModels(context.factory, flags, context.signal));
 }
 
 /** The table a terminal shows: id, owner and the day it was made (terminal/table.ts). */
@@ -36,6 +48,7 @@ export async function runModels(factory: Factory, flags: ModelsFlags, signal: Ab
     return;
   }
   const client = await factory.apiClient(settings);
+  const { askModels } = await import('../../chat/model-choice.js');
   const asked = await askModels(client, cacheDir(io.env), signal);
   // A server with no model list: one line that says so (exit 4).
   if (asked.kind === 'none') throw asked.error;

@@ -8,7 +8,11 @@ import { dirname, resolve } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { defaultChatModel, modelsKnown, namedChatModel } from '../../chat/model-choice.js';
-import { chatParams } from '../../chat/request-params.js';
+import type { AspectRatio, ImageFormat } from '../../api/images/formats.js';
+import type { RequestFields } from '../../chat/request-fields.js';
+import { chatParams, type RequestParams } from '../../chat/request-params.js';
+import { escapeJsonForTerminal } from '../../core/json.js';
+import type { ResolvedSettings, SettingFlags } from '../../factory.js';
 import { cacheDir } from '../../settings/paths.js';
 import { fillRole, promptWithRole } from '../../roles/fill-role.js';
 import type { Role } from '../../roles/role-file.js';
@@ -20,14 +24,12 @@ import { lockFile, LockedError, type HeldLock } from '../../storage/file-lock.js
 import { describeSystemError } from '../../core/system-errors.js';
 import type { IO } from '../../terminal/io.js';
 import { classifyStdoutError, stdoutFailure } from '../../terminal/stdout-check.js';
-import { OutputWatch } from '../../terminal/streams.js';
+import { OutputWatch, textWriter } from '../../terminal/streams.js';
 import type { CommandContext } from '../context.js';
+import { dryRunCommand, noteKeyVariable } from '../dry-run.js';
 import { checkFolder } from '../image-target.js';
-import { checkInput, openInput, readEntries, type InputSource } from './input.js';
+import { checkInput, openInput, readEntries, type InputFormat, type InputSource } from './input.js';
 import { keyHider } from './records.js';
-import type { BatchFlags } from './flags.js';
-import { parseBatchFlags, type BatchPlan } from './options.js';
-import { printBatchDryRun } from './dry-run.js';
 import { fileSink, streamSink } from './output.js';
 import { PoolPause } from './pause.js';
 import { perform, type ImagesFolder } from './perform.js';
@@ -37,6 +39,35 @@ import type { Price } from '../../settings/prices.js';
 import type { BatchRequest, RequestDefaults } from './requests.js';
 import { readPreviousRun } from './resume.js';
 import { keepHeapSteady } from './steady-heap.js';
+
+/** What `svc batch` runs: its flags, checked (batch.ts parseBatchFlags). */
+export interface BatchPlan {
+  input: { name: string; format: InputFormat };
+  /** The output file, or undefined for stdout. */
+  output: string | undefined;
+  concurrency: number;
+  imagesDir: string | undefined;
+  retryFailed: boolean;
+  chatFields: RequestFields;
+  /** -m (the chat model), --base-url, --timeout, --max-retries. */
+  settings: SettingFlags;
+  system: string | undefined;
+  image: { aspect: AspectRatio | undefined; format: ImageFormat | undefined; seed: number | undefined; negative: string | undefined };
+  /** `--dry-run`: print each request as a curl command; send and write nothing. */
+  dryRun?: boolean;
+  /** `--extract` / `--extract-last`: the code of each chat answer in its record's `extract` field. */
+  extract?: 'all' | 'last' | undefined;
+  /** `--param KEY=VALUE`: fields added to every request body that does not set them. */
+  params?: RequestParams;
+  /** false with --no-metadata: images saved as the service sent them. */
+  metadata?: boolean;
+  /** `--json`: the summary as JSON on stdout (needs -o: without it stdout holds the results). */
+  json?: boolean;
+  /** `--role NAME`: a saved role for the chat requests. */
+  role?: string | undefined;
+  /** `--var NAME=VALUE`: the role's blanks. */
+  vars?: Record<string, string>;
+}
 
 function defaultsFor(plan: BatchPlan, models: { chat: string; image: string }, storedParams: string | undefined, role: Role | undefined): RequestDefaults {
   const vars = plan.vars ?? {};
@@ -106,10 +137,9 @@ async function* toSend(source: InputSource, kept: BatchRequest[] | undefined, de
   }
 }
 
-export async function runBatch(input: string | undefined, flags: BatchFlags, context: CommandContext): Promise<void> {
+export async function sendBatch(plan: BatchPlan, context: CommandContext): Promise<void> {
   const { factory } = context;
   const { io } = factory;
-  const plan = parseBatchFlags(input, flags);
   // The role's blanks are checked here, before the input is read or anything sent.
   const role = fillRole(plan.role === undefined ? undefined : loadRole(io.env, plan.role), plan.vars ?? {});
   keepHeapSteady();
@@ -256,4 +286,26 @@ function lockOutput(path: string, shownAs: string): HeldLock {
       hint: `wait for it to finish, or choose another -o; if no svc batch is running, remove ${error.path}`,
     });
   }
+}
+
+/**
+ * `svc batch --dry-run`: every line is checked as for a real run, and every request a real run
+ * would send (those an earlier run's -o file holds a result for are skipped, as then) is printed
+ * as a curl command under a `# custom_id` comment: the output is a shell script. All of them,
+ * not a sample: a script can keep what it needs (`| head -n 20`), and a request left out could
+ * be the one a bug report is about. Nothing is written, no key is read.
+ */
+async function printBatchDryRun(io: IO, settings: ResolvedSettings, requests: AsyncIterable<BatchRequest>): Promise<number> {
+  const write = textWriter(io.stdout);
+  let printed = 0;
+  for await (const request of requests) {
+    if (io.stdout.destroyed) break; // the reader has left (| head)
+    // The endpoints perform.ts posts to; batch bodies never stream (body-checks.ts).
+    const endpoint = request.kind === 'chat' ? 'chat/completions' : 'images/generations';
+    // JSON-quoted, so a custom_id with a newline cannot end the comment line.
+    await write(`${printed > 0 ? '\n' : ''}# custom_id: ${escapeJsonForTerminal(JSON.stringify(request.customId))}\n${dryRunCommand(settings, endpoint, request.body, false)}\n`);
+    printed++;
+  }
+  noteKeyVariable(io);
+  return printed;
 }
