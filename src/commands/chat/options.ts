@@ -12,6 +12,7 @@ import type { ChatFlags } from './flags.js';
 import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from '../../chat/request-fields.js';
 import { parseVars } from '../../roles/template.js';
 import { CHAT_OWNED, parseParams, type RequestParams } from '../../chat/request-params.js';
+import { parseToolFlags, type ToolFlags } from './tool-flags.js';
 
 /** --continue, --session and --no-save: the conversation a chat adds to. */
 export interface ConversationChoice {
@@ -55,6 +56,8 @@ export interface ChatPlan {
   extract?: 'all' | 'last' | undefined;
   /** `--param KEY=VALUE`: fields added to the request body as given (chat/request-params.ts). */
   params?: RequestParams;
+  /** `--tools`, `--no-tools`, `--allow`, `--max-steps` (tool-flags.ts). */
+  tools?: ToolFlags;
 }
 
 function checkConversationChoice(choice: ConversationChoice): void {
@@ -90,6 +93,7 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
     role: flags.role === undefined ? undefined : parseRoleName(flags.role, '--role'),
     dryRun,
     params: parseParams(flags.param ?? [], CHAT_OWNED),
+    tools: parseToolFlags(flags),
     ...(extract ? { extract } : {}),
     ...(flags.var ? { vars: parseVars(flags.var) } : {}),
   };

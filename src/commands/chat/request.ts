@@ -1,12 +1,12 @@
 /** The chat request body (docs/service-api.md, "Chat: the request"), for a one-shot answer, a session's turn or a batch line. */
-import type { ChatMessage, ChatRequest } from '../../api/chat-types.js';
+import type { ChatRequest, RequestMessage } from '../../api/chat-types.js';
 import type { Role } from '../../roles/role-file.js';
 import type { ChatPlan } from './options.js';
 import type { RequestFields } from '../../chat/request-fields.js';
 import { withParams } from '../../chat/request-params.js';
 
 /** The body for `messages` (the conversation so far and the new prompt), with the plan's fields. */
-export function buildChatRequest(model: string, messages: ChatMessage[], plan: Pick<ChatPlan, 'fields' | 'stream' | 'params'> & { streamUsage?: boolean }): ChatRequest {
+export function buildChatRequest(model: string, messages: RequestMessage[], plan: Pick<ChatPlan, 'fields' | 'stream' | 'params'> & { streamUsage?: boolean }): ChatRequest {
   const request: ChatRequest = { model, messages, ...plan.fields };
   if (plan.stream) {
     request.stream = true;

@@ -1,5 +1,6 @@
 import { imageOptionsText, logTimeline, timeline, type LogEntry } from '../../conversations/timeline.js';
 import { toMessages } from '../../conversations/model.js';
+import { callName, prettyArguments, resultKind } from '../../conversations/tool-steps.js';
 import { forkName, forkRecords } from '../../conversations/fork.js';
 import { checkConversationName, type ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../core/errors.js';
@@ -52,6 +53,13 @@ export async function runShow(factory: Factory, text: string | undefined, option
     const { turn, dropped } = entry;
     const mark = dropped ? ', dropped' : '';
     parts.push(`[user${mark}]\n${clean(turn.user)}`);
+    for (const step of turn.steps ?? []) {
+      if (step.text !== '') parts.push(`[assistant${mark}]\n${clean(step.text)}`);
+      for (const call of step.calls) {
+        const kind = resultKind(call);
+        parts.push(`[tool call ${clean(callName(call))}${mark}]\n${clean(prettyArguments(call.arguments))}`, `[tool result${kind ? `, ${kind}` : ''}${mark}]\n${clean(call.result)}`);
+      }
+    }
     const tokens = options.usage && turn.usage ? ` · ${turn.usage.prompt_tokens} prompt + ${turn.usage.completion_tokens} completion tokens` : '';
     parts.push(`[assistant${turn.interrupted ? ', interrupted' : ''}${mark}${tokens}]\n${clean(turn.assistant)}`);
   }
