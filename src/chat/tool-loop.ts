@@ -131,13 +131,13 @@ export async function runToolLoop<R extends Round>(messages: readonly RequestMes
     result.steps.push(step);
     if (round >= options.maxSteps) {
       const why = `svc did not run this call: the limit of ${options.maxSteps} request${options.maxSteps === 1 ? '' : 's'} for one reply (--max-steps) was reached`;
-      step.calls = calls.map((call) => ({ ...call, result: why, isError: true }));
+      step.calls = calls.map((call) => notRun(call, tools, why));
       return { ...result, last: outcome, stopped: 'limit' };
     }
     let interrupted = false;
     for (const call of calls) {
       if (interrupted) {
-        step.calls.push({ ...call, result: NOT_RUN_INTERRUPTED, isError: true });
+        step.calls.push(notRun(call, tools, NOT_RUN_INTERRUPTED));
         continue;
       }
       try {
@@ -146,13 +146,19 @@ export async function runToolLoop<R extends Round>(messages: readonly RequestMes
       } catch (error) {
         // Ctrl-C while asking: this call and the ones after it are not run.
         if (!(error instanceof InterruptedError)) throw error;
-        step.calls.push({ ...call, result: NOT_RUN_INTERRUPTED, isError: true });
+        step.calls.push(notRun(call, tools, NOT_RUN_INTERRUPTED));
         interrupted = true;
       }
     }
     if (interrupted) return { ...result, last: outcome, stopped: 'interrupted' };
     sent.push(...stepMessages(step));
   }
+}
+
+/** A call svc did not run, with why as its result (and its tool, when it is one on offer). */
+function notRun(call: { id: string; name: string; arguments: string }, tools: ToolSet | undefined, why: string): ToolCallRecord {
+  const identity = tools?.describe(call.name);
+  return { ...call, ...(identity ? { tool: `${identity.server}.${identity.tool}` } : {}), result: why, isError: true };
 }
 
 /** Check, approve and run one call; rejects with InterruptedError only for Ctrl-C while asking. */
