@@ -5,7 +5,7 @@
  * arguments that are not JSON) each end in a clear outcome the model is told, never a crash;
  * without a terminal nothing runs unless --allow lets it.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -232,6 +232,17 @@ describe('what is offered', () => {
     expect(result.exitCode).toBe(0);
     expect(bodies()[0]).not.toHaveProperty('tools');
     expect(log.opened).toEqual([]);
+  });
+
+  it("a role's tools line offers them; --tools beats it", async () => {
+    const roles = join(sandbox.env.XDG_CONFIG_HOME!, 'svc', 'roles');
+    mkdirSync(roles, { recursive: true });
+    writeFileSync(join(roles, 'counter.md'), '---\ntools: calc.add, text.echo\n---\nYou count.\n');
+    server.script(reply.sse(textStream('a')), reply.sse(textStream('b')));
+    expect((await chat(['--role', 'counter', 'hi'])).exitCode).toBe(0);
+    expect((await chat(['--role', 'counter', '--tools', 'calc', 'hi'])).exitCode).toBe(0);
+    expect(bodies().map((body) => offeredNames(body))).toEqual([['add', 'echo'], ['add', 'divide']]);
+    expect(bodies()[0]!.messages[0]).toEqual({ role: 'system', content: 'You count.' });
   });
 
   it('the profile setting names tools; --tools beats it, --no-tools offers none', async () => {

@@ -139,6 +139,14 @@ describe('/tools', () => {
   });
 });
 
+describe('/history', () => {
+  it('shows each call of a turn with its arguments, and its result (declined, an error) on one line each', async () => {
+    scripted.server.script(reply.sse(toolCallStream([{ id: 'c1', name: 'add', arguments: '{"a":1,"b":2}' }, { id: 'c2', name: 'shout', arguments: '{"text":"x"}' }])), textReply('3, and no shouting.'));
+    const { stderr } = await session(['go', 'y', 'n', '/history']);
+    expect(stderr).toContain('[you] go\n[tool] calc.add {"a":1,"b":2}\n[result] 3\n[tool] text.shout {"text":"x"}\n[result, declined] the user declined to run this tool\n[svc-pro] 3, and no shouting.\n');
+  });
+});
+
 describe('a turn keeps its calls and results together', () => {
   async function twoTurnsWithTools(): Promise<void> {
     scripted.server.script(callReply('c1', 'add', '{"a":1,"b":2}'), textReply('3.'), callReply('c2', 'echo', '{"text":"x"}'), textReply('x.'));
