@@ -102,7 +102,7 @@ export function parseAllowRules(values: readonly string[], where: string): ToolN
   return values.map((value) => {
     const text = value.trim();
     if (!text.includes('.')) {
-      throw new UsageError(`${where} ${text}: name the tool (${text}.TOOL), or ${text}.* for every tool of ${text}`, { hint: `svc chat --tools ${text} --allow ${text}.* ...` });
+      throw new UsageError(`${where} ${text}: name the tool (${text}.TOOL), or ${text}.* for every tool of ${text}`, { hint: `svc chat --tools ${text} --allow '${text}.*' ...   (quoted: the shell could read the *)` });
     }
     return parseToolName(text, where);
   });
