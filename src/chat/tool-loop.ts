@@ -22,6 +22,8 @@ import type { ToolIdentity, ToolSet } from './tool-runner.js';
 export interface Round {
   completion: ChatCompletion | undefined;
   error: unknown;
+  /** The reader of the reply went away (`| head -1`): nothing more is wanted, no call is run. */
+  stdoutClosed?: boolean;
 }
 
 /** A call the model made, as shown to the person: which tool, with what. */
@@ -125,7 +127,7 @@ export async function runToolLoop<R extends Round>(messages: readonly RequestMes
   for (let round = 1; ; round++) {
     const outcome = await hooks.send(sent);
     result.rounds.push(outcome);
-    const calls = outcome.error === undefined && tools ? toolCallsOf(outcome.completion) : [];
+    const calls = outcome.error === undefined && outcome.stdoutClosed !== true && tools ? toolCallsOf(outcome.completion) : [];
     if (calls.length === 0 || signal.aborted) return { ...result, last: outcome };
     const step: ToolStep = { text: outcome.completion?.choices[0]?.message.content ?? '', calls: [] };
     result.steps.push(step);

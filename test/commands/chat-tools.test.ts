@@ -9,7 +9,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runSvc, type RunOptions } from '../helpers/in-process.js';
+import { main } from '../../src/main.js';
+import { InterruptRouter } from '../../src/terminal/interrupts.js';
+import { runSvc, testIO, type RunOptions } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { testTools, textStream, toolCallStream, type SentBody, offeredNames, type ToolLog } from '../helpers/test-tools.js';
@@ -125,6 +127,18 @@ describe('what the model gets wrong is sent back to it as an error, never a cras
     const result = await chat(['--tools', 'calc', '--allow', 'calc.divide', 'divide 1 by 0']);
     expect(result.exitCode).toBe(0);
     expect(bodies()[1]!.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_z', content: 'division by zero' });
+  });
+});
+
+describe('a reader that leaves', () => {
+  it('stops the loop: a reply that calls tools after stdout closed runs nothing more (a quiet exit 0)', async () => {
+    server.script(reply.sse(toolCallStream([{ id: 'c1', name: 'add', arguments: '{"a":1,"b":2}' }], { text: 'Let me add that.' })));
+    const { io, stdout } = testIO({ env: sandbox.env, cwd: sandbox.home });
+    stdout.failWith = Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' });
+    const exitCode = await main(['chat', '--tools', 'calc', '--allow', 'calc.*', 'add'], io, { interrupts: new InterruptRouter(() => {}), openTools: tools.open });
+    expect(exitCode).toBe(0);
+    expect(log.calls).toEqual([]);
+    expect(server.requests).toHaveLength(1);
   });
 });
 
