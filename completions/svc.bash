@@ -16,7 +16,7 @@ _svc() {
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    case " --profile -m --model -s --system -f --file --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --param --base-url --timeout --max-retries -o --output --aspect --format --seed -n --count --negative --preview --prompts --concurrency --images-dir --limit --since --at --with-images --prompt --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay " in
+    case " --profile -m --model -s --system -f --file --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --param --tools --allow --max-steps --base-url --timeout --max-retries -o --output --aspect --format --seed -n --count --negative --preview --prompts --concurrency --images-dir --limit --since --at --with-images --prompt --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay " in
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
@@ -60,12 +60,15 @@ _svc_complete_path() {
         --user) compopt +o default 2>/dev/null; return ;;
         --session) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list --for-completion 2>/dev/null | cut -f1)" -- "$cur")); return ;;
         --param) compopt +o default 2>/dev/null; return ;;
+        --tools) compopt +o default 2>/dev/null; return ;;
+        --allow) compopt +o default 2>/dev/null; return ;;
+        --max-steps) compopt +o default 2>/dev/null; return ;;
         --base-url) compopt +o default 2>/dev/null; return ;;
         --timeout) compopt +o default 2>/dev/null; return ;;
         --max-retries) compopt +o default 2>/dev/null; return ;;
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json -x --extract --extract-last --raw --usage --show-reasoning --no-stdin -i --interactive -c --continue --session --no-save --list --dry-run --param --base-url --timeout --max-retries --plain --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json -x --extract --extract-last --raw --usage --show-reasoning --no-stdin -i --interactive -c --continue --session --no-save --list --dry-run --param --tools --no-tools --allow --max-steps --base-url --timeout --max-retries --plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'image')

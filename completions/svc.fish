@@ -13,7 +13,7 @@ function __svc_path
             set skip 0
             continue
         end
-        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '-n' '--count' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--limit' '--since' '--at' '--with-images' '--prompt' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
+        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--tools' '--allow' '--max-steps' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '-n' '--count' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--limit' '--since' '--at' '--with-images' '--prompt' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
             set skip 1
             continue
         end
@@ -90,6 +90,10 @@ complete -c svc -n '__svc_at chat' -l no-save -d 'keep nothing: no saved convers
 complete -c svc -n '__svc_at chat' -l list -d 'list saved conversations (same as `svc sessions list`)'
 complete -c svc -n '__svc_at chat' -l dry-run -d 'send nothing: print the request as a curl command (the key written as $SVC_API_KEY)'
 complete -c svc -n '__svc_at chat' -l param -x -d 'add a field to the request body: VALUE as JSON, else a string; dotted keys make objects (repeatable)'
+complete -c svc -n '__svc_at chat' -l tools -x -d 'offer an MCP server\'s tools to the model (NAME), or one of them (NAME.TOOL); repeatable'
+complete -c svc -n '__svc_at chat' -l no-tools -d 'offer no tools, not even the role\'s or the profile\'s'
+complete -c svc -n '__svc_at chat' -l allow -x -d 'let NAME.TOOL (NAME.* for all of its tools) run without asking; repeatable. Without a terminal, nothing else runs'
+complete -c svc -n '__svc_at chat' -l max-steps -x -d 'at most N requests for one reply while the model calls tools (default 10)'
 complete -c svc -n '__svc_at chat' -l base-url -x -d 'service base URL; /v1/... is appended (env SVC_BASE_URL)'
 complete -c svc -n '__svc_at chat' -l timeout -x -d 'longest silence allowed from the service (env SVC_TIMEOUT; default 120)'
 complete -c svc -n '__svc_at chat' -l max-retries -x -d 'retries for connection failures, 408, 409, 429, 5xx (env SVC_MAX_RETRIES; default 2)'

@@ -25,6 +25,7 @@ import { selectProfile } from './settings/profile-choice.js';
 import { conversationStoreFor } from './conversations/store.js';
 import { userAgent } from './core/version.js';
 import { PRICES_KEY, readPrices, type Price } from './settings/prices.js';
+import type { OpenTools, ToolRunner } from './chat/tool-runner.js';
 
 /** Raw values of the flags that override settings, as commander parsed them. */
 export type SettingFlags = Partial<Record<SettingName, string | undefined>>;
@@ -65,6 +66,8 @@ export interface Factory {
   conversationStore(): Promise<ConversationStore>;
   /** Earlier inputs for the session's Up/Down; with `save` false (--no-save) read but never written. */
   inputHistory(save: boolean): Promise<InputHistory>;
+  /** Start the MCP servers named and list their tools; they are stopped by dispose() if not before. */
+  openTools(servers: readonly string[], signal: AbortSignal): Promise<ToolRunner>;
   /** Release sockets so the process can exit at once. */
   dispose(): Promise<void>;
 }
@@ -95,7 +98,13 @@ function describeRetry(io: IO, notice: RetryNotice): void {
 /** How the API client waits before a retry; by default a real, abortable timer. */
 export type RetryWait = (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 
-export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Factory {
+/** What a test may put in place of the real thing: how retries wait, where tools come from. */
+export interface FactorySeams {
+  retryWait?: RetryWait;
+  openTools?: OpenTools;
+}
+
+export function createFactory(io: IO, seams: FactorySeams = {}): Factory {
   const closers: Array<() => Promise<void>> = [];
   let profileFlag: string | undefined;
   const profile = memo(async () => selectProfile(io, profileFlag));
@@ -245,6 +254,14 @@ export function createFactory(io: IO, seams: { retryWait?: RetryWait } = {}): Fa
     apiClient,
     conversationStore,
     inputHistory: (save) => (save ? savedInputHistory() : unwrittenInputHistory()),
+    async openTools(servers, signal) {
+      const open = seams.openTools ?? (await import('./chat/tool-runner.js')).toolsUnavailable;
+      const runner = await open(servers, signal);
+      // Stopped once: by the command when it is done with them, or here when the command ends.
+      const close = memo(() => runner.close());
+      closers.push(close);
+      return { get definitions() { return runner.definitions; }, describe: (name) => runner.describe(name), call: (name, args, callSignal) => runner.call(name, args, callSignal), close };
+    },
     async dispose() {
       await Promise.allSettled(closers.map((close) => close()));
     },

@@ -4,7 +4,8 @@
  */
 import { CommanderError } from '@commander-js/extra-typings';
 import { ExitCode, exitCodeFor, InterruptedError } from './core/errors.js';
-import { createFactory, type RetryWait } from './factory.js';
+import { createFactory, type FactorySeams, type RetryWait } from './factory.js';
+import type { OpenTools } from './chat/tool-runner.js';
 import { InterruptRouter } from './terminal/interrupts.js';
 import type { IO } from './terminal/io.js';
 import { buildProgram } from './program.js';
@@ -18,11 +19,14 @@ export interface MainOptions {
   interrupts?: InterruptRouter;
   /** How the API client waits before a retry (a test seam: record the delay, skip the wait). */
   retryWait?: RetryWait;
+  /** Where the tools of `svc chat --tools` come from (a test seam: tools of the test's own). */
+  openTools?: OpenTools;
 }
 
 /** Run svc with `argv` (the arguments after the program name). */
 export async function main(argv: string[], io: IO, options: MainOptions = {}): Promise<number> {
-  const factory = createFactory(io, options.retryWait ? { retryWait: options.retryWait } : {});
+  const seams: FactorySeams = { ...(options.retryWait ? { retryWait: options.retryWait } : {}), ...(options.openTools ? { openTools: options.openTools } : {}) };
+  const factory = createFactory(io, seams);
   const signal = options.signal ?? new AbortController().signal;
   const interrupts = options.interrupts ?? new InterruptRouter(() => {});
   const program = buildProgram({ factory, signal, interrupts });

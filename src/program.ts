@@ -44,7 +44,8 @@ Exit codes:
   0 success                 4 rejected by the service (4xx, disallowed content, unknown model)
   1 other failure           5 rate limited (429) after retries
   2 usage error             6 network: cannot connect, TLS, timeout, cut mid-response
-  3 authentication          130 interrupted (Ctrl-C)`;
+  3 authentication          7 a tool call was declined: no terminal to approve it, no --allow
+                            130 interrupted (Ctrl-C)`;
 
 export function buildProgram(context: CommandContext): CommandUnknownOpts {
   const { io } = context.factory;

@@ -7,6 +7,36 @@ export interface ChatMessage {
   content: string;
 }
 
+/** A function call the model asked for, as OpenAI shapes it (`arguments` is JSON text). */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** The assistant's turn that called tools: its text (null when none) and its calls. */
+export interface ToolCallMessage {
+  role: 'assistant';
+  content: string | null;
+  tool_calls: ToolCall[];
+}
+
+/** A tool's result, answering one call by its id. */
+export interface ToolResultMessage {
+  role: 'tool';
+  tool_call_id: string;
+  content: string;
+}
+
+/** Any message of a request: the conversation's text, and the calls and results of a tool loop. */
+export type RequestMessage = ChatMessage | ToolCallMessage | ToolResultMessage;
+
+/** A function offered to the model (OpenAI's `tools` array): its name, what it does, its parameters' JSON Schema. */
+export interface ChatTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
@@ -16,7 +46,7 @@ export interface Usage {
 /** The request body. Optional fields are left out, never sent as null. */
 export interface ChatRequest {
   model: string;
-  messages: ChatMessage[];
+  messages: RequestMessage[];
   max_tokens?: number;
   temperature?: number;
   top_p?: number;
@@ -27,6 +57,8 @@ export interface ChatRequest {
   user?: string;
   /** OpenAI convention, not in the service's own document (docs/service-api.md): asks for a final chunk with usage. */
   stream_options?: { include_usage: boolean };
+  /** The functions the model may call (svc chat --tools); absent when none are offered. */
+  tools?: ChatTool[];
 }
 
 /**

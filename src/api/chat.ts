@@ -23,6 +23,8 @@ export interface ChatCallbacks {
   onDelta?: (text: string) => void | Promise<void>;
   /** Called with each piece of reasoning text (`reasoning_content`, `reasoning`) as it arrives; awaited too. */
   onReasoning?: (text: string) => void | Promise<void>;
+  /** The request offered tools that svc runs: a reply that only calls them is a reply, not an error. */
+  runsTools?: boolean;
   /** Called once the service answered with success, before the body is read (svc batch records these). */
   onResponse?: (answer: { status: number; requestId: string | undefined }) => void;
 }
@@ -177,7 +179,7 @@ export async function runChat(client: ApiClient, request: ChatRequest, callbacks
     }
     if (readsAsStream(head, response.contentType)) await readStream(response, body, assembler, callbacks);
     else await readCompletion(body, assembler, callbacks, response.requestId);
-    const missing = missingReplyError(assembler, response.requestId);
+    const missing = missingReplyError(assembler, response.requestId, callbacks.runsTools === true);
     if (missing) throw missing;
   } catch (error) {
     response.discard();

@@ -17,6 +17,27 @@ function sameIndex(list: unknown[], item: unknown): JsonObject | undefined {
 }
 
 /**
+ * A later piece of a streamed tool call: its arguments joined, its id, type and function name
+ * set, as OpenAI's client does (some servers send the id and name again in every piece, and
+ * joining them would call a function "get_weatherget_weather").
+ */
+function mergeToolCall(target: JsonObject, piece: JsonObject): number {
+  let added = 0;
+  for (const [key, value] of Object.entries(piece)) {
+    const current = target[key];
+    if (key === 'function' && isObject(value) && isObject(current)) {
+      const { arguments: args, ...rest } = value;
+      if (typeof args === 'string' && typeof current.arguments === 'string') {
+        current.arguments += args;
+        added += args.length;
+      } else if (args !== undefined && args !== null) current.arguments = structuredClone(args);
+      for (const [field, part] of Object.entries(rest)) if (part !== null && part !== '') current[field] = structuredClone(part);
+    } else if (value !== null && value !== '') target[key] = structuredClone(value);
+  }
+  return added;
+}
+
+/**
  * Merge a delta into what was assembled: strings joined, arrays appended (elements with the
  * same `index` merged), objects merged, anything else replaced. Returns the characters added.
  */
@@ -24,7 +45,13 @@ export function mergeDelta(target: JsonObject, delta: JsonObject): number {
   let added = 0;
   for (const [key, value] of Object.entries(delta)) {
     const current = target[key];
-    if (typeof value === 'string' && typeof current === 'string') {
+    if (key === 'tool_calls' && Array.isArray(value) && Array.isArray(current)) {
+      for (const item of value as unknown[]) {
+        const match = sameIndex(current as unknown[], item);
+        if (match) added += mergeToolCall(match, item as JsonObject);
+        else (current as unknown[]).push(structuredClone(item));
+      }
+    } else if (typeof value === 'string' && typeof current === 'string') {
       target[key] = current + value;
       added += value.length;
     } else if (Array.isArray(value) && Array.isArray(current)) {

@@ -1,6 +1,6 @@
 /**
  * An answer that came back whole but holds no reply: no choice at all, a choice with no content
- * beside a refusal or a tool call, or a reply the service's content filter withheld. Streamed or
+ * beside a refusal or a tool call when no tools were offered, or a reply the service's content filter withheld. Streamed or
  * not, each is the same error, so nothing is shown or saved as if it were the model's answer.
  *
  * A choice whose content is empty or null and says nothing more (a reasoning model that spent
@@ -20,8 +20,11 @@ function toolNames(toolCalls: unknown): string[] {
   });
 }
 
-/** The error for an answer with no reply in it, or undefined when it has one. */
-export function missingReplyError(assembler: CompletionAssembler, requestId: string | undefined): SvcError | undefined {
+/**
+ * The error for an answer with no reply in it, or undefined when it has one. With `toolsOffered`
+ * (the request had `tools`), a tool call is the reply: the tool loop runs it.
+ */
+export function missingReplyError(assembler: CompletionAssembler, requestId: string | undefined, toolsOffered = false): SvcError | undefined {
   if (!assembler.sawChoice) {
     return new MalformedResponseError('the service answered without choices: no reply came back (`choices` is empty or missing)', {
       hint: 'the service may have failed without saying why; try again',
@@ -38,8 +41,9 @@ export function missingReplyError(assembler: CompletionAssembler, requestId: str
     return new RejectedError(`the model declined to answer: ${refusal.trim()}`, { ...details, serviceMessage: refusal });
   }
   const tools = toolNames(toolCalls);
+  if (toolsOffered && Array.isArray(toolCalls) && toolCalls.length > 0) return undefined;
   if (tools.length > 0 || (Array.isArray(toolCalls) && toolCalls.length > 0)) {
-    return new MalformedResponseError(`the model answered with a tool call${tools.length > 0 ? ` (${tools.join(', ')})` : ''} instead of text; svc offers no tools and cannot run it`);
+    return new MalformedResponseError(`the model answered with a tool call${tools.length > 0 ? ` (${tools.join(', ')})` : ''} instead of text; no tools were offered, so svc cannot run it`, { hint: 'svc chat --tools NAME offers the tools of an MCP server (docs/chat.md, "Tools")' });
   }
   return undefined;
 }

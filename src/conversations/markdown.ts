@@ -3,7 +3,9 @@
  * message that says who spoke, and for a reply the model and the time (UTC). The messages
  * themselves are Markdown already (that is how models write) and go in as they are.
  */
-import type { Conversation, ImageNote } from './model.js';
+import type { Conversation, ImageNote, ToolStep } from './model.js';
+import { fenceFor } from '../attachments/message.js';
+import { callName, prettyArguments, resultKind } from './tool-steps.js';
 import { imageOptionsText, timeline } from './timeline.js';
 
 /** "2025-01-02T10:11:12.345Z" → "2025-01-02 10:11 UTC"; anything else as it is. */
@@ -19,6 +21,22 @@ function body(text: string): string {
 /** A path as a Markdown link target: spaces and brackets escaped so the link stays one link. */
 function linkTarget(path: string): string {
   return encodeURI(path.split('\\').join('/')).replace(/\(/g, '%28').replace(/\)/g, '%29');
+}
+
+/** A text as a fenced block no backtick run inside can close. */
+function fenced(text: string, language: string): string {
+  const fence = fenceFor(text);
+  return `${fence}${language}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}\n`;
+}
+
+/** A tool step: the model's words with its calls, then each call (its arguments) and its result. */
+function stepParts(step: ToolStep): string[] {
+  const parts = step.text.trim() === '' ? [] : ['## Assistant (calling tools)\n', body(step.text)];
+  for (const call of step.calls) {
+    const kind = resultKind(call);
+    parts.push(`### Tool call: ${callName(call).replace(/\s+/g, ' ')}\n`, fenced(prettyArguments(call.arguments), 'json'), `### Result${kind ? ` (${kind})` : ''}\n`, fenced(call.result, 'text'));
+  }
+  return parts;
 }
 
 /**
@@ -43,6 +61,7 @@ export function toMarkdown(conversation: Conversation, imageLink: (image: ImageN
     const { turn } = entry;
     turnNumber += 1;
     parts.push(`## User (turn ${turnNumber})\n`, body(turn.user));
+    for (const step of turn.steps ?? []) parts.push(...stepParts(step));
     const about = [turn.model, whenUtc(turn.at), turn.interrupted ? 'interrupted' : undefined].filter(Boolean).join(', ');
     parts.push(`## Assistant (${about})\n`, body(turn.assistant));
   }

@@ -3,7 +3,7 @@
  * append is one write, so two processes adding turns at once both keep theirs, and a crash
  * mid-write damages at most the last line, which reading skips.
  */
-import type { ChatMessage, Usage } from '../api/chat-types.js';
+import type { RequestMessage, Usage } from '../api/chat-types.js';
 
 /**
  * A file attached to a user message: where its fenced block is in the message's text (UTF-16
@@ -17,11 +17,44 @@ export interface AttachmentRef {
   end: number;
 }
 
+/**
+ * One call the model made in a tool loop, and what went back to it. Call and result are kept
+ * together, so a saved turn always holds a result for every call (a history the service takes).
+ */
+export interface ToolCallRecord {
+  /** The call's id, as the model gave it (or as svc named it, when the model gave none). */
+  id: string;
+  /** The function called, as the model named it. */
+  name: string;
+  /** Its arguments as the model sent them: JSON text, which may be invalid. */
+  arguments: string;
+  /** Which tool it was, `server.tool`, when it was one on offer. */
+  tool?: string;
+  /** The text that went back to the model as the tool's result. */
+  result: string;
+  /** The result is an error (the tool failed, or svc could not run the call). */
+  isError?: boolean;
+  /** Nobody let it run: a person said no, or no one could approve it. */
+  declined?: boolean;
+}
+
+/** A reply of the model that called tools: the text that came with the calls ('' for none), and the calls with their results, in order. */
+export interface ToolStep {
+  text: string;
+  calls: ToolCallRecord[];
+}
+
 export interface Turn {
   /** The user's message as sent: attached files included. */
   user: string;
   /** The files attached to it, when there were any. */
   files?: AttachmentRef[];
+  /**
+   * The tool loop between the message and the reply: each reply that called tools, with the
+   * results sent back. Absent when no tool was called; older svc reads the turn without it.
+   */
+  steps?: ToolStep[];
+  /** The model's final reply (after any tool steps). */
   assistant: string;
   /**
    * The model's reasoning before its reply (`reasoning_content`, `reasoning`), when it sent any:
@@ -161,17 +194,32 @@ export function replay(name: string, records: ConversationRecord[]): Conversatio
 }
 
 /**
- * The messages array the service expects: the system message, then each turn. An interrupted
- * reply goes as far as it came; an empty one is left out (the user spoke, nothing came back).
+ * The messages array the service expects: the system message, then each turn: the user's
+ * message, each tool step (the assistant's calls, then one `tool` message per call), the reply.
+ * An interrupted reply goes as far as it came; an empty one is left out (the user spoke, nothing
+ * came back).
  */
-export function toMessages(conversation: Pick<Conversation, 'system' | 'turns'>): ChatMessage[] {
-  const messages: ChatMessage[] = [];
+export function toMessages(conversation: Pick<Conversation, 'system' | 'turns'>): RequestMessage[] {
+  const messages: RequestMessage[] = [];
   if (conversation.system) messages.push({ role: 'system', content: conversation.system });
   for (const turn of conversation.turns) {
     messages.push({ role: 'user', content: turn.user });
+    for (const step of turn.steps ?? []) messages.push(...stepMessages(step));
     if (turn.assistant !== '') messages.push({ role: 'assistant', content: turn.assistant });
   }
   return messages;
+}
+
+/** A tool step as messages: the assistant's message with its calls, then each call's result. */
+export function stepMessages(step: ToolStep): RequestMessage[] {
+  return [
+    {
+      role: 'assistant',
+      content: step.text === '' ? null : step.text,
+      tool_calls: step.calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
+    },
+    ...step.calls.map((call) => ({ role: 'tool' as const, tool_call_id: call.id, content: call.result })),
+  ];
 }
 
 /** The first line of `text`, its ends trimmed, uncut. */

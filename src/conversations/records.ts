@@ -6,7 +6,7 @@
  */
 import type { Usage } from '../api/chat-types.js';
 import { isObject, type JsonObject } from '../core/json.js';
-import type { AttachmentRef, ConversationRecord, ImageNote, Turn } from './model.js';
+import type { AttachmentRef, ConversationRecord, ImageNote, ToolCallRecord, ToolStep, Turn } from './model.js';
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
@@ -34,6 +34,29 @@ function filesOf(value: unknown, user: string): AttachmentRef[] | undefined {
   return files.length > 0 ? files : undefined;
 }
 
+function callOf(value: unknown): ToolCallRecord | undefined {
+  if (!isObject(value) || !isString(value.id) || !isString(value.name) || !isString(value.arguments) || !isString(value.result)) return undefined;
+  const { tool, isError, declined } = value;
+  if ((tool !== undefined && !isString(tool)) || (isError !== undefined && typeof isError !== 'boolean') || (declined !== undefined && typeof declined !== 'boolean')) return undefined;
+  return { id: value.id, name: value.name, arguments: value.arguments, ...(tool === undefined ? {} : { tool }), result: value.result, ...(isError ? { isError } : {}), ...(declined ? { declined } : {}) };
+}
+
+/**
+ * A turn's tool steps, each a call list with every call's result. Anything off (a hand edit)
+ * drops the steps, not the turn: its user message and reply still make a valid history.
+ */
+function stepsOf(value: unknown): ToolStep[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const steps: ToolStep[] = [];
+  for (const item of value as unknown[]) {
+    if (!isObject(item) || !isString(item.text) || !Array.isArray(item.calls) || item.calls.length === 0) return undefined;
+    const calls = (item.calls as unknown[]).map(callOf);
+    if (calls.some((call) => call === undefined)) return undefined;
+    steps.push({ text: item.text, calls: calls as ToolCallRecord[] });
+  }
+  return steps.length > 0 ? steps : undefined;
+}
+
 function turnOf(value: JsonObject): (Turn & { type: 'turn' }) | undefined {
   const { user, assistant, at, interrupted, model, reasoning, id } = value;
   const usage = usageOf(value.usage);
@@ -43,11 +66,13 @@ function turnOf(value: JsonObject): (Turn & { type: 'turn' }) | undefined {
   if (reasoning !== undefined && !isString(reasoning)) return undefined;
   if (id !== undefined && !isString(id)) return undefined;
   const files = filesOf(value.files, user);
+  const steps = stepsOf(value.steps);
   return {
     type: 'turn',
     ...(id === undefined ? {} : { id }),
     user,
     ...(files ? { files } : {}),
+    ...(steps ? { steps } : {}),
     assistant,
     ...(reasoning ? { reasoning } : {}),
     ...(interrupted ? { interrupted } : {}),

@@ -4,7 +4,7 @@
  * being streamed. A write that fails (a full disk) does not stop the conversation: it goes on in
  * memory, no longer saved, and the failure is kept for the caller to report.
  */
-import type { ChatMessage, Usage } from '../api/chat-types.js';
+import type { RequestMessage, Usage } from '../api/chat-types.js';
 import { describeSystemError } from '../core/system-errors.js';
 import { addUsage, addUsageOfModel, replay, toMessages, type Conversation, type ConversationRecord, type ImageNote, type Turn } from './model.js';
 import { newConversationName, type ConversationStore } from './store.js';
@@ -90,7 +90,7 @@ export class ConversationSession {
   }
 
   /** The messages to send, with `next` as the new user message when given. */
-  messages(next?: string): ChatMessage[] {
+  messages(next?: string): RequestMessage[] {
     const messages = toMessages(this.#conversation);
     if (next !== undefined) messages.push({ role: 'user', content: next });
     return messages;

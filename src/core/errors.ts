@@ -14,6 +14,8 @@ export const ExitCode = {
   rejected: 4,
   rateLimited: 5,
   network: 6,
+  /** A tool call was declined because nobody could approve it (no terminal, no --allow). */
+  declined: 7,
   interrupted: 130,
   /** The reader of stdout left before svc batch finished (as a SIGPIPE would end it: 128 + 13). */
   readerGone: 141,
@@ -104,6 +106,14 @@ export class NetworkError extends SvcError {
 /** The service answered 200 but with something svc cannot read. */
 export class MalformedResponseError extends SvcError {
   override readonly exitCode = ExitCode.failure;
+}
+
+/**
+ * The model asked to run a tool that was not allowed, and no person was there to approve it: the
+ * call was declined (the model was told) and the command ends with this once the reply is out.
+ */
+export class ToolDeclinedError extends SvcError {
+  override readonly exitCode = ExitCode.declined;
 }
 
 /** The user pressed Ctrl-C (or the process got SIGINT/SIGTERM). */

@@ -11,7 +11,8 @@
  * slip through.
  */
 import { Marked, type Tokens } from 'marked';
-import type { Conversation, ImageNote, Turn } from '../conversations/model.js';
+import type { Conversation, ImageNote, ToolStep, Turn } from '../conversations/model.js';
+import { callName, prettyArguments, resultKind } from '../conversations/tool-steps.js';
 import { whenUtc } from '../conversations/markdown.js';
 import { imageOptionsText, timeline } from '../conversations/timeline.js';
 import { highlightHtml } from './highlight.js';
@@ -112,8 +113,22 @@ function turnHtml(turn: Turn, number: number, md: (text: string) => string): str
   const about = [turn.model, whenUtc(turn.at), turn.interrupted ? 'interrupted' : undefined].filter(Boolean).join(', ');
   return [
     `<section class="user"><h2 class="who">User (turn ${number})</h2><div class="body">${md(turn.user)}</div></section>`,
+    ...(turn.steps ?? []).map((step) => stepHtml(step, md)),
     `<section class="assistant"><h2 class="who">Assistant <span class="meta">(${escapeHtml(about)})</span></h2><div class="body">${md(turn.assistant)}</div></section>`,
   ].join('\n');
+}
+
+/** A tool step: the model's words with its calls, each call's arguments and its result, as text (never markup). */
+function stepHtml(step: ToolStep, md: (text: string) => string): string {
+  const parts = step.text.trim() === '' ? [] : [`<section class="assistant"><h2 class="who">Assistant <span class="meta">(calling tools)</span></h2><div class="body">${md(step.text)}</div></section>`];
+  for (const call of step.calls) {
+    const kind = resultKind(call);
+    parts.push(
+      `<section class="tool"><h2 class="who">Tool call <span class="meta">(${escapeHtml(callName(call))})</span></h2><div class="body"><pre><code>${escapeHtml(prettyArguments(call.arguments))}</code></pre></div></section>`,
+      `<section class="tool result"><h2 class="who">Result${kind ? ` <span class="meta">(${kind})</span>` : ''}</h2><div class="body"><pre><code>${escapeHtml(call.result)}</code></pre></div></section>`,
+    );
+  }
+  return parts.join('\n');
 }
 
 function figure(image: ImageNote, data: EmbeddedImage | undefined): string {

@@ -13,11 +13,13 @@
  * value when it starts with `"`, `[` or `{` (a quoted string, an array of strings for `stop`, the
  * object of `params`), and plain text to the end of the line otherwise. `#` starts a comment line. Keys are the chat
  * request fields (as in a request body), `model`, `params` (fields sent as given, as with
- * `--param`) and `prompt` (a message template with blanks, template.ts); an unknown key is refused, so a typo is
+ * `--param`), `prompt` (a message template with blanks, template.ts) and `tools` (the tools a chat
+ * with the role offers, as `--tools` names them: `tools: fs, web.search`); an unknown key is refused, so a typo is
  * never a setting quietly ignored. Pure, so a table test covers it.
  */
 import { parseModelId } from '../core/parse-values.js';
 import { CHAT_OWNED, parseParamsObject, type RequestParams } from '../chat/request-params.js';
+import { parseToolNames, toolNameText, type ToolName } from '../chat/tool-runner.js';
 import { parseRequestFields, type FieldNaming, type RawRequestFields, type RequestFieldName, type RequestFields } from '../chat/request-fields.js';
 
 /** A role: a system message and the defaults that go with it. */
@@ -34,13 +36,15 @@ export interface Role {
   prompt?: string | undefined;
   /** Fields sent as given (`params:` in the file, `--param` on `svc roles set`); none when absent. */
   params?: RequestParams | undefined;
+  /** The tools a chat with this role offers (`tools:` in the file), unless --tools says otherwise. */
+  tools?: ToolName[] | undefined;
 }
 
 /** A role file that cannot be used, with what is wrong (the caller names the file). */
 export class RoleFileProblem extends Error {}
 
 const FIELD_KEYS: readonly RequestFieldName[] = ['max_tokens', 'temperature', 'top_p', 'stop', 'presence_penalty', 'frequency_penalty', 'user'];
-const KEYS = ['model', ...FIELD_KEYS, 'params', 'prompt'];
+const KEYS = ['model', ...FIELD_KEYS, 'params', 'prompt', 'tools'];
 
 /** Messages about a role file's values name the key as written there. */
 const FILE_NAMING: FieldNaming = {
@@ -87,7 +91,19 @@ export function parseRoleFile(name: string, text: string): Role {
     fields: fieldsOf(raw),
     ...(raw.params === undefined ? {} : { params: paramsOf(raw.params) }),
     ...(raw.prompt === undefined ? {} : { prompt: textOf('prompt', raw.prompt) }),
+    ...(raw.tools === undefined ? {} : { tools: toolsOf(raw.tools) }),
   };
+}
+
+/** `tools: fs, web.search` or `tools: ["fs", "web.search"]`. */
+function toolsOf(value: unknown): ToolName[] {
+  const values = typeof value === 'string' ? [value] : Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : undefined;
+  if (values === undefined) throw new RoleFileProblem('tools must be names of tools: tools: fs, web.search');
+  try {
+    return parseToolNames(values, 'tools');
+  } catch (error) {
+    throw new RoleFileProblem((error as Error).message);
+  }
 }
 
 function textOf(key: string, value: unknown): string {
@@ -150,6 +166,7 @@ export function formatRoleFile(role: Omit<Role, 'name'>): string {
   }
   if (role.params && Object.keys(role.params).length > 0) entries.push(['params', role.params]);
   if (role.prompt !== undefined && role.prompt !== '') entries.push(['prompt', role.prompt]);
+  if (role.tools && role.tools.length > 0) entries.push(['tools', role.tools.map(toolNameText).join(', ')]);
   const header = entries.length > 0 ? `---\n${entries.map(([key, value]) => `${key}: ${formatValue(value)}`).join('\n')}\n---\n` : '';
   // A body that itself starts with "---" would be read as front matter: an empty one guards it.
   const guard = header === '' && role.system.startsWith('---') ? '---\n---\n' : '';

@@ -5,6 +5,7 @@
 import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange, parseOnOff } from '../core/parse-values.js';
 import { CHAT_OWNED, parseParamsObject } from '../chat/request-params.js';
 import { splitCommandLine } from './command-line.js';
+import { parseToolNames, toolNameText } from '../chat/tool-runner.js';
 import { PREVIEW_CHOICES, type PreviewChoice } from './preview-choices.js';
 
 export interface SettingDefinition<T> {
@@ -117,6 +118,14 @@ export const settingDefinitions = {
     // Kept as the JSON text (settings store strings and numbers); checked here so a typo or a field
     // an option owns is refused when it is set, not at the first request.
     parse: (text: string, source: string) => JSON.stringify(parseParamsObject(text, source, CHAT_OWNED)),
+    stores: 'string',
+  } satisfies SettingDefinition<string>,
+  tools: {
+    env: 'SVC_TOOLS',
+    defaultValue: undefined,
+    description: 'tools every chat offers, as --tools names them: "fs, web.search" (--tools or a role\'s tools beat it)',
+    // Kept as the names' text, checked when set: a typo is said then, not at the next chat.
+    parse: (text: string, source: string) => parseToolNames([text], source).map(toolNameText).join(', '),
     stores: 'string',
   } satisfies SettingDefinition<string>,
   saveOneShots: switchSetting('SVC_SAVE_ONE_SHOTS', 'keep one-shot answers (svc chat "question" without --session or --continue) as saved conversations: on or off'),

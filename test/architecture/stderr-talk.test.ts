@@ -17,6 +17,7 @@ const DRAWING = new Map<string, string>([
   ['commands/chat/interactive/session-state.ts', "the session's lines to the person at it, wrapped to the terminal, styled blocks (/help) drawn as they are"],
   ['commands/chat/interactive/history.ts', '/history rendered as Markdown on the terminal'],
   ['commands/chat/interactive/repl.ts', 'the blank line that ends an interrupted reply on the screen'],
+  ['commands/chat/tool-turn.ts', "a tool call's and its result's dim lines, drawn between the replies of a tool loop"],
   ['program.ts', "commander's own usage errors, which it writes through this hook"],
 ]);
 

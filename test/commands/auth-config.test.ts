@@ -94,6 +94,7 @@ describe('svc config', () => {
       'streamUsage\ton\tdefault',
       'keyCommand\t\tdefault',
       'params\t\tdefault',
+      'tools\t\tdefault',
       'saveOneShots\ton\tdefault',
       '',
     ]);

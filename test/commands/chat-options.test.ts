@@ -34,7 +34,19 @@ describe('parseChatOptions', () => {
       role: undefined,
       dryRun: false,
       params: {},
+      tools: { names: undefined, allow: [], maxSteps: 10 },
     });
+  });
+
+  it('reads the tool flags: --tools (repeatable, a list in one too), --allow, --max-steps; --no-tools offers none', () => {
+    expect(planOf(['--tools', 'calc', '--tools', 'text.echo, web', '--allow', 'calc.*', '--allow', 'text.echo', '--max-steps', '3', 'q']).tools).toEqual({
+      names: [{ server: 'calc' }, { server: 'text', tool: 'echo' }, { server: 'web' }],
+      allow: [{ server: 'calc' }, { server: 'text', tool: 'echo' }],
+      maxSteps: 3,
+    });
+    expect(planOf(['--no-tools', 'q']).tools?.names).toBe('none');
+    expect(() => planOf(['--tools', '.x', 'q'])).toThrow('--tools: ".x" is not a tool name');
+    expect(() => planOf(['--max-steps', '101', 'q'])).toThrow('--max-steps');
   });
 
   it('converts the request fields once, with their JSON types', () => {

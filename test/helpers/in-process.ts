@@ -7,6 +7,7 @@
 import { Readable, Writable } from 'node:stream';
 import { colorWanted, createIO, type IO, type StdinKind } from '../../src/terminal/io.js';
 import type { RetryWait } from '../../src/factory.js';
+import type { OpenTools } from '../../src/chat/tool-runner.js';
 import { InterruptRouter } from '../../src/terminal/interrupts.js';
 import { main } from '../../src/main.js';
 import type { Sandbox } from './run-svc.js';
@@ -112,6 +113,8 @@ export interface RunOptions extends TestIOOptions {
    * delays exactly (the delays themselves are computed by src/api/retry-policy.ts).
    */
   retryWait?: RetryWait;
+  /** Where `--tools` finds its tools (test/helpers/test-tools.ts); by default, as the build has it. */
+  openTools?: OpenTools;
 }
 
 /**
@@ -130,6 +133,7 @@ export async function runSvc(args: string[], sandbox?: Sandbox, options: RunOpti
     ...(options.signal ? { signal: options.signal } : {}),
     interrupts: options.interrupts ?? new InterruptRouter(() => {}),
     retryWait: options.retryWait ?? recordWait,
+    ...(options.openTools ? { openTools: options.openTools } : {}),
   });
   return { exitCode, stdout: stdout.text(), stdoutBytes: stdout.bytes(), stderr: stderr.text(), retryWaits };
 }

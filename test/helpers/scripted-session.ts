@@ -12,6 +12,8 @@ import { testIO } from './in-process.js';
 import type { Sandbox } from './run-svc.js';
 import { ScriptedReader } from './scripted-reader.js';
 import { sessionPlan } from './session-plan.js';
+import type { OpenTools } from '../../src/chat/tool-runner.js';
+import { openChatTools } from '../../src/commands/chat/tool-turn.js';
 
 export interface ScriptedSessionOptions {
   plan?: ChatPlan;
@@ -19,6 +21,8 @@ export interface ScriptedSessionOptions {
   start?: Partial<Pick<SessionStart, 'role' | 'prices' | 'streamUsage' | 'storedParams' | 'render'>>;
   /** Set up the conversation before the first line (a role's system message, say). */
   prepare?: (session: SessionStart['session']) => void;
+  /** Where the plan's --tools are found (test/helpers/test-tools.ts). */
+  openTools?: OpenTools;
 }
 
 export async function runScriptedSession(sandbox: Sandbox, lines: string[], options: ScriptedSessionOptions = {}): Promise<{ stdout: string; stderr: string }> {
@@ -33,7 +37,8 @@ export async function runScriptedSession(sandbox: Sandbox, lines: string[], opti
     options.prepare?.(session);
     const context = { factory, signal: new AbortController().signal, interrupts: new InterruptRouter(() => {}) };
     const role = options.start?.role;
-    await runSession({ plan, context, client, store, session, model: chatModel(settings, session, role), reader: new ScriptedReader(lines), terminal: { fd: -1 }, ...options.start });
+    const tools = options.openTools ? await openChatTools(options.openTools, plan.tools, role, () => undefined, context.signal) : undefined;
+    await runSession({ plan, context, client, store, session, model: chatModel(settings, session, role), reader: new ScriptedReader(lines), terminal: { fd: -1 }, tools, ...options.start });
   } finally {
     await factory.dispose();
   }

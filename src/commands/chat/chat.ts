@@ -16,6 +16,7 @@ import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 import { addConnectionOptions, addRequestFieldOptions, collect, settingFlagsFrom } from '../setting-flags.js';
 import type { ChatPlan, ConversationChoice } from './options.js';
+import { parseToolFlags } from './tool-flags.js';
 
 const EXAMPLES = `
 Examples:
@@ -72,7 +73,11 @@ export function declareChatCommand() {
     .option('--no-save', 'keep nothing: no saved conversation, no input history')
     .option('--list', 'list saved conversations (same as `svc sessions list`)')
     .option('--dry-run', 'send nothing: print the request as a curl command (the key written as $SVC_API_KEY)')
-    .option('--param <key=value>', 'add a field to the request body: VALUE as JSON, else a string; dotted keys make objects (repeatable)', collect);
+    .option('--param <key=value>', 'add a field to the request body: VALUE as JSON, else a string; dotted keys make objects (repeatable)', collect)
+    .option('--tools <name>', "offer an MCP server's tools to the model (NAME), or one of them (NAME.TOOL); repeatable", collect)
+    .option('--no-tools', "offer no tools, not even the role's or the profile's")
+    .option('--allow <tool>', 'let NAME.TOOL (NAME.* for all of its tools) run without asking; repeatable. Without a terminal, nothing else runs', collect)
+    .option('--max-steps <n>', 'at most N requests for one reply while the model calls tools (default 10)');
   return addConnectionOptions(withFields);
 }
 
@@ -128,6 +133,7 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
     role: flags.role === undefined ? undefined : parseRoleName(flags.role, '--role'),
     dryRun,
     params: parseParams(flags.param ?? [], CHAT_OWNED),
+    tools: parseToolFlags(flags),
     ...(extract ? { extract } : {}),
     ...(flags.var ? { vars: parseVars(flags.var) } : {}),
   };

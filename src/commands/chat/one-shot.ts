@@ -2,7 +2,7 @@
  * `svc chat "question"` and `… | svc chat "instruction"`: one request, the reply streamed to
  * stdout, everything else on stderr; the exchange is saved unless --no-save.
  */
-import type { ChatCompletion } from '../../api/chat-types.js';
+import type { ChatCompletion, ChatRequest, RequestMessage } from '../../api/chat-types.js';
 import type { ConversationSession } from '../../conversations/session.js';
 import { InterruptedError, SvcError, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
@@ -12,7 +12,9 @@ import { applySystemFlag, chooseChatModel, openConversation } from './open-conve
 import { unsetModelError } from '../../chat/model-choice.js';
 import { readPrompt } from './prompt-input.js';
 import { promptWithRole } from '../../roles/fill-role.js';
-import { reasoningShown, replyText, streamReply, turnFrom } from './reply.js';
+import { reasoningShown, replyText } from './reply.js';
+import { completionWithSteps, declinedError, oneShotApproval, openChatTools, replyWithTools, stepLimitError, toolTurn } from './tool-turn.js';
+import { DEFAULT_MAX_STEPS } from './tool-flags.js';
 import { emptyReplyNote } from '../../api/reply-checks.js';
 import { chatParams } from '../../chat/request-params.js';
 import { buildChatRequest, fieldsWithRole, type ChatInputs, type ChatPlan } from './options.js';
@@ -55,42 +57,62 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const choice = await chooseChatModel(io.env, settings, session, role, client, signal);
   const model = choice.model;
   const streamUsage = new StreamUsageAsk(settings.streamUsage.value === 'on');
-  const request = buildChatRequest(model, session.messages(text), { streamUsage: streamUsage.on, fields: fieldsWithRole(plan.fields, role), stream: plan.stream, params: chatParams(settings.params.value, role?.params, plan.params) });
+  const requestFor = (messages: RequestMessage[]): ChatRequest => buildChatRequest(model, messages, { streamUsage: streamUsage.on, fields: fieldsWithRole(plan.fields, role), stream: plan.stream, params: chatParams(settings.params.value, role?.params, plan.params) });
+  const tools = await openChatTools((servers, stop) => factory.openTools(servers, stop), plan.tools, role, () => settings.tools.value, signal);
   if (!client) {
+    const request = requestFor(session.messages(text));
+    if (tools.definitions.length > 0) request.tools = tools.definitions;
+    await tools.close();
     printDryRun(io, settings, 'chat/completions', request, plan.stream);
     return;
   }
 
   const reasoning = reasoningShown(replyIO, { json: plan.json, showReasoning: plan.showReasoning === true });
   const quiet = plan.json || (plan.extract !== undefined && !io.stderrIsTTY);
-  const outcome = await streamReply(replyIO, client, request, { signal, quiet, render, reasoning, streamUsage });
+  const maxSteps = plan.tools?.maxSteps ?? DEFAULT_MAX_STEPS;
+  const approval = tools.definitions.length > 0 ? oneShotApproval(io) : undefined;
+  let loop;
+  try {
+    loop = await replyWithTools(replyIO, client, session.messages(text), { tools, maxSteps, request: requestFor, reply: { signal, quiet, render, reasoning, streamUsage }, ask: approval?.ask });
+  } finally {
+    approval?.close();
+    await tools.close();
+  }
+  const outcome = loop.last;
   const reply = replyText(outcome.completion);
   const finished = outcome.error === undefined;
   // Stopped by the user (Ctrl-C, or the reader of stdout leaving): kept marked interrupted, as in
-  // the session. A failure that brought no text keeps nothing: running the command again asks again.
-  const stoppedByUser = signal.aborted || outcome.stdoutClosed;
-  if (finished || reply !== '' || stoppedByUser) session.addTurn(turnFrom(prompt, model, outcome));
+  // the session. A failure that brought no text keeps nothing: running the command again asks
+  // again. Tools that ran are kept whatever came after them: what they did is done.
+  const interrupted = loop.stopped === 'interrupted';
+  const stoppedByUser = signal.aborted || outcome.stdoutClosed || interrupted;
+  const turn = toolTurn(prompt, model, loop);
+  if (finished || reply !== '' || stoppedByUser || loop.steps.length > 0) session.addTurn(turn);
   const notSaved = notSavedError(session);
   if (outcome.stdoutClosed) {
     if (notSaved) throw notSaved;
     return;
   }
-  if (plan.json && outcome.completion && (finished || reply !== '')) writeJson(io, outcome.completion);
-  if (!finished) {
+  if (plan.json && outcome.completion && (finished || reply !== '')) writeJson(io, completionWithSteps(outcome.completion, loop));
+  if (!finished || interrupted) {
     if (notSaved) await reportError(io, notSaved, factory.loadedApiKey());
-    if (signal.aborted) throw new InterruptedError();
+    if (signal.aborted || interrupted) throw new InterruptedError();
     // A model svc chose itself and the service refused: say that none is set, and what it has.
     throw choice.unset ? await unsetModelError(outcome.error, model, choice.unset, client, signal) : outcome.error;
   }
+  const limit = stepLimitError(loop, maxSteps);
   const finishReason = outcome.completion?.choices[0]?.finish_reason;
-  const empty = emptyReplyNote(outcome.completion);
+  const empty = limit ? undefined : emptyReplyNote(outcome.completion);
   if (empty) io.note(empty);
   else if (finishReason === 'length') io.note('the reply was cut at the token limit (finish_reason: length)');
   // With no text at all it is an error (api/reply-checks.ts); after some, the text stands, cut.
   if (finishReason === 'content_filter') io.note("the service's content filter cut the reply (finish_reason: content_filter)");
-  if (plan.usage) io.say(replyUsageLine(outcome.completion?.usage, await factory.prices(), model, outcome.completion?.model));
+  if (plan.usage) io.say(replyUsageLine(turn.usage, await factory.prices(), model, outcome.completion?.model));
   if (notSaved) throw notSaved;
+  if (limit) throw limit;
   if (plan.extract) writeExtracted(io, reply, plan.extract);
+  const declined = declinedError(loop);
+  if (declined) throw declined;
 }
 
 /** The IO a reply is drawn on under --extract: stderr in stdout's place. */

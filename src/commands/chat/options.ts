@@ -3,12 +3,13 @@
  * what it read from the disk before sending (start.ts), and the request body it sends
  * (docs/service-api.md, "Chat: the request"), for a one-shot answer and for a session's turn.
  */
-import type { ChatMessage, ChatRequest } from '../../api/chat-types.js';
+import type { ChatRequest, RequestMessage } from '../../api/chat-types.js';
 import type { AttachedFile } from '../../attachments/read.js';
 import type { RequestFields } from '../../chat/request-fields.js';
 import { withParams, type RequestParams } from '../../chat/request-params.js';
 import type { SettingFlags } from '../../factory.js';
 import type { Role } from '../../roles/role-file.js';
+import type { ToolFlags } from './tool-flags.js';
 
 /** --continue, --session and --no-save: the conversation a chat adds to. */
 export interface ConversationChoice {
@@ -52,6 +53,8 @@ export interface ChatPlan {
   extract?: 'all' | 'last' | undefined;
   /** `--param KEY=VALUE`: fields added to the request body as given (chat/request-params.ts). */
   params?: RequestParams;
+  /** `--tools`, `--no-tools`, `--allow`, `--max-steps` (tool-flags.ts). */
+  tools?: ToolFlags;
 }
 
 /** What a chat reads from the disk before stdin is read or anything is sent: the role of --role and the files of -f. */
@@ -61,7 +64,7 @@ export interface ChatInputs {
 }
 
 /** The body for `messages` (the conversation so far and the new prompt), with the plan's fields. */
-export function buildChatRequest(model: string, messages: ChatMessage[], plan: Pick<ChatPlan, 'fields' | 'stream' | 'params'> & { streamUsage?: boolean }): ChatRequest {
+export function buildChatRequest(model: string, messages: RequestMessage[], plan: Pick<ChatPlan, 'fields' | 'stream' | 'params'> & { streamUsage?: boolean }): ChatRequest {
   const request: ChatRequest = { model, messages, ...plan.fields };
   if (plan.stream) {
     request.stream = true;

@@ -37,6 +37,8 @@ export interface ReplyOptions {
   reasoning?: ReasoningShown;
   /** Asking for token counts in a stream, for this run: a refusal is answered by asking once more without. */
   streamUsage?: StreamUsageAsk;
+  /** The request offers tools svc runs (tool-turn.ts): a reply that only calls them is a reply. */
+  runsTools?: boolean;
 }
 
 /**
@@ -106,6 +108,7 @@ async function streamOnce(io: IO, client: ApiClient, request: ChatRequest, optio
   try {
     outcome.completion = await runChat(client, request, {
       signal: stop.signal,
+      runsTools: options.runsTools === true,
       onDelta: options.quiet
         ? undefined
         : async (text) => {

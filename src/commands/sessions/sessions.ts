@@ -99,6 +99,7 @@ export async function runShow(factory: Factory, text: string | undefined, option
   const parts: string[] = [];
   if (conversation.system) parts.push(`[system]\n${clean(conversation.system)}`);
   const { imageOptionsText, logTimeline, timeline } = await import('../../conversations/timeline.js');
+  const { callName, prettyArguments, resultKind } = await import('../../conversations/tool-steps.js');
   const entries: LogEntry[] = options.all ? logTimeline(store.records(name)) : timeline(conversation).map((entry) => (entry.kind === 'turn' ? { ...entry, dropped: false } : entry));
   for (const entry of entries) {
     if (entry.kind === 'image') {
@@ -110,6 +111,13 @@ export async function runShow(factory: Factory, text: string | undefined, option
     const { turn, dropped } = entry;
     const mark = dropped ? ', dropped' : '';
     parts.push(`[user${mark}]\n${clean(turn.user)}`);
+    for (const step of turn.steps ?? []) {
+      if (step.text !== '') parts.push(`[assistant${mark}]\n${clean(step.text)}`);
+      for (const call of step.calls) {
+        const kind = resultKind(call);
+        parts.push(`[tool call ${clean(callName(call))}${mark}]\n${clean(prettyArguments(call.arguments))}`, `[tool result${kind ? `, ${kind}` : ''}${mark}]\n${clean(call.result)}`);
+      }
+    }
     const tokens = options.usage && turn.usage ? ` · ${turn.usage.prompt_tokens} prompt + ${turn.usage.completion_tokens} completion tokens` : '';
     parts.push(`[assistant${turn.interrupted ? ', interrupted' : ''}${mark}${tokens}]\n${clean(turn.assistant)}`);
   }

@@ -8,7 +8,12 @@ import { addUsage, addUsageOfModel } from '../../../conversations/model.js';
 import { ApiError } from '../../../core/errors.js';
 import { refusesModel, unsetModelError } from '../../../chat/model-choice.js';
 import { reportError } from '../../../terminal/report-error.js';
-import { reasoningShown, replyText, streamReply, turnFrom } from '../reply.js';
+import { reasoningShown, replyText } from '../reply.js';
+import { replyWithTools, toolTurn } from '../tool-turn.js';
+import { DEFAULT_MAX_STEPS } from '../tool-flags.js';
+import type { ChatRequest, RequestMessage } from '../../../api/chat-types.js';
+import type { Approval, CallView } from '../../../chat/tool-loop.js';
+import { askByKeys, askByLine } from '../../../terminal/tool-approval.js';
 import { emptyReplyNote } from '../../../api/reply-checks.js';
 import { chatParams } from '../../../chat/request-params.js';
 import { buildChatRequest, fieldsWithRole } from '../options.js';
@@ -24,6 +29,18 @@ function unsentFate(error: unknown): string {
   return 'your message was not sent';
 }
 
+/**
+ * How the session asks about a tool call: one key, the keys taken from the line reader while the
+ * question is up (typed-ahead text stays for the next prompt); in plain mode, or with a reader
+ * that has no keys of its own, a line.
+ */
+function sessionApproval(state: SessionState): (call: CallView, signal: AbortSignal) => Promise<Approval> {
+  const { reader, io } = state;
+  const divert = reader.divertKeys?.bind(reader);
+  if (divert) return (call, signal) => askByKeys(divert, io.stderr, call, { colour: io.colorEnabled, scope: 'session', signal });
+  return (call) => askByLine((prompt) => reader.read(prompt, { remember: false }), io.stderr, call, 'session');
+}
+
 export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDeps): Promise<void> {
   const { context, client, plan } = deps;
   const { io } = state;
@@ -34,33 +51,43 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
   const onLeave = (): void => stop.abort();
   context.signal.addEventListener('abort', onLeave, { once: true });
   state.unsent = undefined;
-  const request = buildChatRequest(state.model, state.session.messages(prompt.text), { streamUsage: deps.streamUsage?.on, fields: fieldsWithRole(plan.fields, state.role), stream: plan.stream, params: chatParams(deps.storedParams, state.role?.params, plan.params) });
-  let outcome;
+  const requestFor = (messages: RequestMessage[]): ChatRequest => buildChatRequest(state.model, messages, { streamUsage: deps.streamUsage?.on, fields: fieldsWithRole(plan.fields, state.role), stream: plan.stream, params: chatParams(deps.storedParams, state.role?.params, plan.params) });
+  const maxSteps = plan.tools?.maxSteps ?? DEFAULT_MAX_STEPS;
+  let loop;
   try {
     const reasoning = reasoningShown(io, { json: false, showReasoning: plan.showReasoning === true });
-    outcome = await streamReply(io, client, request, { signal: stop.signal, render: state.render, reasoning, ...(deps.streamUsage ? { streamUsage: deps.streamUsage } : {}) });
+    const reply = { signal: stop.signal, render: state.render, reasoning, ...(deps.streamUsage ? { streamUsage: deps.streamUsage } : {}) };
+    loop = await replyWithTools(io, client, state.session.messages(prompt.text), { tools: state.tools, maxSteps, request: requestFor, reply, ask: sessionApproval(state) });
   } finally {
     releaseKeys();
     release();
     context.signal.removeEventListener('abort', onLeave);
   }
+  // Ctrl-C while a tool call was asked about stops the reply as Ctrl-C while it streams does.
+  if (loop.stopped === 'interrupted') stop.abort();
+  const outcome = loop.last;
   const reply = replyText(outcome.completion);
   const finished = outcome.error === undefined;
-  if (finished || reply !== '' || stop.signal.aborted) {
-    state.session.addTurn(turnFrom(prompt, state.model, outcome));
+  const turn = toolTurn(prompt, state.model, loop);
+  if (finished || reply !== '' || stop.signal.aborted || loop.steps.length > 0) {
+    state.session.addTurn(turn);
     // Counted with the turn it belongs to, so "this session" and "whole conversation" agree.
-    addUsage(state.usage, outcome.completion?.usage);
-    addUsageOfModel(state.usageByModel, state.model, outcome.completion?.usage);
+    addUsage(state.usage, turn.usage);
+    addUsageOfModel(state.usageByModel, state.model, turn.usage);
   } else {
     state.unsent = prompt;
   }
-  if (finished) {
+  if (finished && !stop.signal.aborted) {
     state.modelTrial = undefined; // the new model answered: it stays
+    if (loop.stopped === 'limit') {
+      say(state, `(the model was still calling tools after ${maxSteps} request${maxSteps === 1 ? '' : 's'}; stopped there, its last calls not run: /retry asks again)`);
+      return;
+    }
     const empty = emptyReplyNote(outcome.completion);
     if (empty) say(state, `(${empty})`);
     else if (outcome.completion?.choices[0]?.finish_reason === 'length') say(state, '(the reply was cut at the token limit)');
     // --usage: the counts of each reply, as a one-shot answer prints them (/usage sums them up).
-    if (plan.usage) say(state, replyUsageLine(outcome.completion?.usage, deps.prices ?? new Map(), state.model, outcome.completion?.model));
+    if (plan.usage) say(state, replyUsageLine(turn.usage, deps.prices ?? new Map(), state.model, outcome.completion?.model));
     return;
   }
   if (stop.signal.aborted) {

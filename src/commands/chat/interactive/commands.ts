@@ -23,6 +23,7 @@ import { saveMessages, savePath } from './save-messages.js';
 import { cachedModelIds } from '../../../storage/models-cache.js';
 import { cacheDir } from '../../../settings/paths.js';
 import { helpText, type SlashCommandName } from './slash-commands.js';
+import { toolsCommand } from './tools-command.js';
 
 type Handler = (state: SessionState, arg: string) => void | Promise<void>;
 
@@ -122,6 +123,7 @@ const handlers: Record<SlashCommandName, Handler> = {
   },
   name: (state) => say(state, state.session.saved ? `conversation: ${state.session.name}` : `conversation: ${state.session.name} (not saved: --no-save)`),
   image: runImageCommand,
+  tools: toolsCommand,
   copy: async (state, arg) => {
     const what = arg.trim();
     if (what !== '' && what !== 'code') return say(state, `/copy takes nothing (the last reply) or "code" (its code blocks); got "${neutraliseForTerminal(what)}"`);

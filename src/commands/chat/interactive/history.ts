@@ -6,7 +6,8 @@
  * stored turns are never changed: /copy and /save still give the Markdown as the service sent it.
  */
 import { summariseMessage } from '../../../attachments/message.js';
-import type { Turn } from '../../../conversations/model.js';
+import { cutLine, firstLineOf, type Turn } from '../../../conversations/model.js';
+import { callName, resultKind } from '../../../conversations/tool-steps.js';
 import { timeline } from '../../../conversations/timeline.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { imageHistoryLine } from './image-command.js';
@@ -26,6 +27,13 @@ export async function showHistory(state: SessionState): Promise<void> {
     }
     const { turn } = entry;
     say(state, `[you] ${neutraliseForTerminal(summariseMessage(turn.user, turn.files))}`);
+    for (const step of turn.steps ?? []) {
+      for (const call of step.calls) {
+        const kind = resultKind(call);
+        say(state, `[tool] ${neutraliseForTerminal(`${callName(call)} ${cutLine(call.arguments.replace(/\s+/g, ' '), 120)}`)}`);
+        say(state, `[result${kind ? `, ${kind}` : ''}] ${neutraliseForTerminal(firstLineOf(call.result, 120))}`);
+      }
+    }
     if (render) {
       say(state, `[${neutraliseForTerminal(turn.model ?? 'assistant')}]`);
       render(turn);

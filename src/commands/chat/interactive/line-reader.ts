@@ -27,6 +27,8 @@ export class LineReader {
   readonly #results = new ReadQueue();
   /** Whether the line being read goes into the input history. */
   #remember = true;
+  /** Where the terminal's keys go instead of readline, while a question is asked mid-reply (divertKeys). */
+  #divert: ((chunk: string) => void) | undefined;
 
   /** `completion`: the session's folder and environment, for Tab; without it Tab is just a tab. */
   constructor(terminal: TerminalInput, output: Writable, history: InputHistory, completion?: CompletionContext) {
@@ -120,6 +122,18 @@ export class LineReader {
     };
   }
 
+  /**
+   * While a reply is on its way: the keys pressed from now on go to `onKey` (a question about a
+   * tool call, terminal/tool-approval.ts), not to the next prompt; keys typed before stay
+   * there. Until the returned function is called.
+   */
+  divertKeys(onKey: (chunk: string) => void): () => void {
+    this.#divert = onKey;
+    return () => {
+      if (this.#divert === onKey) this.#divert = undefined;
+    };
+  }
+
   /** Hand the terminal to another program (the editor); call the returned function after. */
   lend(): () => void {
     this.#giveTerminalBack();
@@ -171,7 +185,10 @@ export class LineReader {
     this.#results.deliver(result);
   }
 
-  readonly #onKeys = (chunk: string): void => this.#feed.take(chunk);
+  readonly #onKeys = (chunk: string): void => {
+    if (this.#divert) this.#divert(chunk);
+    else this.#feed.take(chunk);
+  };
   /** The terminal went away (a hang-up): readline ends the session as on Ctrl-D. */
   readonly #onTerminalEnd = (): void => {
     this.#feed.emit('end');

@@ -28,6 +28,13 @@ import { LineReader } from './line-reader.js';
 import { say, type SessionDeps, type SessionReader, type SessionState } from './session-state.js';
 import { parseInput, unknownCommandHint } from './slash-commands.js';
 import { openTerminalInput, type TerminalInput } from './terminal-input.js';
+import { openChatTools } from '../tool-turn.js';
+import { toolNameText, toolsUnavailable, ToolSet } from '../../../chat/tool-runner.js';
+
+/** ` · tools calc, text.echo` in the first line, when tools are offered. */
+function toolsNote(tools: ToolSet): string {
+  return tools.selection.length > 0 ? ` · tools ${neutraliseForTerminal(tools.selection.map(toolNameText).join(', '))}` : '';
+}
 
 const PROMPT = '› ';
 const CONTINUATION = '… ';
@@ -55,11 +62,13 @@ export async function runInteractive(plan: ChatPlan, role: Role | undefined, con
   // Before the terminal goes raw: a conversation that cannot be opened or saved ends here.
   const store = await factory.conversationStore();
   const session = openConversation(store, plan.conversation);
+  // Started before the terminal goes raw too: a server that cannot start ends here.
+  const tools = await openChatTools((servers, stop) => factory.openTools(servers, stop), plan.tools, role, () => settings.tools.value, context.signal);
   const history = await factory.inputHistory(plan.conversation.save);
   // Plain mode: lines as the terminal edits them, nothing redrawn (plain-reader.ts).
   const reader = io.plain ? new PlainLineReader(terminal.stream, io.stderr, context.interrupts) : new LineReader(terminal, io.stderr, history, { cwd: io.cwd, env: io.env });
   const choice = await chooseChatModel(io.env, settings, session, role, client, context.signal);
-  await runSession({ plan, role, context, client, store, session, model: choice.model, unsetModel: choice.unset, reader, terminal, render, storedParams: settings.params.value, prices: await factory.prices(), streamUsage: new StreamUsageAsk(settings.streamUsage.value === 'on') }, firstMessage);
+  await runSession({ plan, role, context, client, store, session, model: choice.model, unsetModel: choice.unset, reader, terminal, render, tools, storedParams: settings.params.value, prices: await factory.prices(), streamUsage: new StreamUsageAsk(settings.streamUsage.value === 'on') }, firstMessage);
 }
 
 export interface SessionStart {
@@ -84,6 +93,8 @@ export interface SessionStart {
   streamUsage?: StreamUsageAsk | undefined;
   /** Set when svc chose `model` itself, none being set (chat/model-choice.ts). */
   unsetModel?: DefaultModelPlace | undefined;
+  /** The tools offered, opened (tool-turn.ts openChatTools); none by default. Closed when the session ends. */
+  tools?: ToolSet | undefined;
 }
 
 /** The session itself: read, answer, until the user leaves. The reader is closed at the end. */
@@ -111,6 +122,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
     role: start.role,
     modelTrial: undefined,
     render: start.render ?? false,
+    tools: start.tools ?? new ToolSet(toolsUnavailable, [], start.plan.tools?.allow ?? []),
     ask: async (prompt) => {
       try {
         await askTurn(state, prompt, deps);
@@ -140,7 +152,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
   const imagesNote = images > 0 ? `, ${images} image${images === 1 ? '' : 's'}: /history lists them` : '';
   note(
     io,
-    `svc chat · ${neutraliseForTerminal(state.model)}${state.role ? ` · role ${state.role.name}` : ''} · ${earlier + images > 0 ? `resuming "${state.session.name}" (${earlier} turn${earlier === 1 ? '' : 's'}${imagesNote})` : 'new conversation'}` +
+    `svc chat · ${neutraliseForTerminal(state.model)}${state.role ? ` · role ${state.role.name}` : ''}${toolsNote(state.tools)} · ${earlier + images > 0 ? `resuming "${state.session.name}" (${earlier} turn${earlier === 1 ? '' : 's'}${imagesNote})` : 'new conversation'}` +
       ' · /help for commands, Ctrl-D to leave',
   );
 
@@ -185,6 +197,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
   } finally {
     signal.removeEventListener('abort', onStop);
     reader.close();
+    await state.tools.close();
   }
   if (state.unsent !== undefined) {
     note(io, `(your last message was not sent: "${neutraliseForTerminal(firstLineOf(state.unsent.text))}"${plan.conversation.save ? '; Up recalls it next time' : ''})`);

@@ -6,7 +6,7 @@
 import { closeSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { ChatMessage } from '../../../api/chat-types.js';
+import type { RequestMessage } from '../../../api/chat-types.js';
 import { describeSystemError, errnoCode } from '../../../core/system-errors.js';
 
 /** `~/x.json` as a shell would read it (the session has no shell to expand it), else relative to `cwd`. */
@@ -46,7 +46,7 @@ function whyNot(path: string, error: unknown): string {
  * the name the user typed ended in `/`, which names a folder even where none exists yet (the
  * resolved path has lost the slash), never a file to create.
  */
-export function saveMessages(path: string, messages: ChatMessage[], asFolder = false): string {
+export function saveMessages(path: string, messages: RequestMessage[], asFolder = false): string {
   if (asFolder) return isFolder(path) ? giveAFileName(path) : noSuchFolder(path);
   let fd: number;
   try {

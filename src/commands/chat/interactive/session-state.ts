@@ -18,9 +18,10 @@ import type { CommandContext } from '../../context.js';
 import type { ChatPlan } from '../options.js';
 import type { LineReader } from './line-reader.js';
 import type { TerminalInput } from './terminal-input.js';
+import type { ToolSet } from '../../../chat/tool-runner.js';
 
 /** What the session needs of the line reader (a test drives the session with its own). */
-export type SessionReader = Pick<LineReader, 'read' | 'whileBusy' | 'lend' | 'cancel' | 'close'> & Partial<Pick<LineReader, 'remember'>>;
+export type SessionReader = Pick<LineReader, 'read' | 'whileBusy' | 'lend' | 'cancel' | 'close'> & Partial<Pick<LineReader, 'remember' | 'divertKeys'>>;
 
 /** What a turn or a command needs to reach the service: fixed for the whole session. */
 export interface SessionDeps {
@@ -61,6 +62,8 @@ export interface SessionState {
   modelTrial: { model: string; conversationModel: string | undefined } | undefined;
   /** Replies are rendered as Markdown (stdout is a terminal, the render setting is auto). */
   render: boolean;
+  /** The tools offered to the model (--tools, the role's, the profile's; /tools changes them). */
+  tools: ToolSet;
   /** Send `prompt` as the next turn (for /retry and /edit). */
   ask(prompt: Prompt): Promise<void>;
   startNewConversation(): void;

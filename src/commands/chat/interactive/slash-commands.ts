@@ -22,6 +22,7 @@ export const SLASH_COMMANDS = {
   usage: { usage: '/usage', summary: 'tokens used in this session' },
   history: { usage: '/history', summary: 'show the conversation so far' },
   name: { usage: '/name', summary: 'show the conversation name (to resume it with --session)' },
+  tools: { usage: '/tools [add|remove …]', summary: 'list the tools offered; add or remove NAME (a server) or NAME.TOOL' },
   copy: { usage: '/copy [code]', summary: 'copy the last reply, or its code, to the clipboard (OSC 52, system tool)' },
   image: { usage: '/image [prompt]', summary: 'make an image and see it here; no prompt: draw the last reply' },
 } as const;
