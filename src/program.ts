@@ -15,6 +15,7 @@ import { configCommand } from './commands/config/command.js';
 import type { CommandContext } from './commands/context.js';
 import { emulatorCommand } from './commands/emulator/command.js';
 import { modelsCommand } from './commands/models/command.js';
+import { mcpCommand } from './commands/mcp/command.js';
 import { helpCommand } from './commands/help/command.js';
 import { imageCommand } from './commands/image/command.js';
 import { renderCommand } from './commands/render/command.js';
@@ -89,7 +90,7 @@ export function buildProgram(context: CommandContext): CommandUnknownOpts {
     io.stdout.write(`${version}\n`);
     throw new CommanderError(0, 'commander.version', version);
   });
-  for (const command of [chatCommand(context), imageCommand(context), batchCommand(context), sessionsCommand(context), rolesCommand(context), modelsCommand(context), renderCommand(context), authCommand(context), configCommand(context), profilesCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
+  for (const command of [chatCommand(context), imageCommand(context), batchCommand(context), sessionsCommand(context), rolesCommand(context), modelsCommand(context), renderCommand(context), authCommand(context), configCommand(context), profilesCommand(context), mcpCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
     program.addCommand(command);
   }
   program.addCommand(helpCommand(() => program, program.commands.map((command) => command.name())));
