@@ -219,8 +219,11 @@ export interface ServerList {
 
 export interface ServerStore {
   readonly path: string;
-  /** Throws BrokenStoreFileError when the file cannot be used. */
-  read(): ServerList;
+  /**
+   * Throws BrokenStoreFileError when the file cannot be used; with `forChange`, one that says the
+   * file was left as it is (the command was about to write it).
+   */
+  read(forChange?: boolean): ServerList;
   /** Add or replace servers (the others, usable or not, are kept as they are). */
   put(entries: ReadonlyArray<readonly [string, ServerConfig]>): Promise<void>;
   /** Remove servers by name. */
@@ -265,10 +268,10 @@ export async function openServerStore(dir: string, reporter: Reporter): Promise<
   };
   return {
     path: store.path,
-    read() {
+    read(forChange = false) {
       tighten();
       const list: ServerList = { path: store.path, servers: new Map(), broken: [] };
-      for (const [name, value] of Object.entries(raw())) {
+      for (const [name, value] of Object.entries(forChange ? writable() : raw())) {
         const parsed = isServerName(name) ? parseEntry(value) : { problem: `its name is not a usable one (${SERVER_NAME_RULE})` };
         if (parsed.problem === undefined) list.servers.set(name, parsed.config);
         else list.broken.push({ name, problem: parsed.problem });

@@ -60,7 +60,7 @@ export async function runAdd(context: CommandContext, nameText: string, command:
     if (flags.cwd !== undefined) config.cwd = flags.cwd;
   }
   const store = await profileServerStore(await factory.profile(), io, 'create');
-  const list = store.read();
+  const list = store.read(true);
   const exists = list.servers.has(name) || list.broken.some((entry) => entry.name === name);
   if (exists && flags.force !== true) {
     throw new UsageError(`an MCP server named "${name}" exists; nothing was changed`, { hint: `replace it with --force, or remove it first: svc mcp remove ${name}` });

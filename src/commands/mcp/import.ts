@@ -47,7 +47,7 @@ export async function runImport(context: CommandContext, file: string, flags: Im
     }
   }
   const store = await profileServerStore(await factory.profile(), io, 'create');
-  const plan = planImport(text, source, store.read(), flags.force === true);
+  const plan = planImport(text, source, store.read(true), flags.force === true);
   if (plan.add.length > 0) await store.put(plan.add.map((server) => [server.name, server.config] as const));
   for (const server of plan.add) {
     io.note(`${server.replaces ? 'replaced' : 'added'} "${server.name}": ${describeTarget(server.config)}`);

@@ -27,7 +27,7 @@ export async function runRemove(context: CommandContext, texts: string[], flags:
   const { io } = factory;
   const { profileServerStore } = await import('../../tools/servers.js');
   const store = await profileServerStore(await factory.profile(), io, 'read');
-  const list = store.read();
+  const list = store.read(true);
   const known = [...list.servers.keys(), ...list.broken.map((entry) => entry.name)];
   const names = [...new Set(texts)];
   const unknown = names.filter((name) => !known.includes(name));
