@@ -76,6 +76,8 @@ export class ChildProcessTransport implements Transport {
   #child: ChildProcess | undefined;
   #stderr = '';
   #closed: Promise<void> | undefined;
+  /** Its output has closed: the process is gone, and nothing it started holds its pipes. */
+  #ended = false;
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
   constructor(params: ChildServerParams) {
@@ -127,6 +129,7 @@ export class ChildProcessTransport implements Transport {
       });
       this.#closed = new Promise((done) => {
         child.once('close', () => {
+          this.#ended = true;
           untrack(child);
           done();
           this.onclose?.();
@@ -181,27 +184,25 @@ export class ChildProcessTransport implements Transport {
    */
   async close(now = false): Promise<void> {
     const child = this.#child;
-    if (!child || !this.#closed) return;
     const closed = this.#closed;
-    let done = false;
-    void closed.then(() => (done = true));
+    if (!child || !closed || this.#ended) return;
     const within = (ms: number): Promise<void> =>
       Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
     if (!now) {
       child.stdin?.end();
       await within(EXIT_GRACE_MS);
     }
-    if (!done) {
+    if (!this.#ended) {
       killGroup(child, 'SIGTERM');
       await within(EXIT_GRACE_MS);
     }
-    if (!done) {
+    if (!this.#ended) {
       killGroup(child, 'SIGKILL');
       await within(EXIT_GRACE_MS);
     }
     // Its process has exited by now; what it started may have left the group and kept a pipe
     // open. svc does not wait for that: it no longer listens.
-    if (!done) {
+    if (!this.#ended) {
       child.stdout?.destroy();
       child.stderr?.destroy();
       untrack(child);

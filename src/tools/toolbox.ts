@@ -213,7 +213,10 @@ export async function openToolbox(selection: readonly string[], options: OpenToo
       }),
     );
     const interrupted = results.some((result) => result.status === 'rejected' && result.reason instanceof InterruptedError);
-    if (interrupted || options.signal?.aborted === true) throw new InterruptedError();
+    if (interrupted || options.signal?.aborted === true) {
+      await stop(started, true);
+      throw new InterruptedError();
+    }
     for (const result of results) {
       if (result.status === 'fulfilled') continue;
       if (result.reason instanceof ToolServerError) fail(result.reason);

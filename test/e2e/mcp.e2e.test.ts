@@ -162,6 +162,23 @@ describe('svc mcp import', () => {
     expect(forced.stderr).toContain(`svc: imported 2 of 4 MCP servers from standard input into ${mcpFile()}\n`);
   });
 
+  it("a gemini-cli file: httpUrl, the fields svc has no use for named, a $NAME value pointed out", async () => {
+    const gemini = { theme: 'Default', mcpServers: { search: { httpUrl: 'https://mcp.example.com/mcp', timeout: 5000, trust: true }, github: { command: 'github-mcp', env: { TOKEN: '$GITHUB_TOKEN', OTHER: '${OTHER}' } } } };
+    const imported = await svc(['mcp', 'import', '-'], sandbox, { input: JSON.stringify(gemini), stripFinalNewline: false });
+    expect(imported.stderr).toBe(
+      [
+        'svc: added "search": https://mcp.example.com/mcp',
+        '  svc has no use for its "timeout", "trust"',
+        'svc: added "github": github-mcp',
+        'svc: warning: "github": the value of TOKEN looks like a variable ($NAME), which svc passes as written',
+        '  write ${NAME} for svc to take it from your environment when the server starts',
+        `svc: imported 2 of 2 MCP servers from standard input into ${mcpFile()}`,
+        '',
+      ].join('\n'),
+    );
+    expect(JSON.parse(readFileSync(mcpFile(), 'utf8')).mcpServers).toEqual({ search: { url: 'https://mcp.example.com/mcp' }, github: { command: 'github-mcp', args: [], env: { TOKEN: '$GITHUB_TOKEN', OTHER: '${OTHER}' } } });
+  });
+
   it('a file that is not such a settings file changes nothing (exit 2)', async () => {
     const file = join(sandbox.home, 'other.json');
     writeFileSync(file, '{"servers": {}}');

@@ -50,10 +50,11 @@ export async function runImport(context: CommandContext, file: string, flags: Im
   const plan = planImport(text, source, store.read(true), flags.force === true);
   if (plan.add.length > 0) await store.put(plan.add.map((server) => [server.name, server.config] as const));
   for (const server of plan.add) {
-    io.note(`${server.replaces ? 'replaced' : 'added'} "${server.name}": ${describeTarget(server.config)}`);
-    if (server.ignored.length > 0) io.note(`  "${server.name}": svc does not use its ${server.ignored.map((field) => `"${field}"`).join(', ')}`);
+    const ignored = server.ignored.length > 0 ? `svc has no use for its ${server.ignored.map((field) => `"${field}"`).join(', ')}` : undefined;
+    io.note(`${server.replaces ? 'replaced' : 'added'} "${server.name}": ${describeTarget(server.config)}`, ignored);
     if (server.literalDollars.length > 0) {
-      io.warn(`"${server.name}": ${server.literalDollars.join(', ')} ${server.literalDollars.length === 1 ? 'holds' : 'hold'} "$NAME", which svc passes as written`, 'write ${NAME} to take a variable from your environment when the server starts');
+      const names = server.literalDollars.join(', ');
+      io.warn(`"${server.name}": the value of ${names} looks like a variable ($NAME), which svc passes as written`, 'write ${NAME} for svc to take it from your environment when the server starts');
     }
   }
   for (const skipped of plan.skip) io.warn(`skipped "${skipped.name}": ${skipped.reason}`);
