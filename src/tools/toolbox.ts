@@ -5,18 +5,21 @@
  *
  * How to use it (the chat loop):
  *
- *   const store = await openServerStore(profileDir, io);            // servers.ts, no SDK
+ *   const { profileServerStore } = await import('../tools/servers.js');  // no SDK
+ *   const { openToolbox } = await import('../tools/toolbox.js');          // the SDK
+ *   const servers = (await profileServerStore(await factory.profile(), io, 'read')).read();
  *   const toolbox = await openToolbox(['fs', 'web.fetch', 'everything.*'], {
- *     servers: store.read(), env: io.env, cwd: io.cwd, signal,       // signal: the command's (Ctrl-C)
+ *     servers, env: io.env, cwd: io.cwd, signal,          // signal: the command's (Ctrl-C ends all)
  *     onServerFailure: (error) => io.warn(error.message, error.hint),
  *   });
  *   try {
- *     body.tools = toolbox.definitions;                               // the OpenAI `tools` array
- *     for (const call of reply.tool_calls) {
- *       const { server, tool, readOnly } = toolbox.describe(call.function.name) ?? {};
- *       ... ask the user, or check --allow NAME.TOOL ...
- *       const result = await toolbox.call(call.function.name, call.function.arguments, signal);
+ *     body.tools = toolbox.definitions;                    // the OpenAI `tools` array, each round
+ *     for (const call of reply.tool_calls) {               // in order
+ *       const offered = toolbox.describe(call.function.name); // {server, tool, readOnly} | undefined
+ *       ... show the call, ask the user, or check --allow NAME.TOOL ...
+ *       const result = await toolbox.call(call.function.name, call.function.arguments, replySignal);
  *       messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });
+ *       io.note(result.summary);                           // neutralised by io.note
  *     }
  *   } finally {
  *     await toolbox.close();
@@ -29,7 +32,8 @@
  *   aborts. A server that cannot start is NOT thrown: it is in `failures`, `onServerFailure` hears
  *   of it, and the toolbox goes on without its tools (throw `failures[0]` to make it fatal, as
  *   `svc mcp tools` does).
- * - definitions: what to send as `tools` in a chat request, for the servers still running: one
+ * - definitions: what to send as `tools` in a chat request, for the servers still running (ask
+ *   again before each request: a server that stopped drops out): one
  *   function per tool, `{type: 'function', function: {name, description, parameters}}` with the
  *   tool's inputSchema as parameters. Function names are `SERVER__TOOL`, made to fit OpenAI's
  *   `^[a-zA-Z0-9_-]{1,64}$` (other characters become "_", a clash gets "_2"); the same servers and
@@ -39,8 +43,9 @@
  * - call(functionName, argumentsText, signal): runs the tool. Never throws for what the model
  *   did wrong or what the server did: an unknown name, arguments that are not a JSON object, a
  *   refused or failed call, a server gone, all come back as a result with `isError` true and text
- *   the model can read. The only throw is InterruptedError when `signal` aborts (the server is
- *   told to cancel the call). The result: `content` for the model (text parts joined, other parts
+ *   the model can read. The only throw is InterruptedError when `signal` aborts: the server is
+ *   told to cancel that call and keeps running (a session's Ctrl-C that stops one reply); the
+ *   toolbox's own signal, aborted, stops every server. The result: `content` for the model (text parts joined, other parts
  *   in words, at most 64 KiB with a note when cut), `isError`, `summary` ("1.2 KiB, 3 lines:
  *   first line") and `truncated`. `content` and `summary` are the server's words: untrusted, to
  *   be neutralised (io.note does) before they reach a terminal. A call runs at most

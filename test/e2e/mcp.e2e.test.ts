@@ -5,7 +5,7 @@
  * Desktop file, a damaged file reported and left alone, and Ctrl-C leaving no process behind.
  */
 import { execa } from 'execa';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FILESYSTEM_SERVER, STALLED_SERVER, isRunning, stalledPids } from '../helpers/mcp-servers.js';
@@ -109,6 +109,16 @@ describe('a damaged mcp.json', () => {
     expect(add.exitCode).toBe(1);
     expect(add.stderr).toMatch(/is not valid JSON \(line 1, column 42\); svc did not change it\n/);
     expect(readFileSync(mcpFile(), 'utf8')).toBe('{"mcpServers": {"notes": {"command": "x",}}}');
+  });
+
+  it('one others can read is made owner-only, and the user told', async () => {
+    mkdirSync(configDir(), { recursive: true });
+    writeFileSync(mcpFile(), JSON.stringify({ mcpServers: { good: { command: 'y', env: { TOKEN: 't' } } } }), { mode: 0o644 });
+    chmodSync(mcpFile(), 0o644);
+    const list = await run('mcp', 'list');
+    expect(list.stdout).toBe('good\tstdio\ty\tTOKEN\n');
+    expect(list.stderr).toBe(`svc: note: ${mcpFile()} could be read by other users (mode 0644); svc made it owner-only (mode 0600)\n`);
+    expect(statSync(mcpFile()).mode & 0o777).toBe(0o600);
   });
 
   it('an entry svc cannot use is named, skipped, and kept as it is when others are written', async () => {

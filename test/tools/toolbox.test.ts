@@ -205,6 +205,21 @@ describe('no server outlives its toolbox', () => {
     await vi.waitFor(() => expect(isRunning(child!)).toBe(false), { timeout: 5000, interval: 20 });
   });
 
+  it("a call's own signal (a session's Ctrl-C that stops one reply) ends that call alone: the server goes on", async () => {
+    const toolbox = await open(['test'], { test: nodeServer(TEST_SERVER) });
+    try {
+      const pid = Number((await toolbox.call('test__pid', '{}')).content);
+      const reply = new AbortController();
+      const calling = toolbox.call('test__wait', '{}', reply.signal);
+      reply.abort();
+      await expect(calling).rejects.toBeInstanceOf(InterruptedError);
+      expect(isRunning(pid)).toBe(true);
+      expect((await toolbox.call('test__pid', '{}')).content).toBe(String(pid));
+    } finally {
+      await toolbox.close();
+    }
+  });
+
   it('aborting during a call ends the call as an interruption and stops the server', async () => {
     const controller = new AbortController();
     const toolbox = await open(['test'], { test: nodeServer(TEST_SERVER) }, { signal: controller.signal });
