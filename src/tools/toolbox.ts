@@ -5,8 +5,8 @@
  *
  * How to use it (the chat loop):
  *
- *   const { profileServerStore } = await import('../tools/servers.js');  // no SDK
- *   const { openToolbox } = await import('../tools/toolbox.js');          // the SDK
+ *   // profileServerStore from servers.ts (no SDK), openToolbox from this module (the SDK): both
+ *   // through the command's one dynamic import, and only when tools are asked for.
  *   const servers = (await profileServerStore(await factory.profile(), io, 'read')).read();
  *   const toolbox = await openToolbox(['fs', 'web.fetch', 'everything.*'], {
  *     servers, env: io.env, cwd: io.cwd, signal,          // signal: the command's (Ctrl-C ends all)
