@@ -16,11 +16,11 @@ _svc() {
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    case " --profile -m --model -s --system -f --file --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --param --tools --allow --max-steps --base-url --timeout --max-retries -o --output --aspect --format --seed -n --count --negative --preview --prompts --concurrency --images-dir --limit --since --at --with-images --prompt --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay " in
+    case " --profile -m --model -s --system -f --file --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --param --tools --allow --max-steps --base-url --timeout --max-retries -o --output --aspect --format --seed -n --count --negative --preview --prompts --concurrency --images-dir --limit --since --at --with-images --prompt --url --env --header --cwd --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay " in
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
-    case "|chat|image|image info|image again|batch|sessions|sessions list|sessions show|sessions fork|sessions search|sessions export|sessions rename|sessions delete|roles|roles list|roles show|roles set|roles edit|roles delete|models|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|profiles delete|emulator|completion|help|" in
+    case "|chat|image|image info|image again|batch|sessions|sessions list|sessions show|sessions fork|sessions search|sessions export|sessions rename|sessions delete|roles|roles list|roles show|roles set|roles edit|roles delete|models|render|auth|auth login|auth logout|auth status|config|config get|config set|config unset|config list|config path|profiles|profiles list|profiles use|profiles delete|mcp|mcp add|mcp list|mcp remove|mcp tools|mcp import|emulator|completion|help|" in
       *"|${path:+$path }$word|"*) path="${path:+$path }$word" ;;
     esac
   done
@@ -42,7 +42,7 @@ _svc_complete_path() {
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-v --version --plain --profile -h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'chat image batch sessions roles models render auth config profiles emulator completion help' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'chat image batch sessions roles models render auth config profiles mcp emulator completion help' -- "$cur"))
       ;;
     'chat')
       case "$prev" in
@@ -377,6 +377,52 @@ _svc_complete_path() {
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes --plain --profile -h --help' -- "$cur")); return; fi
       compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur"))
       ;;
+    'mcp')
+      case "$prev" in
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--plain --profile -h --help' -- "$cur")); return; fi
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'add list remove tools import' -- "$cur"))
+      ;;
+    'mcp add')
+      case "$prev" in
+        --url) compopt +o default 2>/dev/null; return ;;
+        --env) compopt +o default 2>/dev/null; return ;;
+        --header) compopt +o default 2>/dev/null; return ;;
+        --cwd) compopt +o default 2>/dev/null; return ;;
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--url --env --header --cwd --force --plain --profile -h --help' -- "$cur")); return; fi
+      :
+      ;;
+    'mcp list')
+      case "$prev" in
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --plain --profile -h --help' -- "$cur")); return; fi
+      :
+      ;;
+    'mcp remove')
+      case "$prev" in
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-y --yes --plain --profile -h --help' -- "$cur")); return; fi
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc mcp list 2>/dev/null | cut -f1)" -- "$cur"))
+      ;;
+    'mcp tools')
+      case "$prev" in
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--json --plain --profile -h --help' -- "$cur")); return; fi
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc mcp list 2>/dev/null | cut -f1)" -- "$cur"))
+      ;;
+    'mcp import')
+      case "$prev" in
+        --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--force --plain --profile -h --help' -- "$cur")); return; fi
+      COMPREPLY=($(compgen -f -- "$cur"))
+      ;;
     'emulator')
       case "$prev" in
         --port) compopt +o default 2>/dev/null; return ;;
@@ -401,7 +447,7 @@ _svc_complete_path() {
       ;;
     'help')
       if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-h --help' -- "$cur")); return; fi
-      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'chat image batch sessions roles models render auth config profiles emulator completion' -- "$cur"))
+      compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W 'chat image batch sessions roles models render auth config profiles mcp emulator completion' -- "$cur"))
       ;;
   esac
 }

@@ -13,13 +13,13 @@ function __svc_path
             set skip 0
             continue
         end
-        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--tools' '--allow' '--max-steps' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '-n' '--count' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--limit' '--since' '--at' '--with-images' '--prompt' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
+        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--tools' '--allow' '--max-steps' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '-n' '--count' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--limit' '--since' '--at' '--with-images' '--prompt' '--url' '--env' '--header' '--cwd' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
             set skip 1
             continue
         end
         string match -q -- '-*' $word; and continue
         set -l candidate (string join ' ' $path $word)
-        if contains -- "$candidate" 'chat' 'image' 'image info' 'image again' 'batch' 'sessions' 'sessions list' 'sessions show' 'sessions fork' 'sessions search' 'sessions export' 'sessions rename' 'sessions delete' 'roles' 'roles list' 'roles show' 'roles set' 'roles edit' 'roles delete' 'models' 'render' 'auth' 'auth login' 'auth logout' 'auth status' 'config' 'config get' 'config set' 'config unset' 'config list' 'config path' 'profiles' 'profiles list' 'profiles use' 'profiles delete' 'emulator' 'completion' 'help'
+        if contains -- "$candidate" 'chat' 'image' 'image info' 'image again' 'batch' 'sessions' 'sessions list' 'sessions show' 'sessions fork' 'sessions search' 'sessions export' 'sessions rename' 'sessions delete' 'roles' 'roles list' 'roles show' 'roles set' 'roles edit' 'roles delete' 'models' 'render' 'auth' 'auth login' 'auth logout' 'auth status' 'config' 'config get' 'config set' 'config unset' 'config list' 'config path' 'profiles' 'profiles list' 'profiles use' 'profiles delete' 'mcp' 'mcp add' 'mcp list' 'mcp remove' 'mcp tools' 'mcp import' 'emulator' 'completion' 'help'
             set path $path $word
         end
     end
@@ -56,6 +56,7 @@ complete -c svc -n '__svc_at' -f -a 'render' -d 'render Markdown from stdin for 
 complete -c svc -n '__svc_at' -f -a 'auth' -d 'store, remove or check the API key'
 complete -c svc -n '__svc_at' -f -a 'config' -d 'read and change stored settings'
 complete -c svc -n '__svc_at' -f -a 'profiles' -d 'list profiles, choose the default one, or delete one'
+complete -c svc -n '__svc_at' -f -a 'mcp' -d 'MCP servers: programs that give a chat model tools'
 complete -c svc -n '__svc_at' -f -a 'emulator' -d 'run a local stand-in for the service'
 complete -c svc -n '__svc_at' -f -a 'completion' -d 'print the shell completion script'
 complete -c svc -n '__svc_at' -f -a 'help' -d 'show help for a command'
@@ -346,6 +347,41 @@ complete -c svc -n '__svc_at profiles delete' -s y -l yes -d 'delete without ask
 complete -c svc -n '__svc_at profiles delete' -l plain -d 'no spinner, colour, cursor movement or preview; replies as text, a line at a time (env SVC_PLAIN=1, TERM=dumb)'
 complete -c svc -n '__svc_at profiles delete' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
 complete -c svc -n '__svc_at profiles delete' -s h -l help -d 'show help'
+complete -c svc -n '__svc_at mcp' -f -a 'add' -d 'Keep an MCP server in the profile in use: a program svc starts when its tools are used (COMMAND and its ARGS, after --), or one already running at a URL (Streamable HTTP). Nothing is started now. The program gets only PATH, HOME and the --env variables, never svc\'s key; a value may name a variable of your environment as ${NAME}, taken when it starts.'
+complete -c svc -n '__svc_at mcp' -f -a 'list' -d 'Each MCP server of the profile in use: its name, how it is reached (stdio: a program svc starts; http: a URL), the names of the variables or headers it is given (never their values), and its command line or URL. On a terminal a table with a header; in a pipe one tab-separated line each (name, transport, command or URL, names), no header.'
+complete -c svc -n '__svc_at mcp' -f -a 'remove' -d 'Remove MCP servers from the profile in use (the programs themselves stay installed). On a terminal it asks first; --yes does not ask, and a script is never asked.'
+complete -c svc -n '__svc_at mcp' -f -a 'tools' -d 'Start an MCP server, list its tools, and stop it: each tool\'s name, whether the server marks it read-only (a hint, not a promise), and the first line of its description. NAME.TOOL shows one tool. On a terminal a table with a header; in a pipe one tab-separated line each (name, read-only or -, description), no header. A server that cannot start is an error naming it and quoting the last line it wrote on stderr.'
+complete -c svc -n '__svc_at mcp' -f -a 'import' -d 'Add the MCP servers of another client\'s settings file to the profile in use: the "mcpServers" object of Claude Desktop\'s claude_desktop_config.json or gemini-cli\'s settings.json ({"NAME": {"command", "args", "env", "cwd"} or {"url" or "httpUrl", "headers"}}). Says what was added and what was skipped, and why; a server whose name is taken is skipped unless --force. FILE - reads standard input.'
+complete -c svc -n '__svc_at mcp' -l plain -d 'no spinner, colour, cursor movement or preview; replies as text, a line at a time (env SVC_PLAIN=1, TERM=dumb)'
+complete -c svc -n '__svc_at mcp' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
+complete -c svc -n '__svc_at mcp' -s h -l help -d 'show help'
+complete -c svc -n '__svc_at mcp add' -l url -x -d 'a server already running at this http(s) address, instead of a program'
+complete -c svc -n '__svc_at mcp add' -l env -x -d 'a variable of the program\'s environment (repeatable)'
+complete -c svc -n '__svc_at mcp add' -l header -x -d 'an HTTP header sent to a --url server (repeatable)'
+complete -c svc -n '__svc_at mcp add' -l cwd -x -d 'the folder the program runs in (default: the one svc is run from)'
+complete -c svc -n '__svc_at mcp add' -l force -d 'replace a server of the same name'
+complete -c svc -n '__svc_at mcp add' -l plain -d 'no spinner, colour, cursor movement or preview; replies as text, a line at a time (env SVC_PLAIN=1, TERM=dumb)'
+complete -c svc -n '__svc_at mcp add' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
+complete -c svc -n '__svc_at mcp add' -s h -l help -d 'show help'
+complete -c svc -n '__svc_at mcp list' -l json -d 'print a JSON array instead: [{name, transport, command, args, cwd, env} or {name, transport, url, headers}]'
+complete -c svc -n '__svc_at mcp list' -l plain -d 'no spinner, colour, cursor movement or preview; replies as text, a line at a time (env SVC_PLAIN=1, TERM=dumb)'
+complete -c svc -n '__svc_at mcp list' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
+complete -c svc -n '__svc_at mcp list' -s h -l help -d 'show help'
+complete -c svc -n '__svc_at mcp remove' -f -a '(svc mcp list 2>/dev/null | cut -f1)'
+complete -c svc -n '__svc_at mcp remove' -s y -l yes -d 'delete without asking (on a terminal it asks first; in a script it never does)'
+complete -c svc -n '__svc_at mcp remove' -l plain -d 'no spinner, colour, cursor movement or preview; replies as text, a line at a time (env SVC_PLAIN=1, TERM=dumb)'
+complete -c svc -n '__svc_at mcp remove' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
+complete -c svc -n '__svc_at mcp remove' -s h -l help -d 'show help'
+complete -c svc -n '__svc_at mcp tools' -f -a '(svc mcp list 2>/dev/null | cut -f1)'
+complete -c svc -n '__svc_at mcp tools' -l json -d 'print a JSON array instead: [{name, function, readOnly, description, inputSchema}] (function: the name a model calls it by)'
+complete -c svc -n '__svc_at mcp tools' -l plain -d 'no spinner, colour, cursor movement or preview; replies as text, a line at a time (env SVC_PLAIN=1, TERM=dumb)'
+complete -c svc -n '__svc_at mcp tools' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
+complete -c svc -n '__svc_at mcp tools' -s h -l help -d 'show help'
+complete -c svc -n '__svc_at mcp import' -F
+complete -c svc -n '__svc_at mcp import' -l force -d 'replace servers of the same names'
+complete -c svc -n '__svc_at mcp import' -l plain -d 'no spinner, colour, cursor movement or preview; replies as text, a line at a time (env SVC_PLAIN=1, TERM=dumb)'
+complete -c svc -n '__svc_at mcp import' -l profile -x -a '(svc profiles list 2>/dev/null | cut -f1)' -d 'use the base URL, key and settings of this profile (env SVC_PROFILE)'
+complete -c svc -n '__svc_at mcp import' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at emulator' -l port -x -d 'port to listen on; 0 picks a free one'
 complete -c svc -n '__svc_at emulator' -l host -x -d 'address to listen on'
 complete -c svc -n '__svc_at emulator' -l api-key -x -d 'accepted API key (repeatable; default: one random key, printed)'
@@ -362,5 +398,5 @@ complete -c svc -n '__svc_at emulator' -l replay-timing -d 'with --replay, strea
 complete -c svc -n '__svc_at emulator' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at completion' -f -a 'bash zsh fish'
 complete -c svc -n '__svc_at completion' -s h -l help -d 'show help'
-complete -c svc -n '__svc_at help' -f -a 'chat image batch sessions roles models render auth config profiles emulator completion'
+complete -c svc -n '__svc_at help' -f -a 'chat image batch sessions roles models render auth config profiles mcp emulator completion'
 complete -c svc -n '__svc_at help' -s h -l help -d 'show help'

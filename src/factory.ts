@@ -239,6 +239,12 @@ export function createFactory(io: IO, seams: FactorySeams = {}): Factory {
     });
   }
 
+  /** The servers named, from this profile's `svc mcp` list, started through the MCP SDK (loaded only now). */
+  const openProfileTools: OpenTools = async (servers, signal) => {
+    const [{ profileServerStore }, { openToolbox }] = await Promise.all([import('./tools/servers.js'), import('./tools/toolbox.js')]);
+    const configured = (await profileServerStore(await profile(), io, 'read')).read();
+    return openToolbox(servers, { servers: configured, env: io.env, cwd: io.cwd, signal, onServerFailure: (error) => io.warn(error.message, error.hint) });
+  };
   return {
     io,
     selectProfile(flag) {
@@ -255,8 +261,7 @@ export function createFactory(io: IO, seams: FactorySeams = {}): Factory {
     conversationStore,
     inputHistory: (save) => (save ? savedInputHistory() : unwrittenInputHistory()),
     async openTools(servers, signal) {
-      const open = seams.openTools ?? (await import('./chat/tool-runner.js')).toolsUnavailable;
-      const runner = await open(servers, signal);
+      const runner = await (seams.openTools ?? openProfileTools)(servers, signal);
       // Stopped once: by the command when it is done with them, or here when the command ends.
       const close = memo(() => runner.close());
       closers.push(close);

@@ -17,6 +17,7 @@ import type { CommandContext } from './commands/context.js';
 import { emulatorCommand } from './commands/emulator/emulator.js';
 import { modelsCommand } from './commands/models/models.js';
 import { helpCommand } from './commands/help/help.js';
+import { mcpCommand } from './commands/mcp/mcp.js';
 import { imageCommand } from './commands/image/command.js';
 import { renderCommand } from './commands/render/render.js';
 import { profilesCommand } from './commands/profiles/profiles.js';
@@ -91,7 +92,7 @@ export function buildProgram(context: CommandContext): CommandUnknownOpts {
     io.stdout.write(`${version}\n`);
     throw new CommanderError(0, 'commander.version', version);
   });
-  for (const command of [chatCommand(context), imageCommand(context), batchCommand(context), sessionsCommand(context), rolesCommand(context), modelsCommand(context), renderCommand(context), authCommand(context), configCommand(context), profilesCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
+  for (const command of [chatCommand(context), imageCommand(context), batchCommand(context), sessionsCommand(context), rolesCommand(context), modelsCommand(context), renderCommand(context), authCommand(context), configCommand(context), profilesCommand(context), mcpCommand(context), emulatorCommand(context), completionCommand(context, () => program)]) {
     program.addCommand(command);
   }
   program.addCommand(helpCommand(() => program, program.commands.map((command) => command.name())));

@@ -45,14 +45,6 @@ export interface ToolRunner {
 /** Start the servers named and list their tools. */
 export type OpenTools = (servers: readonly string[], signal: AbortSignal) => Promise<ToolRunner>;
 
-/**
- * Until svc has its MCP servers (`svc mcp`), no server can be started: a chat that asks for tools
- * stops here, before anything is sent.
- */
-export function toolsUnavailable(servers: readonly string[]): Promise<ToolRunner> {
-  return Promise.reject(new UsageError(`tools are not available in this build of svc (asked for: ${servers.join(', ')})`, { hint: 'leave out --tools (and the tools of the role or the profile)' }));
-}
-
 /** A tool, or every tool of a server (`tool` undefined). */
 export interface ToolName {
   server: string;

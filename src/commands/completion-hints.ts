@@ -10,6 +10,8 @@ export type ValueSource =
   | { kind: 'sessions' }
   | { kind: 'profiles' }
   | { kind: 'roles' }
+  /** The MCP servers of the profile (`svc mcp list`). */
+  | { kind: 'mcp-servers' }
   /**
    * The models svc knows for `use` (chat unless said), without a request (settings/known-models.ts,
    * through `svc config choices model|imageModel`).

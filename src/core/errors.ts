@@ -116,6 +116,21 @@ export class ToolDeclinedError extends SvcError {
   override readonly exitCode = ExitCode.declined;
 }
 
+/**
+ * An MCP server (docs/tools.md) that could not start, or stopped: `server` names it, and
+ * `stderrLine` is the last line it wrote on its stderr, neutralised (quoted in the message). The
+ * command or the conversation can go on without that server's tools.
+ */
+export class ToolServerError extends SvcError {
+  readonly server: string;
+  readonly stderrLine: string | undefined;
+  constructor(server: string, message: string, options: { stderrLine?: string | undefined; hint?: string | undefined; cause?: unknown } = {}) {
+    super(message, options);
+    this.server = server;
+    this.stderrLine = options.stderrLine;
+  }
+}
+
 /** The user pressed Ctrl-C (or the process got SIGINT/SIGTERM). */
 export class InterruptedError extends SvcError {
   override readonly exitCode = ExitCode.interrupted;

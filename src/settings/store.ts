@@ -3,6 +3,7 @@
  * (profiles.ts): `config.json` (settings) and `credentials.json` (the key), both 0600 in a 0700
  * folder, so that `svc config list` never has a reason to read the key and the key file can be
  * removed alone. `profiles.json` in the config folder says which profile is the default.
+ * `mcp.json` beside them holds the profile's MCP servers (src/tools/servers.ts).
  *
  * Reading is a plain JSON read of conf's file (store-file.ts): conf (with ajv and its friends)
  * takes longer to load than the rest of a chat request, and is only needed to write (atomically,
@@ -18,7 +19,7 @@ import { BrokenStoreFileError, readStoreFile } from './store-file.js';
 
 export { BrokenStoreFileError };
 
-export type StoreName = 'config' | 'credentials' | 'profiles';
+export type StoreName = 'config' | 'credentials' | 'profiles' | 'mcp';
 
 export interface JsonStore {
   /** Absolute path of the file. */
@@ -52,6 +53,7 @@ const FIX_HINTS: Record<StoreName, string> = {
   config: 'fix it by hand, or move it away and store the settings again with `svc config set`',
   credentials: 'fix it by hand, or store the key again with `svc auth login` (which replaces the file)',
   profiles: 'fix it by hand, or choose the default again with `svc profiles use <name>` (which replaces the file)',
+  mcp: 'fix it by hand, or move it away and add the servers again with `svc mcp add` or `svc mcp import`',
 };
 
 /** A write that failed in the file system, in words: the path and the reason, never a stack. */
@@ -88,7 +90,7 @@ function problemOf(path: string, fix: string): BrokenStoreFileError | undefined 
  * empty: a link that points at anything else (a user's notes, another program's JSON) is never
  * written, so a planted or mistaken link cannot make svc overwrite a file that is not its own.
  */
-const OWN_KEYS: Partial<Record<StoreName, readonly string[]>> = { credentials: ['apiKey'] };
+const OWN_KEYS: Partial<Record<StoreName, readonly string[]>> = { credentials: ['apiKey'], mcp: ['mcpServers'] };
 
 /** Refuse (exit 1) to write through a link to a file that is not one of svc's own. */
 function refuseForeignLink(path: string, name: StoreName): void {

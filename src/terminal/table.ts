@@ -3,6 +3,7 @@
  * `svc roles list`, ...). In a pipe the same commands print tab-separated lines with no header
  * instead: a script splits on tabs, a person reads columns.
  */
+import { jsonForOutput } from '../core/json.js';
 import { neutraliseForTerminal } from '../core/terminal-text.js';
 import { cutToColumns, textWidth } from '../render/width.js';
 
@@ -72,4 +73,22 @@ export function tableText(columns: readonly Column[], rows: readonly (readonly s
 export function terminalWidth(stream: unknown): number | undefined {
   const columns = (stream as { columns?: unknown }).columns;
   return typeof columns === 'number' && columns > 0 ? columns : undefined;
+}
+
+/** A command's listing, the three ways it can be printed. */
+export interface Listing {
+  columns: readonly Column[];
+  rows: readonly (readonly string[])[];
+  /** What `--json` prints instead. */
+  json: unknown;
+}
+
+/**
+ * A listing for stdout: with `json`, its JSON; on a terminal, the table; in a pipe, one line per
+ * row, its cells tab-separated (a tab or line break inside a cell becomes a space), no header.
+ */
+export function listingOutput(listing: Listing, json: boolean, out: { stdout: unknown; stdoutIsTTY: boolean }): string {
+  if (json) return jsonForOutput(listing.json, out.stdoutIsTTY);
+  if (out.stdoutIsTTY) return tableText(listing.columns, listing.rows, { width: terminalWidth(out.stdout) });
+  return listing.rows.map((row) => `${row.map((cell) => cell.replace(/[\t\r\n]+/g, ' ')).join('\t')}\n`).join('');
 }

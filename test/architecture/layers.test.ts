@@ -5,7 +5,7 @@
  *   root (main, program, factory, cli)  the wiring: may import anything
  *   shell   commands/                   parsing and printing; nothing imports it but the root
  *           terminal/ render/ preview/  the screen
- *   domain  chat/ images/ conversations/ settings/ roles/ attachments/
+ *   domain  chat/ images/ conversations/ settings/ roles/ attachments/ tools/ (MCP servers)
  *   service api/                        requests, transport, SSE, retries
  *   base    storage/ (files on disk), core/ (errors, values, text)
  *
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EMULATOR, EMULATOR_PACKAGE, importGraph, packageName, ROOT, type ModuleInfo } from './import-graph.js';
 
-const DOMAIN = ['chat', 'images', 'conversations', 'settings', 'roles', 'attachments'];
+const DOMAIN = ['chat', 'images', 'conversations', 'settings', 'roles', 'attachments', 'tools'];
 const SCREEN = ['terminal', 'render', 'preview'];
 
 interface Rule {

@@ -69,7 +69,7 @@ const complete = (line: string): Promise<string[]> => bashComplete(line, sandbox
 
 describe('bash completion, for real', () => {
   it.each([
-    ['svc ', ['chat', 'image', 'batch', 'sessions', 'roles', 'models', 'render', 'auth', 'config', 'profiles', 'emulator', 'completion', 'help']],
+    ['svc ', ['chat', 'image', 'batch', 'sessions', 'roles', 'models', 'render', 'auth', 'config', 'profiles', 'mcp', 'emulator', 'completion', 'help']],
     ['svc help a', ['auth']],
     ['svc ch', ['chat']],
     ['svc auth ', ['login', 'logout', 'status']],

@@ -12,6 +12,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,7 @@ import { hasStackTrace, makeSandbox, SVC_BIN, type Sandbox } from '../helpers/ru
 import { isBareCommand } from '../helpers/shell-lines.js';
 
 const KEY = 'help-examples-key-0123456789';
+const MCP_SERVERS_BIN = fileURLToPath(new URL('../../node_modules/.bin', import.meta.url));
 const WORK_KEY = 'help-examples-work-key-01234';
 
 /** Examples that need a person at a terminal, and why; each is run by the tests named. */
@@ -100,7 +102,8 @@ async function examplesSandbox(): Promise<{ sandbox: Sandbox; env: Record<string
   writeFileSync(join(bin, 'xdg-open'), '#!/bin/sh\necho "viewer asked to open $1" >> "$HOME/opened.txt"\n', { mode: 0o755 });
   // `some-llm-tool … | svc render`: any other program that prints Markdown.
   writeFileSync(join(bin, 'some-llm-tool'), '#!/bin/sh\nprintf "# Closures\\n\\nA **closure** keeps the variables it was made with.\\n"\n', { mode: 0o755 });
-  const env: Record<string, string> = { ...sandbox.env, PATH: `${bin}:${sandbox.env.PATH}`, SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY, KEY, WORK_KEY, SHELL: '/bin/bash' };
+  // The MCP servers the mcp pages start (mcp-server-filesystem, mcp-server-everything): devDependencies, as if installed globally.
+  const env: Record<string, string> = { ...sandbox.env, PATH: `${bin}:${MCP_SERVERS_BIN}:${sandbox.env.PATH}`, SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY, KEY, WORK_KEY, SHELL: '/bin/bash' };
   writeFileSync(home('build.log'), 'error TS2322: Type "string" is not assignable to type "number".\n');
   writeFileSync(home('notes.md'), '# Notes\n\n| day | task |\n|---|---|\n| Mon | ship |\n');
   writeFileSync(home('app.log'), 'TypeError: cannot read properties of undefined (reading "id")\n');
@@ -112,6 +115,10 @@ async function examplesSandbox(): Promise<{ sandbox: Sandbox; env: Record<string
   writeFileSync(home('questions.txt'), 'what is a closure?\nwhat is a monad?\n');
   writeFileSync(home('words.txt'), 'good morning\nthank you\n');
   writeFileSync(home('items.json'), '{"id": "a", "text": "hello"}\n{"id": "b", "text": "goodbye"}\n');
+  // The folder the mcp pages give the filesystem server, and a Claude Desktop settings file to import.
+  mkdirSync(home('notes'));
+  mkdirSync(home('.config', 'Claude'), { recursive: true });
+  writeFileSync(home('.config', 'Claude', 'claude_desktop_config.json'), JSON.stringify({ mcpServers: { everything: { command: 'mcp-server-everything' }, desktop: { command: 'mcp-server-filesystem', args: [sandbox.home] } } }));
   // The folders a shell's own set-up has, where the completion examples write.
   for (const dir of [['.local', 'share', 'bash-completion', 'completions'], ['.zfunc'], ['.config', 'fish', 'completions']]) mkdirSync(home(...dir), { recursive: true });
   await execa('sh', ['-c', 'git init -q . && git config user.email t@example.com && git config user.name t && echo "hello" > hello.txt && git add hello.txt'], { cwd: sandbox.home, env, extendEnv: false });
@@ -169,7 +176,7 @@ describe('the examples of the help pages', { shuffle: false }, () => {
   it('are read from every page that has them, continuations and all', () => {
     expect(examplesOf('Usage: x\n\nExamples:\n  $ svc a "b"   # c\n  $ jq -c \'{x: 1,\n      y: 2}\' f | svc batch -\n\nInput: …\n  $ not an example\n')).toEqual(['svc a "b"   # c', "jq -c '{x: 1,\n      y: 2}' f | svc batch -"]);
     const named = allPages.filter((page) => page.examples.length > 0).map((page) => page.path.join(' '));
-    expect(named).toEqual(expect.arrayContaining(['', 'chat', 'image', 'image info', 'image again', 'batch', 'sessions', 'roles', 'models', 'auth', 'config', 'profiles', 'emulator', 'completion']));
+    expect(named).toEqual(expect.arrayContaining(['', 'chat', 'image', 'image info', 'image again', 'batch', 'sessions', 'roles', 'models', 'auth', 'config', 'profiles', 'mcp', 'emulator', 'completion']));
   });
 
   it('lists only lines that a page still prints as needing a person', () => {
@@ -178,7 +185,7 @@ describe('the examples of the help pages', { shuffle: false }, () => {
   });
 
   // One test per page, in the program's order; each page in a sandbox of its own.
-  const order = ['', 'chat', 'image', 'image info', 'image again', 'batch', 'sessions', 'sessions list', 'sessions show', 'sessions search', 'sessions fork', 'sessions rename', 'sessions export', 'sessions delete', 'roles', 'roles list', 'roles show', 'roles set', 'roles edit', 'roles delete', 'models', 'render', 'auth', 'auth login', 'auth logout', 'auth status', 'config', 'config get', 'profiles', 'profiles delete', 'emulator', 'completion'];
+  const order = ['', 'chat', 'image', 'image info', 'image again', 'batch', 'sessions', 'sessions list', 'sessions show', 'sessions search', 'sessions fork', 'sessions rename', 'sessions export', 'sessions delete', 'roles', 'roles list', 'roles show', 'roles set', 'roles edit', 'roles delete', 'models', 'render', 'auth', 'auth login', 'auth logout', 'auth status', 'config', 'config get', 'profiles', 'profiles delete', 'mcp', 'mcp add', 'mcp remove', 'mcp tools', 'mcp import', 'emulator', 'completion'];
   it.each(order)('svc %s --help', async (name) => {
     const page = allPages.find((candidate) => candidate.path.join(' ') === name);
     const runnable = (page?.examples ?? []).filter((line) => !NEEDS_A_PERSON.has(withoutComment(line)));

@@ -71,7 +71,8 @@ async function makePlace(): Promise<Place> {
   const bin = join(sandbox.home, 'bin');
   mkdirSync(bin);
   writeFileSync(join(bin, 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${SVC_BIN}" "$@"\n`, { mode: 0o755 });
-  const env = { ...sandbox.env, PATH: `${bin}:${sandbox.env.PATH}`, SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY, KEY: 'sk-readme-0123456789abcdef', SHELL: '/bin/bash' };
+  // The MCP servers docs/tools.md starts are devDependencies, on PATH as if installed globally.
+  const env = { ...sandbox.env, PATH: `${bin}:${join(root, 'node_modules', '.bin')}:${sandbox.env.PATH}`, SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY, KEY: 'sk-readme-0123456789abcdef', SHELL: '/bin/bash' };
   writeFileSync(join(sandbox.home, 'build.log'), 'error TS2322: Type "string" is not assignable to type "number".\n');
   writeFileSync(join(sandbox.home, 'notes.md'), '# Notes\n- ship on Friday\n- ask about the budget\n');
   await execa('sh', ['-c', 'git init -q . && echo "hello" > hello.txt && git add hello.txt'], { cwd: sandbox.home, env });

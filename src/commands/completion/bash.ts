@@ -16,6 +16,8 @@ function candidates(source: ValueSource | undefined): string {
       return `COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur"))`;
     case 'roles':
       return `COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur"))`;
+    case 'mcp-servers':
+      return `COMPREPLY=($(compgen -W "$(svc mcp list 2>/dev/null | cut -f1)" -- "$cur"))`;
     case 'models':
       return `COMPREPLY=($(compgen -W "$(svc config choices ${modelSetting(source)} 2>/dev/null)" -- "$cur"))`;
     case 'files':

@@ -16,6 +16,8 @@ function values(source: ValueSource | undefined): string {
       return ` -a '(svc profiles list 2>/dev/null | cut -f1)'`;
     case 'roles':
       return ` -a '(svc roles list 2>/dev/null | cut -f1)'`;
+    case 'mcp-servers':
+      return ` -a '(svc mcp list 2>/dev/null | cut -f1)'`;
     case 'models':
       return ` -a '(svc config choices ${modelSetting(source)} 2>/dev/null)'`;
     case 'files':

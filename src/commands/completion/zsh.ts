@@ -23,6 +23,8 @@ function action(source: ValueSource | undefined): string {
       return '_svc_profile_names';
     case 'roles':
       return '_svc_role_names';
+    case 'mcp-servers':
+      return '_svc_mcp_server_names';
     case 'models':
       return modelSetting(source) === 'imageModel' ? '_svc_image_model_names' : '_svc_chat_model_names';
     case 'files':
@@ -118,6 +120,12 @@ _svc_role_names() {
   local -a names
   names=(\${(f)"$(svc roles list 2>/dev/null | cut -f1)"})
   _describe -t roles 'role' names
+}
+
+_svc_mcp_server_names() {
+  local -a names
+  names=(\${(f)"$(svc mcp list 2>/dev/null | cut -f1)"})
+  _describe -t mcp-servers 'MCP server' names
 }
 
 # The models \`svc config choices model|imageModel\` names. A colon in an id (llama3:8b) is not a description.

@@ -29,7 +29,7 @@ import { say, type SessionDeps, type SessionReader, type SessionState } from './
 import { parseInput, unknownCommandHint } from './slash-commands.js';
 import { openTerminalInput, type TerminalInput } from './terminal-input.js';
 import { openChatTools } from '../tool-turn.js';
-import { toolNameText, toolsUnavailable, ToolSet } from '../../../chat/tool-runner.js';
+import { toolNameText, ToolSet } from '../../../chat/tool-runner.js';
 
 /** ` · tools calc, text.echo` in the first line, when tools are offered. */
 function toolsNote(tools: ToolSet): string {
@@ -122,7 +122,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
     role: start.role,
     modelTrial: undefined,
     render: start.render ?? false,
-    tools: start.tools ?? new ToolSet(toolsUnavailable, [], start.plan.tools?.allow ?? []),
+    tools: start.tools ?? new ToolSet((servers, stop) => start.context.factory.openTools(servers, stop), [], start.plan.tools?.allow ?? []),
     ask: async (prompt) => {
       try {
         await askTurn(state, prompt, deps);
