@@ -16,7 +16,7 @@ import type { CommandContext } from './commands/context.js';
 import { emulatorCommand } from './commands/emulator/command.js';
 import { modelsCommand } from './commands/models/command.js';
 import { helpCommand } from './commands/help/command.js';
-import { imageCommand } from './commands/image/command.js';
+import { imageCommand } from './commands/image/image.js';
 import { renderCommand } from './commands/render/command.js';
 import { profilesCommand } from './commands/profiles/command.js';
 import { rolesCommand } from './commands/roles/command.js';

@@ -5,7 +5,7 @@
  */
 import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import { detectFormat, readDimensions } from '../../api/images/formats.js';
+import { detectFormat, readDimensions } from '../../images/file-format.js';
 import type { ImageNote } from '../../conversations/model.js';
 import type { EmbeddedImage } from '../../render/html-export.js';
 import { toMarkdown } from '../../conversations/markdown.js';
@@ -15,8 +15,8 @@ import { SvcError, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
 import { describeSystemError, errnoCode } from '../../core/system-errors.js';
 import { forOutput } from '../../core/terminal-text.js';
-import { nameTaken } from '../../images/file-names.js';
-import { commitFile, existsBeforeStart, notAFile } from '../../images/save.js';
+import { existsBeforeStart, nameTaken, notAFile } from '../../images/file-names.js';
+import { commitFile } from '../../images/save.js';
 import { tempPathIn } from '../../storage/temp-name.js';
 import { checkFolder } from '../image-target.js';
 
