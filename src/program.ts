@@ -18,7 +18,7 @@ import { emulatorCommand } from './commands/emulator/emulator.js';
 import { modelsCommand } from './commands/models/models.js';
 import { helpCommand } from './commands/help/help.js';
 import { mcpCommand } from './commands/mcp/mcp.js';
-import { imageCommand } from './commands/image/command.js';
+import { imageCommand } from './commands/image/image.js';
 import { renderCommand } from './commands/render/render.js';
 import { profilesCommand } from './commands/profiles/profiles.js';
 import { rolesCommand } from './commands/roles/roles.js';

@@ -1,32 +1,28 @@
 /**
- * One image request from the command line or the session's /image, from request to screen: ask
- * (with the spinner), check each image is the format asked for, save it (images/save.ts) or
- * write it to stdout, preview it, then the revised prompt and the saved lines. Shared by `svc
- * image` and `/image`, so it lives beside the commands rather than inside one of them.
+ * One image request from the command line or the session's /image, from the words typed to the
+ * screen: the plan (image-options.ts) and where it goes (image-target.ts), both checked before
+ * anything is sent; then ask (with the spinner), save (images/save-generation.ts) or write to
+ * stdout, preview, the revised prompt and the saved lines. Shared by `svc image` (and `again`)
+ * and `/image`, so it lives beside the commands rather than inside one of them; `svc image`
+ * loads it only when it runs.
  */
 
-import { createReadStream } from 'node:fs';
 import { relative, isAbsolute } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { ApiClient } from '../api/client.js';
-import { readDimensions } from '../api/images/formats.js';
-import { generateImages, type ImageGeneration, type ImageRequest } from '../api/images/generate.js';
+import { generateImages, generateVariants, variantSeeds, type ImageGeneration, type ImageRequest, type Variants } from '../api/images/generate.js';
 import { formatBytes } from '../core/byte-size.js';
-import { InterruptedError, SvcError } from '../core/errors.js';
+import { InterruptedError } from '../core/errors.js';
 import type { ResolvedSettings } from '../factory.js';
 import { startSpinner, type IO } from '../terminal/io.js';
 import type { PreviewChoice } from '../settings/preview-choices.js';
 import { forOutput } from '../core/terminal-text.js';
-import type { ImagePlan } from './image-options.js';
+import { parseImageOptions, type ImagePlan, type RawImageOptions } from './image-options.js';
 import { withParams } from '../chat/request-params.js';
-import { checkImageFormats } from '../images/check-formats.js';
-import { commitAll } from '../images/save.js';
-import type { ImageTarget } from './image-target.js';
-import { TempImageFile } from '../images/temp-image-file.js';
+import { saveGeneration, temporaryFiles, type SavedImage } from '../images/save-generation.js';
+import { isFolder, prepareTarget, type ImageTarget } from './image-target.js';
 import { noteFor } from '../terminal/wrap-note.js';
-import { stampImages } from '../images/stamp.js';
-import { generateVariants, variantSeeds, type Variants } from './image-variants.js';
 import { jsonForOutput } from '../core/json.js';
+import { printDryRun } from './dry-run.js';
 
 /** `path` relative to `cwd` when it is inside it, else as it is. */
 export function shownPath(cwd: string, path: string): string {
@@ -40,6 +36,21 @@ export function buildRequest(plan: ImagePlan, model: string): ImageRequest {
   if (plan.seed !== undefined) request.seed = plan.seed;
   if (plan.negative) request.negative_prompt = plan.negative;
   return withParams(request, plan.params);
+}
+
+/**
+ * The words and flags as typed → the plan, every value checked (a folder named by -o is looked
+ * at). `beside`: `svc image again FILE` without -o saves beside FILE, named after it.
+ */
+export function planImage(io: IO, raw: RawImageOptions, beside?: string): ImagePlan {
+  const plan = parseImageOptions(raw, (path) => isFolder(io.cwd, path));
+  if (beside !== undefined && raw.output === undefined) plan.output = { kind: 'beside', path: beside };
+  return plan;
+}
+
+/** `--dry-run`: the request as a curl command on stdout; nothing is sent, nothing written. */
+export function printImageDryRun(io: IO, settings: ResolvedSettings, plan: ImagePlan): void {
+  printDryRun(io, settings, 'images/generations', buildRequest(plan, settings.imageModel.value), false);
 }
 
 /** The revised prompt on stdout: on a terminal wrapped with a hanging indent; in a pipe one line, exact. */
@@ -66,7 +77,7 @@ async function withSpinner<T>(io: IO, work: (note: (line: string) => void) => Pr
  * A --preview typo is refused wherever it is typed; a bad SVC_PREVIEW or stored value only stops
  * a run that would show a preview. Read before the request, so either costs no request.
  */
-export function previewChoice(io: IO, plan: ImagePlan, settings: ResolvedSettings, flag: string | undefined): PreviewChoice {
+function previewChoice(io: IO, plan: ImagePlan, settings: ResolvedSettings, flag: string | undefined): PreviewChoice {
   // Plain mode draws no picture: a screen reader and a log have no use for one.
   const shows = io.stdoutIsTTY && !plan.json && plan.output.kind !== 'stdout' && !io.plain;
   if (!shows && flag === undefined) return 'none';
@@ -74,10 +85,13 @@ export function previewChoice(io: IO, plan: ImagePlan, settings: ResolvedSetting
   return shows ? choice : 'none';
 }
 
-/** One image made and saved: where, and the prompt the service used. */
-export interface SavedImage {
-  path: string;
-  revisedPrompt: string | undefined;
+/**
+ * What is settled before the request, so that none is wasted: the preview (`flag`: --preview as
+ * typed) and the target (a missing or read-only folder, a taken name).
+ */
+export function prepareImage(io: IO, plan: ImagePlan, settings: ResolvedSettings, flag: string | undefined): { preview: PreviewChoice; target: ImageTarget } {
+  const preview = previewChoice(io, plan, settings, flag);
+  return { preview, target: prepareTarget(io, plan) };
 }
 
 /** What the core needs beyond the plan: all settled before the request (no request is wasted). */
@@ -92,9 +106,9 @@ export interface ImageJob {
 }
 
 /**
- * The core of `svc image`, shared with the session's /image: ask (with the spinner), check each
- * image is the format asked for, save (or write to stdout), preview, then the revised prompt and
- * the saved lines. Throws InterruptedError when `signal` stopped the request.
+ * The core of `svc image`, shared with the session's /image: ask (with the spinner), save the
+ * answer (or write it to stdout), preview, then the revised prompt and the saved lines. Throws
+ * InterruptedError when `signal` stopped the request.
  */
 export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): Promise<SavedImage[]> {
   const { signal, target, preview } = job;
@@ -105,17 +119,17 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
     const { preloadPreview } = await import('../preview/preload.js');
     answered = preloadPreview(preview, plan.format, io.env, job.probe !== false);
   }
+  // The provenance goes into saved files only: -o - writes the bytes as sent.
+  const provenance = plan.metadata === true && plan.output.kind !== 'stdout';
+  const openSink = temporaryFiles(target.dir, provenance ? request : undefined);
   let result: ImageGeneration;
-  // -n N: one request a variant, each with its seed (image-variants.ts).
+  // -n N: one request a variant, each with its seed (api/images/generate.ts).
   const count = plan.count ?? 1;
   let variants: Variants | undefined;
   try {
-    // Room for the provenance is made while the bytes stream (never for -o -: the bytes as sent).
-    const metadata = plan.metadata === true && plan.output.kind !== 'stdout' ? { prompt: plan.prompt } : undefined;
-    const openSink = (): TempImageFile => new TempImageFile(target.dir, { metadata });
     if (count > 1) {
       const seeds = variantSeeds(count, plan.seed);
-      variants = await withSpinner(io, (note) => generateVariants(generateImages, job.client, request, seeds, { signal, openSink, onDone: (done, variant, seed) => note(`svc: variant ${variant} of ${count} came (seed ${seed}), ${done} of ${count} done`) }), `${count} images`);
+      variants = await withSpinner(io, (note) => generateVariants(job.client, request, seeds, { signal, openSink, onDone: (done, variant, seed) => note(`svc: variant ${variant} of ${count} came (seed ${seed}), ${done} of ${count} done`) }), `${count} images`);
       result = variants.result;
     } else result = await withSpinner(io, () => generateImages(job.client, request, { signal, openSink }));
   } catch (error) {
@@ -123,60 +137,50 @@ export async function generateAndSave(io: IO, plan: ImagePlan, job: ImageJob): P
   } finally {
     answered();
   }
-  try {
-    checkImageFormats(result.images, plan.format);
-    if (plan.output.kind === 'stdout') {
-      if (result.images.length !== 1) throw new SvcError(`-o - writes one image, and the service sent ${result.images.length}`, { hint: 'use -o name.ext to save them all' });
-      const [image] = result.images;
-      await pipeline(createReadStream(image!.file.path), io.stdout, { end: false });
-      io.say(image!.revisedPrompt ?? '');
-      return [];
-    }
-    if (plan.metadata === true) {
-      const base = { prompt: plan.prompt, negativePrompt: plan.negative, model: job.model, seed: plan.seed, aspectRatio: plan.aspect, format: plan.format };
-      stampImages(result, base, (note) => io.warn(note), variants?.made.map((made) => made.seed));
-    }
-    // Variants keep their numbers (name-1 … name-N) even when one of them failed.
-    const paths = target.paths(variants ? count : result.images.length);
-    const saved = result.images.map((image, index) => ({ path: paths[variants ? variants.made[index]!.variant - 1 : index]!, image, tempPath: image.file.path, seed: variants?.made[index]!.seed }));
-    commitAll(saved, plan.force);
-    if (plan.json) {
-      // An image the service gave as a URL keeps it: where it came from, for scripts that need it.
-      // The seed each was asked with (null: none was sent, the service chose), and its pixel size as read from the file.
-      const images = saved.map(({ path, image, seed }) => {
-        const size = readDimensions(image.file.head);
-        return { path, revised_prompt: image.revisedPrompt ?? null, bytes: image.file.bytes, seed: seed ?? plan.seed ?? null, width: size?.width ?? null, height: size?.height ?? null, ...(image.url === undefined ? {} : { url: image.url }) };
-      });
-      io.stdout.write(jsonForOutput({ created: result.created, images, usage: result.usage ?? null }, io.stdoutIsTTY));
-    } else if (variants && preview !== 'none') {
-      // One contact sheet for the variants, each labelled with its number and seed.
-      const { showContactSheet } = await import('../preview/contact-sheet.js');
-      const tiles = saved.map(({ path }, index) => ({ path, label: `${variants!.made[index]!.variant} · seed ${variants!.made[index]!.seed}` }));
-      await showContactSheet(io, tiles, { choice: preview, label: 'the variants', ...(job.probe === false ? { probe: false } : {}) });
-      for (const { image } of saved) writeRevisedPrompt(io, image.revisedPrompt);
-    } else {
-      for (const { path, image } of saved) {
-        if (preview !== 'none') {
-          const { showPreview } = await import('../preview/show.js');
-          await showPreview(io, { path }, { choice: preview, label: shownPath(io.cwd, path), ...(job.probe === false ? { probe: false } : {}) });
-        }
-        writeRevisedPrompt(io, image.revisedPrompt);
-      }
-    }
-    for (const { path, image, seed } of saved) {
-      const size = readDimensions(image.file.head);
-      const dims = size ? `${size.width}×${size.height}, ` : '';
-      io.say(`saved ${shownPath(io.cwd, path)} (${seed === undefined ? '' : `seed ${seed}, `}${dims}${formatBytes(image.file.bytes)})`);
-    }
-    if (plan.open) {
-      const { openInViewer } = await import('./image/open-viewer.js');
-      for (const { path } of saved) await openInViewer(io, path, shownPath(io.cwd, path));
-    }
-    // A variant that failed: the others are saved above; its failure is the command's.
-    if (variants?.failure !== undefined) throw signal.aborted ? new InterruptedError() : variants.failure;
-    return saved.map(({ path, image }) => ({ path, revisedPrompt: image.revisedPrompt }));
-  } finally {
-    for (const image of result.images) image.file.discard();
+  if (plan.output.kind === 'stdout') {
+    await saveGeneration(result, request, { to: { stream: io.stdout } });
+    io.say(result.images[0]!.revisedPrompt ?? '');
+    return [];
   }
+  // Variants keep their numbers (name-1 … name-N) even when one of them failed, and each its seed.
+  const made = variants?.made;
+  const seeds = made?.map(({ seed }) => seed);
+  const paths = (images: number): string[] => {
+    const names = target.paths(made ? count : images);
+    return made ? made.map(({ variant }) => names[variant - 1]!) : names;
+  };
+  const saved = await saveGeneration(result, request, { to: { paths, force: plan.force }, provenance: plan.metadata === true ? { warn: (note) => io.warn(note), seeds } : undefined });
+  const seedOf = (index: number): number | undefined => seeds?.[index] ?? plan.seed;
+  if (plan.json) {
+    // An image the service gave as a URL keeps it: where it came from, for scripts that need it.
+    // The seed each was asked with (null: none was sent, the service chose), and its pixel size as read from the file.
+    const images = saved.map(({ path, revisedPrompt, bytes, size, url }, index) => ({ path, revised_prompt: revisedPrompt ?? null, bytes, seed: seedOf(index) ?? null, width: size?.width ?? null, height: size?.height ?? null, ...(url === undefined ? {} : { url }) }));
+    io.stdout.write(jsonForOutput({ created: result.created, images, usage: result.usage ?? null }, io.stdoutIsTTY));
+  } else if (made && preview !== 'none') {
+    // One contact sheet for the variants, each labelled with its number and seed.
+    const { showContactSheet } = await import('../preview/contact-sheet.js');
+    const tiles = saved.map(({ path }, index) => ({ path, label: `${made[index]!.variant} · seed ${made[index]!.seed}` }));
+    await showContactSheet(io, tiles, { choice: preview, label: 'the variants', ...(job.probe === false ? { probe: false } : {}) });
+    for (const { revisedPrompt } of saved) writeRevisedPrompt(io, revisedPrompt);
+  } else {
+    for (const { path, revisedPrompt } of saved) {
+      if (preview !== 'none') {
+        const { showPreview } = await import('../preview/show.js');
+        await showPreview(io, { path }, { choice: preview, label: shownPath(io.cwd, path), ...(job.probe === false ? { probe: false } : {}) });
+      }
+      writeRevisedPrompt(io, revisedPrompt);
+    }
+  }
+  saved.forEach(({ path, bytes, size }, index) => {
+    const seed = seeds?.[index];
+    const dims = size ? `${size.width}×${size.height}, ` : '';
+    io.say(`saved ${shownPath(io.cwd, path)} (${seed === undefined ? '' : `seed ${seed}, `}${dims}${formatBytes(bytes)})`);
+  });
+  if (plan.open) {
+    const { openInViewer } = await import('./open-viewer.js');
+    for (const { path } of saved) await openInViewer(io, path, shownPath(io.cwd, path));
+  }
+  // A variant that failed: the others are saved above; its failure is the command's.
+  if (variants?.failure !== undefined) throw signal.aborted ? new InterruptedError() : variants.failure;
+  return saved;
 }
-

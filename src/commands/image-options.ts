@@ -3,14 +3,29 @@
  * Pure, so a table test covers it.
  */
 import { extname } from 'node:path';
-import { ASPECT_RATIOS, formatOfExtension, IMAGE_FORMATS, type AspectRatio, type ImageFormat } from '../api/images/formats.js';
+import { ASPECT_RATIOS, IMAGE_FORMATS, MAX_SEED, type AspectRatio, type ImageFormat } from '../api/images/formats.js';
 import { UsageError } from '../core/errors.js';
 import { IMAGE_OWNED, parseParams, type RequestParams } from '../chat/request-params.js';
 import { parseIntegerInRange } from '../core/parse-values.js';
-import type { ImageFlags } from './image/flags.js';
+import { formatOfExtension } from '../images/file-format.js';
 
-/** The prompt words and the flags, as commander collected them. */
-export type RawImageOptions = Omit<ImageFlags, 'metadata'> & { words: string[]; metadata?: boolean };
+/**
+ * The prompt words and the flags as typed: by `svc image` (commander), `/image` (image-args.ts)
+ * or a batch line's fields (batch/body-checks.ts), so that one parser checks them all.
+ */
+export interface RawImageOptions {
+  words: string[];
+  output?: string | undefined;
+  aspect?: string | undefined;
+  format?: string | undefined;
+  seed?: string | undefined;
+  count?: string | undefined;
+  negative?: string | undefined;
+  force?: boolean | undefined;
+  json?: boolean | undefined;
+  open?: boolean | undefined;
+  param?: string[] | undefined;
+}
 
 /**
  * `folder`: -o names a folder, so the file is named from the prompt inside it (as `cp` does).
@@ -30,7 +45,7 @@ export interface ImagePlan {
   force: boolean;
   json: boolean;
   open: boolean;
-  /** `-n N`: how many variants, one request each (image-variants.ts); 1 when not given. */
+  /** `-n N`: how many variants, one request each (api/images/generate.ts); 1 when not given. */
   count?: number;
   /** Write the provenance into each saved file (images/provenance.ts); --no-metadata and the setting turn it off. */
   metadata?: boolean;
@@ -38,9 +53,6 @@ export interface ImagePlan {
 
 /** Variants of one prompt at most (-n): a contact sheet of more is too small to judge them by. */
 const MAX_VARIANTS = 8;
-
-/** Seeds are sent as JSON integers; 2^32 - 1 is the largest most image services take. */
-const MAX_SEED = 4_294_967_295;
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
   const match = allowed.find((candidate) => candidate === value.trim().toLowerCase());

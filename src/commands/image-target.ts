@@ -11,9 +11,8 @@ import { removeStaleTempFiles } from '../images/temp-image-file.js';
 import { SvcError, UsageError } from '../core/errors.js';
 import type { IO } from '../terminal/io.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
-import { freshPaths, nameTaken, numbered, outputLocation, pathsBeside } from '../images/file-names.js';
+import { existsBeforeStart, freshPaths, nameTaken, notAFile, numbered, outputLocation, pathsBeside } from '../images/file-names.js';
 import type { ImagePlan } from './image-options.js';
-import { existsBeforeStart, notAFile } from '../images/save.js';
 
 /**
  * Below this much free space a disk counts as full before anything is sent. Only a disk that is

@@ -1,10 +1,13 @@
 /**
  * Where images go: a name made from the prompt that stays inside the folder and never collides,
- * or the user's -o path (numbered when the service sends several images).
+ * or the user's -o path (numbered when the service sends several images); and whether a name
+ * can be written at all, looked at before anything is sent (save.ts looks again as it writes).
  */
 import { lstatSync } from 'node:fs';
+import { UsageError } from '../core/errors.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { EXTENSION, type ImageFormat } from '../api/images/formats.js';
+import type { ImageFormat } from '../api/images/formats.js';
+import { EXTENSION } from './file-format.js';
 
 const MAX_SLUG = 48;
 /** Names Windows reserves for devices, whatever the extension. */
@@ -95,4 +98,31 @@ export function pathsBeside(file: string, format: ImageFormat, count: number): s
 export function outputLocation(cwd: string, path: string): { dir: string; path: string; name: string } {
   const absolute = resolve(cwd, path);
   return { dir: dirname(absolute), path: absolute, name: basename(absolute) };
+}
+
+/** What to do about a taken name (`/image`, which has no --force, says it its own way). */
+export const EXISTS_HINT = 'choose another name with -o, or pass --force to replace it';
+
+/**
+ * The output file is there already and --force was not given, found before anything was sent or
+ * written: a usage error (exit 2), like every other check of the command line's targets.
+ */
+export function existsBeforeStart(path: string, nothingDone = 'nothing was sent'): UsageError {
+  return new UsageError(`${path} already exists; it was kept, and ${nothingDone}`, { hint: EXISTS_HINT });
+}
+
+/**
+ * A device, pipe or socket by that name (`-o /dev/full --force`): --force replaces files, and a
+ * rename over one of these would replace the device itself with a file, as root a system one.
+ * Undefined when the name is free or a file, a folder or a link.
+ */
+export function notAFile(path: string, nothingDone = 'nothing was sent'): UsageError | undefined {
+  let stats;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  if (stats.isFile() || stats.isDirectory() || stats.isSymbolicLink()) return undefined;
+  return new UsageError(`${path} is not a file (a device, a pipe or a socket); --force replaces only files, and ${nothingDone}`, { hint: 'choose a file name with -o' });
 }

@@ -6,7 +6,8 @@
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { readAt } from './positioned-io.js';
-import { detectFormat, readDimensions, type Dimensions, type ImageFormat } from '../api/images/formats.js';
+import type { ImageFormat } from '../api/images/formats.js';
+import { detectFormat, readDimensions, type Dimensions } from './file-format.js';
 import { JPEG_XMP_NAMESPACE, PNG_XMP_KEYWORD } from './metadata-room.js';
 import { parseXmp, type Provenance } from './provenance.js';
 

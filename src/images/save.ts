@@ -4,45 +4,18 @@
  * overwritten; with --force, rename() replaces the file in one step (a symbolic link by that name
  * is replaced itself, never written through). Several images are saved all or none.
  */
-import { linkSync, lstatSync, renameSync, rmSync } from 'node:fs';
-import { SvcError, UsageError } from '../core/errors.js';
+import { linkSync, renameSync, rmSync } from 'node:fs';
+import { SvcError } from '../core/errors.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
-import { nameTaken } from './file-names.js';
-
-/** What to do about a taken name (`/image`, which has no --force, says it its own way). */
-export const EXISTS_HINT = 'choose another name with -o, or pass --force to replace it';
+import { EXISTS_HINT, nameTaken, notAFile } from './file-names.js';
 
 /**
  * A file that appeared under the name while the work was done (another process won the name):
  * the work is lost, so this is a failure (exit 1). Found before the work, it is a usage error
- * ({@link existsBeforeStart}).
+ * (file-names.ts, existsBeforeStart).
  */
 export function alreadyExists(path: string, note = 'it was kept'): SvcError {
   return new SvcError(`${path} already exists; ${note}`, { hint: EXISTS_HINT });
-}
-
-/**
- * The output file is there already and --force was not given, found before anything was sent or
- * written: a usage error (exit 2), like every other check of the command line's targets.
- */
-export function existsBeforeStart(path: string, nothingDone = 'nothing was sent'): UsageError {
-  return new UsageError(`${path} already exists; it was kept, and ${nothingDone}`, { hint: EXISTS_HINT });
-}
-
-/**
- * A device, pipe or socket by that name (`-o /dev/full --force`): --force replaces files, and a
- * rename over one of these would replace the device itself with a file, as root a system one.
- * Undefined when the name is free or a file, a folder or a link.
- */
-export function notAFile(path: string, nothingDone = 'nothing was sent'): UsageError | undefined {
-  let stats;
-  try {
-    stats = lstatSync(path);
-  } catch {
-    return undefined;
-  }
-  if (stats.isFile() || stats.isDirectory() || stats.isSymbolicLink()) return undefined;
-  return new UsageError(`${path} is not a file (a device, a pipe or a socket); --force replaces only files, and ${nothingDone}`, { hint: 'choose a file name with -o' });
 }
 
 export function commitFile(tempPath: string, finalPath: string, force: boolean): void {

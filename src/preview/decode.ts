@@ -9,7 +9,8 @@
  *     emulator's JPEG encoder too) takes 170 ms in pure JavaScript, most of the preview's budget.
  *   - WebP: @jsquash/webp's decoder, libwebp in WebAssembly, from the package svc already carries.
  */
-import { detectFormat, readDimensions, type ImageFormat } from '../api/images/formats.js';
+import type { ImageFormat } from '../api/images/formats.js';
+import { detectFormat, readDimensions } from '../images/file-format.js';
 import { rowsOf, type PixelRows } from './pixels.js';
 
 /**

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectFormat } from '../../src/api/images/formats.js';
+import { detectFormat } from '../../src/images/file-format.js';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
 import { runSvc } from '../helpers/in-process.js';
 

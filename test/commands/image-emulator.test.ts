@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectFormat, readDimensions } from '../../src/api/images/formats.js';
+import { detectFormat, readDimensions } from '../../src/images/file-format.js';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
 import { runSvc } from '../helpers/in-process.js';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readDimensions } from '../../src/api/images/formats.js';
+import { readDimensions } from '../../src/images/file-format.js';
 import { readImageFacts } from '../../src/images/metadata-reader.js';
 import { parseXmp, xmpPacket, type Provenance } from '../../src/images/provenance.js';
 import { TempImageFile } from '../../src/images/temp-image-file.js';

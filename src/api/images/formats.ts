@@ -1,9 +1,8 @@
 /**
- * The image endpoint's formats and aspect ratios (docs/service-api.md, "Images"), for svc image
- * (the emulator, a package of its own, keeps the same lists:
- * test/architecture/emulator-contract.test.ts checks that they agree); and the formats' file
- * extensions, magic bytes and dimensions read from the header, so an image the service sent is
- * checked to be what was asked for before it is saved.
+ * What the image endpoint takes (docs/service-api.md, "Images"): its output formats, its aspect
+ * ratios and its seeds. The emulator, a package of its own, keeps the same lists
+ * (test/architecture/emulator-contract.test.ts checks that they agree). What a file's name or
+ * bytes say about its format is images/file-format.ts.
  */
 
 export const IMAGE_FORMATS = ['png', 'jpeg', 'webp'] as const;
@@ -12,85 +11,14 @@ export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 export const ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9'] as const;
 export type AspectRatio = (typeof ASPECT_RATIOS)[number];
 
-/** The extension written for each format. */
-export const EXTENSION: Record<ImageFormat, string> = { png: '.png', jpeg: '.jpg', webp: '.webp' };
+/** Seeds are sent as JSON integers; 2^32 - 1 is the largest most image services take. */
+export const MAX_SEED = 4_294_967_295;
 
-/** Extensions recognised on `-o` (case-insensitive). */
-export function formatOfExtension(ext: string): ImageFormat | undefined {
-  switch (ext.toLowerCase()) {
-    case '.png':
-      return 'png';
-    case '.jpg':
-    case '.jpeg':
-      return 'jpeg';
-    case '.webp':
-      return 'webp';
-    default:
-      return undefined;
-  }
-}
-
-/** What the first bytes say the file is. */
-export function detectFormat(head: Uint8Array): ImageFormat | undefined {
-  const b = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
-  if (b.length >= 8 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a) return 'png';
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'webp';
-  return undefined;
-}
-
-export interface Dimensions {
-  width: number;
-  height: number;
-}
-
-function pngSize(b: Buffer): Dimensions | undefined {
-  // The IHDR chunk comes first: length(4) "IHDR"(4) width(4) height(4).
-  if (b.length < 24 || b.toString('latin1', 12, 16) !== 'IHDR') return undefined;
-  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
-}
-
-function jpegSize(b: Buffer): Dimensions | undefined {
-  let offset = 2;
-  while (offset + 9 < b.length) {
-    if (b[offset] !== 0xff) return undefined;
-    const marker = b[offset + 1]!;
-    if (marker === 0xff) {
-      offset += 1; // fill byte
-      continue;
-    }
-    const length = b.readUInt16BE(offset + 2);
-    // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return { height: b.readUInt16BE(offset + 5), width: b.readUInt16BE(offset + 7) };
-    }
-    offset += 2 + length;
-  }
-  return undefined;
-}
-
-function webpSize(b: Buffer): Dimensions | undefined {
-  const kind = b.toString('latin1', 12, 16);
-  if (kind === 'VP8 ' && b.length >= 30) return { width: b.readUInt16LE(26) & 0x3fff, height: b.readUInt16LE(28) & 0x3fff };
-  if (kind === 'VP8L' && b.length >= 25) {
-    const bits = b.readUInt32LE(21);
-    return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
-  }
-  if (kind === 'VP8X' && b.length >= 30) return { width: b.readUIntLE(24, 3) + 1, height: b.readUIntLE(27, 3) + 1 };
-  return undefined;
-}
-
-/** Width and height from the header, when the header is readable. */
-export function readDimensions(head: Uint8Array): Dimensions | undefined {
-  const b = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
-  switch (detectFormat(b)) {
-    case 'png':
-      return pngSize(b);
-    case 'jpeg':
-      return jpegSize(b);
-    case 'webp':
-      return webpSize(b);
-    default:
-      return undefined;
-  }
+/**
+ * A seed of svc's choosing, recorded so the image can be made again (-n variants, `svc image
+ * again`): any of 0 to {@link MAX_SEED}, all alike likely. The global Web Crypto, not node:crypto,
+ * so that declaring the image command loads nothing at start-up.
+ */
+export function randomSeed(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0]!;
 }

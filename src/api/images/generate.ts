@@ -1,6 +1,7 @@
 /**
  * One image generation: POST /v1/images/generations, the answer read as a stream with every
- * image decoded straight into a temporary file (see blob-scanner.ts).
+ * image decoded straight into a temporary file (see blob-scanner.ts). And variants of one request
+ * (`-n N`), several generations merged into one answer.
  */
 import type { Usage } from '../chat-types.js';
 import type { ApiClient } from '../client.js';
@@ -9,7 +10,7 @@ import { isObject } from '../../core/json.js';
 import { htmlAnswerError, isHtmlAnswer, peekBody } from '../answer-body.js';
 import { hasServiceError, serviceErrorIn } from '../service-message.js';
 import { BlobScanner, placeholder, type BlobSink } from './blob-scanner.js';
-import type { AspectRatio, ImageFormat } from './formats.js';
+import { MAX_SEED, randomSeed, type AspectRatio, type ImageFormat } from './formats.js';
 import { downloadImage } from './download.js';
 
 /** The request body (docs/service-api.md, "Images"). Optional fields are left out, never null. */
@@ -118,4 +119,58 @@ export async function generateImages(client: ApiClient, request: ImageRequest, o
     for (const file of files) file.discard();
     throw error;
   }
+}
+
+export interface Variants {
+  /** The images that came, in variant order, as one answer. */
+  result: ImageGeneration;
+  /** For each image of `result`: its variant number (1-based) and seed. */
+  made: Array<{ variant: number; seed: number }>;
+  /** The first variant that failed, when one did (the others are in `result`). */
+  failure?: unknown;
+}
+
+/** The seeds of `count` variants: from `first` on (past the largest, round to 0), or random. */
+export function variantSeeds(count: number, first: number | undefined): number[] {
+  return Array.from({ length: count }, (_, index) => (first === undefined ? randomSeed() : (first + index) % (MAX_SEED + 1)));
+}
+
+/**
+ * `svc image "prompt" -n 4` and `/image -n 4`: several variants of one prompt, one request each
+ * (the service API has no `n`, and a seed per request lets each variant be made again), sent at
+ * once: the client's retries and the service's Retry-After pace them. A variant that fails does
+ * not take the others with it: they come back, with the first failure beside them; only when
+ * every one failed is it thrown.
+ */
+export async function generateVariants(
+  client: ApiClient,
+  request: ImageRequest,
+  seeds: readonly number[],
+  options: { signal: AbortSignal; openSink: () => ImageSink; onDone: (done: number, variant: number, seed: number) => void },
+): Promise<Variants> {
+  let done = 0;
+  const settled = await Promise.allSettled(
+    seeds.map(async (seed, index) => {
+      const result = await generateImages(client, { ...request, seed }, { signal: options.signal, openSink: options.openSink });
+      done += 1;
+      options.onDone(done, index + 1, seed);
+      return result;
+    }),
+  );
+  const results: Array<{ result: ImageGeneration; variant: number; seed: number }> = [];
+  let failure: unknown;
+  settled.forEach((outcome, index) => {
+    if (outcome.status === 'fulfilled') results.push({ result: outcome.value, variant: index + 1, seed: seeds[index]! });
+    else failure ??= outcome.reason;
+  });
+  if (results.length === 0) throw failure;
+  const first = results[0]!.result;
+  const usage = results.every(({ result }) => result.usage)
+    ? results.reduce((sum, { result }) => ({ prompt_tokens: sum.prompt_tokens + result.usage!.prompt_tokens, completion_tokens: sum.completion_tokens + result.usage!.completion_tokens, total_tokens: sum.total_tokens + result.usage!.total_tokens }), { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 })
+    : undefined;
+  return {
+    result: { ...first, images: results.flatMap(({ result }) => result.images), usage },
+    made: results.flatMap(({ result, variant, seed }) => result.images.map(() => ({ variant, seed }))),
+    ...(failure === undefined ? {} : { failure }),
+  };
 }

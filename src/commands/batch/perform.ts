@@ -1,8 +1,9 @@
 /**
  * One request of a batch, sent and turned into its output record. Chat answers are recorded
- * whole; images are decoded straight to temporary files beside their final names (as svc image
- * does), checked to be the format asked for, and linked to `<images-dir>/<custom_id>.<ext>`
- * without ever replacing a file; the record's body then carries `path` instead of `b64_json`.
+ * whole; images are saved as svc image saves them (images/save-generation.ts: decoded straight
+ * to temporary files beside their final names, checked to be the format asked for, their
+ * provenance written in) as `<images-dir>/<custom_id>.<ext>`, never replacing a file; the
+ * record's body then carries `path` instead of `b64_json`.
  *
  * Interruption and a refused key are thrown (the batch stops); every other failure is a record.
  */
@@ -12,14 +13,9 @@ import { runChat } from '../../api/chat.js';
 import type { ApiClient } from '../../api/client.js';
 import { generateImages, type ImageGeneration } from '../../api/images/generate.js';
 import { ApiError, AuthError, InterruptedError, SvcError } from '../../core/errors.js';
-import { TempImageFile } from '../../images/temp-image-file.js';
-import { stampImages } from '../../images/stamp.js';
 import { emptyReplyNote } from '../../api/reply-checks.js';
-import { EXTENSION } from '../../api/images/formats.js';
 import { isObject } from '../../core/json.js';
-import { checkImageFormats } from '../../images/check-formats.js';
-import { nameTaken, numbered } from '../../images/file-names.js';
-import { commitAll } from '../../images/save.js';
+import { namedTarget, saveGeneration, temporaryFiles } from '../../images/save-generation.js';
 import { extractedCode } from '../../chat/code-blocks.js';
 import { answerRecord, errorRecord, failureRecord, type OutputRecord } from './records.js';
 import type { BatchRequest } from './requests.js';
@@ -96,34 +92,26 @@ function bodyWithPaths(result: ImageGeneration, shownPaths: string[]): Record<st
 
 async function performImage(request: Extract<BatchRequest, { kind: 'image' }>, context: PerformContext): Promise<Performed> {
   const { dir, shown } = context.images;
-  const base = join(dir, `${request.customId}${EXTENSION[request.format]}`);
-  // Checked before sending, so a taken name costs no image; link() still refuses at the end.
-  if (nameTaken(base)) {
-    const message = `${base} already exists; it was kept, and the request was not sent`;
+  const target = namedTarget(dir, request.customId, request.format);
+  // Checked before sending, so a taken name costs no image; saving refuses it again at the end.
+  if (target.taken) {
+    const message = `${target.path} already exists; it was kept, and the request was not sent`;
     return { record: errorRecord(request.customId, 'file_exists', message), succeeded: false, usage: usageOf(undefined), model: request.body.model, failure: `${request.customId}: ${message}` };
   }
-  const metadata = context.metadata === true;
-  const room = metadata ? { prompt: request.body.prompt } : undefined;
-  const result = await generateImages(context.client, request.body, { signal: context.signal, openSink: () => new TempImageFile(dir, { metadata: room }) });
+  const provenance = context.metadata === true;
+  const result = await generateImages(context.client, request.body, { signal: context.signal, openSink: temporaryFiles(dir, provenance ? request.body : undefined) });
+  let saved;
   try {
-    const paths = numbered(base, result.images.length);
-    try {
-      checkImageFormats(result.images, request.format);
-      if (metadata) {
-        const { body } = request;
-        const asked = { prompt: body.prompt, negativePrompt: body.negative_prompt, model: body.model, seed: body.seed, aspectRatio: body.aspect_ratio, format: request.format };
-        stampImages(result, asked, (note) => context.warn?.(`${request.customId}: ${note}`));
-      }
-      commitAll(result.images.map((image, index) => ({ tempPath: image.file.path, path: paths[index]! })), false);
-    } catch (error) {
-      if (!(error instanceof SvcError)) throw error;
-      return { record: errorRecord(request.customId, 'image_not_saved', error.message), succeeded: false, usage: usageOf(result.usage), model: request.body.model, failure: `${request.customId}: ${error.message}` };
-    }
-    const body = bodyWithPaths(result, paths.map((path) => join(shown, basename(path))));
-    return { record: answerRecord(request.customId, result.status, result.requestId, body), succeeded: true, usage: usageOf(result.usage), model: request.body.model };
-  } finally {
-    for (const image of result.images) image.file.discard();
+    saved = await saveGeneration(result, request.body, {
+      to: { paths: target.paths },
+      provenance: provenance ? { warn: (note) => context.warn?.(`${request.customId}: ${note}`) } : undefined,
+    });
+  } catch (error) {
+    if (!(error instanceof SvcError)) throw error;
+    return { record: errorRecord(request.customId, 'image_not_saved', error.message), succeeded: false, usage: usageOf(result.usage), model: request.body.model, failure: `${request.customId}: ${error.message}` };
   }
+  const body = bodyWithPaths(result, saved.map(({ path }) => join(shown, basename(path))));
+  return { record: answerRecord(request.customId, result.status, result.requestId, body), succeeded: true, usage: usageOf(result.usage), model: request.body.model };
 }
 
 /** Send one request; its record, or a thrown InterruptedError / AuthError that stops the batch. */

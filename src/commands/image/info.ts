@@ -3,16 +3,37 @@
  * the format, pixel size and bytes read from the file itself, as a short block per file, or
  * `--json`. A file without svc's record, or one that cannot be read, is one line on stderr and
  * exit 1 (the others are still shown). What the file says is neutralised on a terminal:
- * anyone can write an XMP packet.
+ * anyone can write an XMP packet. Declared here for --help; the reader loads when it runs.
  */
 import { resolve } from 'node:path';
+import { Command } from '@commander-js/extra-typings';
 import { formatBytes } from '../../core/byte-size.js';
 import { SilentExit, ExitCode, SvcError, UsageError } from '../../core/errors.js';
 import { jsonForOutput } from '../../core/json.js';
 import { describeSystemError } from '../../core/system-errors.js';
 import { forOutput } from '../../core/terminal-text.js';
 import type { Factory } from '../../factory.js';
-import { readImageFacts, type ImageFacts } from '../../images/metadata-reader.js';
+import type { ImageFacts } from '../../images/metadata-reader.js';
+import type { CommandContext } from '../context.js';
+
+const EXAMPLES = `
+Examples:
+  $ svc image info lighthouse.png
+  $ svc image info *.png --json | jq -r '.[] | "\\(.seed) \\(.path)"'`;
+
+export function infoCommand(context: CommandContext) {
+  return new Command('info')
+    .summary('show the prompt, model and seed saved in image files')
+    .description('Print the provenance svc wrote into each image (prompt, revised prompt, negative prompt, model, seed, aspect), with the format, pixel size and bytes read from the file. Exit 1 when a file has none; exit 2, nothing read, when a name is not an image file.')
+    .argument('<file...>', 'image files svc saved (.png, .jpg, .jpeg, .webp)')
+    .option('--json', 'print a JSON array, one object a file')
+    .addHelpText('after', EXAMPLES)
+    .action(async (files, flags, command) => {
+      checkImageFileNames('info', files);
+      // Commander reads image's --json wherever it is on the line: it is image's, not info's.
+      await runImageInfo(context.factory, files, flags.json === true || command.parent?.opts().json === true);
+    });
+}
 
 /** An image file's name, as `svc image info` and `again` take them: what svc saves. */
 const IMAGE_FILE = /\.(png|jpe?g|webp)$/i;
@@ -36,8 +57,9 @@ export function checkImageFileNames(command: 'info' | 'again', files: string[]):
   });
 }
 
-/** The facts of `file`, or an error naming it. */
-export function factsOf(cwd: string, file: string): ImageFacts {
+/** The facts of `file`, or an error naming it. The reader loads here, as a file is read, never when the command is declared. */
+export async function factsOf(cwd: string, file: string): Promise<ImageFacts> {
+  const { readImageFacts } = await import('../../images/metadata-reader.js');
   try {
     return readImageFacts(resolve(cwd, file));
   } catch (error) {
@@ -86,14 +108,14 @@ function jsonOf(file: string, facts: ImageFacts): Record<string, unknown> {
   };
 }
 
-export function runImageInfo(factory: Factory, files: string[], json: boolean): void {
+async function runImageInfo(factory: Factory, files: string[], json: boolean): Promise<void> {
   const { io } = factory;
   let missing = 0;
   const found: Array<[string, ImageFacts]> = [];
   for (const file of files) {
     let facts: ImageFacts;
     try {
-      facts = factsOf(io.cwd, file);
+      facts = await factsOf(io.cwd, file);
     } catch (error) {
       // A file that cannot be read is named, like one without a record; the others are shown.
       if (!(error instanceof SvcError)) throw error;

@@ -5,13 +5,13 @@
  */
 import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
-import { detectFormat, readDimensions } from '../../api/images/formats.js';
+import { detectFormat, readDimensions } from '../../images/file-format.js';
 import { toMarkdown } from '../../conversations/markdown.js';
 import type { Conversation, ImageNote } from '../../conversations/model.js';
 import { SvcError } from '../../core/errors.js';
 import { describeSystemError, errnoCode } from '../../core/system-errors.js';
-import { nameTaken } from '../../images/file-names.js';
-import { commitFile, existsBeforeStart, notAFile } from '../../images/save.js';
+import { existsBeforeStart, nameTaken, notAFile } from '../../images/file-names.js';
+import { commitFile } from '../../images/save.js';
 import type { EmbeddedImage } from '../../render/html-export.js';
 import { tempPathIn } from '../../storage/temp-name.js';
 import { checkFolder } from '../image-target.js';

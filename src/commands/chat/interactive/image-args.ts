@@ -4,8 +4,9 @@
  *
  * Words split on white space. A quote (' or ") at the start of a word groups up to the matching
  * quote at the end of a word: `--negative "blurry text"`, `-o "my pictures/"`. A quote inside a
- * word is just a letter (`a cat's hat`), and so is an opening quote that never closes: a prompt
- * is prose, and an apostrophe must never turn it into an error.
+ * word is just a letter (`a cat's hat`). An opening quote that never closes is a usage error that
+ * names it, and nothing is sent: where the quoted words end would be a guess (`'tis the season`
+ * is refused too, with the way out: close it, or leave the quotes out).
  */
 import { UsageError } from '../../../core/errors.js';
 import type { RawImageOptions } from '../../image-options.js';

@@ -9,12 +9,11 @@
 import { firstLineOf, type ImageNote } from '../../../conversations/model.js';
 import { imageOptionsText } from '../../../conversations/timeline.js';
 import { SvcError, UsageError } from '../../../core/errors.js';
-import { EXISTS_HINT } from '../../../images/save.js';
+import { EXISTS_HINT } from '../../../images/file-names.js';
 import { reportError } from '../../../terminal/report-error.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
-import { parseImageOptions, type ImagePlan } from '../../image-options.js';
-import { generateAndSave, previewChoice, shownPath, type ImageJob } from '../../image-job.js';
-import { isFolder, prepareTarget } from '../../image-target.js';
+import type { ImagePlan } from '../../image-options.js';
+import { generateAndSave, planImage, prepareImage, shownPath, type ImageJob } from '../../image-job.js';
 import { parseImageCommand, type ImageCommandOptions } from './image-args.js';
 import { promptFromReply } from './reply-prompt.js';
 import { say, type SessionState } from './session-state.js';
@@ -51,11 +50,10 @@ async function prepare(state: SessionState, arg: string): Promise<{ plan: ImageP
     drawingReply = `(no prompt: drawing the last reply as plain text${cut ? `, cut to its first ${prompt.length} characters` : ''}: "${neutraliseForTerminal(firstLineOf(prompt, 70))}")`;
     raw.words = [prompt];
   }
-  const plan = parseImageOptions(raw, (path) => isFolder(io.cwd, path));
+  const plan = planImage(io, raw);
   const settings = await context.factory.settings(chatPlan.settings);
-  const preview = previewChoice(io, plan, settings, undefined);
   plan.metadata = settings.imageMetadata.value === 'on';
-  const target = prepareTarget(io, plan);
+  const { preview, target } = prepareImage(io, plan, settings, undefined);
   // Said once the options are known good, just before the request it announces.
   if (drawingReply) say(state, drawingReply);
   // probe: false: the line editor owns stdin, and would read the terminal's answer as typing.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectFormat, formatOfExtension, readDimensions } from '../../src/api/images/formats.js';
+import { detectFormat, formatOfExtension, readDimensions } from '../../src/images/file-format.js';
 import { jpeg, png, webp } from '../helpers/fake-images.js';
 
 describe('image formats', () => {

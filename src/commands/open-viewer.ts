@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import type { IO } from '../../terminal/io.js';
-import { describeSystemError, errnoCode } from '../../core/system-errors.js';
-import { forOutput } from '../../core/terminal-text.js';
+import type { IO } from '../terminal/io.js';
+import { describeSystemError, errnoCode } from '../core/system-errors.js';
+import { forOutput } from '../core/terminal-text.js';
 
 export interface Opener {
   command: string;
