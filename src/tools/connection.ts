@@ -156,15 +156,24 @@ export async function connectServer(name: string, config: ServerConfig, options:
       return child?.pid;
     },
     async call(tool, args, signal, timeoutMs) {
+      // The SDK adds an abort listener to the signal of each request and never removes it: given
+      // the caller's signal (one per reply, however many calls it makes), the listeners would pile
+      // up on it. Each call gets a signal of its own that the caller's aborts, unhooked after.
+      const thisCall = new AbortController();
+      const forward = (): void => thisCall.abort();
+      if (aborted(signal)) thisCall.abort();
+      else signal?.addEventListener('abort', forward, { once: true });
       try {
         return (await client.callTool({ name: tool, arguments: args }, undefined, {
-          ...(signal ? { signal } : {}),
+          signal: thisCall.signal,
           ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }),
           resetTimeoutOnProgress: true,
         })) as CallToolResult;
       } catch (error) {
         if (aborted(signal)) throw new InterruptedError();
         throw error;
+      } finally {
+        signal?.removeEventListener('abort', forward);
       }
     },
     async close(now = false) {

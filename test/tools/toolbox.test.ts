@@ -6,6 +6,7 @@
  * a model or a server did wrong), the environment a server gets, failures that name the server
  * and quote its stderr, and no process left behind, whether closed or aborted.
  */
+import { getEventListeners } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -113,6 +114,12 @@ describe('the everything server', () => {
     const unknown = await toolbox.call('get_weather', '{}');
     expect(unknown.isError).toBe(true);
     expect(unknown.content).toMatch(/^there is no tool named "get_weather"; the tools offered: everything__echo, /);
+  });
+
+  it("leaves no listener behind on the caller's signal, however many calls share it", async () => {
+    const reply = new AbortController();
+    for (let i = 0; i < 12; i++) expect((await toolbox.call('everything__echo', `{"message": "call ${i}"}`, reply.signal)).content).toBe(`Echo: call ${i}`);
+    expect(getEventListeners(reply.signal, 'abort')).toHaveLength(0);
   });
 
   it("starts the server with PATH, HOME and its own variables only: never svc's key or settings, nothing else of svc's", async () => {
