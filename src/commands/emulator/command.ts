@@ -24,6 +24,8 @@ export function emulatorCommand(context: CommandContext) {
     .option('--cassette <dir>', 'where --record keeps the exchanges, one JSON file each')
     .option('--replay <dir>', 'answer only from the exchanges recorded in this folder')
     .option('--replay-timing', 'with --replay, stream with the recorded pauses')
+    .option('--text-only', 'take message content as a string only, as a text-only server does: images (content parts) are a 400 naming content')
+    .option('--context <tokens>', "give every chat model this context window and refuse a request that does not fit, as OpenAI does (400 context_length_exceeded)")
     .addHelpText(
       'after',
       '\nExamples:\n  $ svc emulator --port 8080 --api-key test-key --delay 40\n' +
@@ -49,6 +51,8 @@ export function emulatorCommand(context: CommandContext) {
         cassette: flags.cassette,
         replay: flags.replay,
         replayTiming: flags.replayTiming === true,
+        textOnly: flags.textOnly === true,
+        context: flags.context,
       });
     });
 }

@@ -26,6 +26,10 @@ export interface EmulatorCommandOptions {
   cassette?: string | undefined;
   replay?: string | undefined;
   replayTiming?: boolean;
+  /** `--text-only`: content parts refused, as a text-only server does. */
+  textOnly?: boolean;
+  /** `--context N`, as typed: every chat model's window, enforced. */
+  context?: string | undefined;
 }
 
 /** --record/--cassette/--replay, checked; resolved against the working folder. */
@@ -109,6 +113,7 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
     const problem = checkKeyShape(key);
     if (problem) throw new UsageError(`--api-key: ${problem}`);
   }
+  const contextLength = options.context === undefined ? undefined : parseIntegerInRange(options.context, '--context', 1, 100_000_000);
   const cassette = cassetteOptions(options, io.cwd);
   // The emulator is a package of its own (packages/emulator), loaded only when this command runs.
   const { FAILABLE_STATUSES, startEmulator } = await import('@svc/emulator');
@@ -119,7 +124,7 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
   };
   let emulator;
   try {
-    emulator = await startEmulator({ host: options.host, port, apiKeys: options.apiKeys, blockTerms: options.blockTerms, delayMs, models: options.models, faults, ...cassette });
+    emulator = await startEmulator({ host: options.host, port, apiKeys: options.apiKeys, blockTerms: options.blockTerms, delayMs, models: options.models, faults, textOnly: options.textOnly === true, contextLength, ...cassette });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${options.host} is already in use`, { hint: 'pick another with --port, or --port 0 for a free one' });
