@@ -16,7 +16,7 @@ _svc() {
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    case " --profile -m --model -s --system -f --file --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --param --tools --allow --max-steps --base-url --timeout --max-retries -o --output --aspect --format --seed -n --count --negative --preview --prompts --concurrency --images-dir --limit --since --at --with-images --prompt --url --env --header --cwd --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay " in
+    case " --profile -m --model -s --system -f --file --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --param --tools --allow --max-steps --base-url --timeout --max-retries -o --output --aspect --format --seed -n --count --negative --preview --prompts --concurrency --images-dir --limit --since --at --with-images --prompt --url --env --header --cwd --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay --context " in
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
@@ -437,8 +437,9 @@ _svc_complete_path() {
         --record) compopt +o default 2>/dev/null; return ;;
         --cassette) compopt +o default 2>/dev/null; return ;;
         --replay) compopt +o default 2>/dev/null; return ;;
+        --context) compopt +o default 2>/dev/null; return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --api-key --block --delay --model --fail --cut-after --latency --record --cassette --replay --replay-timing -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '--port --host --api-key --block --delay --model --fail --cut-after --latency --record --cassette --replay --replay-timing --text-only --context -h --help' -- "$cur")); return; fi
       :
       ;;
     'completion')

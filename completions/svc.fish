@@ -13,7 +13,7 @@ function __svc_path
             set skip 0
             continue
         end
-        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--tools' '--allow' '--max-steps' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '-n' '--count' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--limit' '--since' '--at' '--with-images' '--prompt' '--url' '--env' '--header' '--cwd' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay'
+        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--tools' '--allow' '--max-steps' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '-n' '--count' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--limit' '--since' '--at' '--with-images' '--prompt' '--url' '--env' '--header' '--cwd' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay' '--context'
             set skip 1
             continue
         end
@@ -395,6 +395,8 @@ complete -c svc -n '__svc_at emulator' -l record -x -d 'forward every request to
 complete -c svc -n '__svc_at emulator' -l cassette -x -d 'where --record keeps the exchanges, one JSON file each'
 complete -c svc -n '__svc_at emulator' -l replay -x -d 'answer only from the exchanges recorded in this folder'
 complete -c svc -n '__svc_at emulator' -l replay-timing -d 'with --replay, stream with the recorded pauses'
+complete -c svc -n '__svc_at emulator' -l text-only -d 'take message content as a string only, as a text-only server does: images (content parts) are a 400 naming content'
+complete -c svc -n '__svc_at emulator' -l context -x -d 'give every chat model this context window and refuse a request that does not fit, as OpenAI does (400 context_length_exceeded)'
 complete -c svc -n '__svc_at emulator' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at completion' -f -a 'bash zsh fish'
 complete -c svc -n '__svc_at completion' -s h -l help -d 'show help'

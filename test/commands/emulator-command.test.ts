@@ -16,6 +16,15 @@ describe('svc emulator', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('refuses a --context that is not a whole number of at least 1 (exit 2) before listening', async () => {
+    for (const value of ['0', 'lots']) {
+      const result = await runSvc(['emulator', '--context', value], sandbox);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain('--context');
+      expect(result.stderr).not.toContain('listening');
+    }
+  });
+
   it('refuses a --replay folder that is not there, or a file, before listening (exit 2)', async () => {
     writeFileSync(join(sandbox.home, 'tape.jsonl'), '');
     for (const [dir, words] of [['tapse-typo', 'tapse-typo does not exist'], ['tape.jsonl', 'tape.jsonl is not a folder']] as const) {

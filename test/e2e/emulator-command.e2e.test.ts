@@ -74,4 +74,30 @@ describe('svc emulator', () => {
       sandbox.cleanup();
     }
   });
+
+  it('--text-only refuses content parts naming content; --context N is every chat model\'s window, and svc meets its refusal', async () => {
+    const sandbox = makeSandbox();
+    const { child, banner } = startEmulatorProcess(sandbox.env, ['--api-key', 'test-key-0123456789', '--text-only', '--context', '64']);
+    try {
+      const baseUrl = /SVC_BASE_URL=(\S+)/.exec(await banner)?.[1];
+      const headers = { authorization: 'Bearer test-key-0123456789', 'content-type': 'application/json' };
+      const models = (await (await fetch(`${baseUrl}/v1/models/svc-pro`, { headers })).json()) as { context_length: number };
+      expect(models.context_length).toBe(64);
+      const parts = await fetch(`${baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] }] }),
+      });
+      expect(parts.status).toBe(400);
+      expect(((await parts.json()) as { error: { param: string } }).error.param).toBe('messages[0].content');
+      const env = { SVC_BASE_URL: baseUrl!, SVC_API_KEY: 'test-key-0123456789', SVC_MODEL: 'svc-pro' };
+      const long = await runSvc(['chat', '--no-save', 'word '.repeat(100)], sandbox, { env });
+      expect(long.exitCode).toBe(4);
+      expect(long.stderr).toContain("This model's maximum context length is 64 tokens");
+      expect((await runSvc(['chat', '--no-save', 'hello'], sandbox, { env })).exitCode).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      sandbox.cleanup();
+    }
+  });
 });

@@ -36,6 +36,17 @@ export interface EmulatorOptions {
   record?: { upstream: string; dir: string };
   /** Answer every request from a cassette only; `timing` replays the pauses of streams. */
   replay?: { dir: string; timing: boolean };
+  /**
+   * Take message content as a string only, as the service's own API and text-only servers do:
+   * content parts (`text`, `image_url`) are a 400 naming `content`. Default false: images are read.
+   */
+  textOnly?: boolean;
+  /**
+   * Every chat model's context window in tokens (their `context_length`): a chat request whose
+   * prompt (with its `max_tokens`) does not fit is refused as OpenAI refuses it. Default: none,
+   * never refused for length.
+   */
+  contextLength?: number;
 }
 
 /** A listening emulator. */
@@ -60,9 +71,10 @@ function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
-function checkOptions(port: number, delayMs: number): void {
+function checkOptions(port: number, delayMs: number, contextLength: number | undefined): void {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`port must be an integer from 0 to 65535; got ${port}`);
   if (!Number.isFinite(delayMs) || delayMs < 0) throw new RangeError(`delayMs must be a number of at least 0; got ${delayMs}`);
+  if (contextLength !== undefined && (!Number.isSafeInteger(contextLength) || contextLength < 1)) throw new RangeError(`contextLength must be an integer of at least 1; got ${contextLength}`);
 }
 
 /**
@@ -75,12 +87,15 @@ function checkOptions(port: number, delayMs: number): void {
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const { host = '127.0.0.1', port = 0, delayMs = 0 } = options;
-  checkOptions(port, delayMs);
+  checkOptions(port, delayMs, options.contextLength);
   const given = (options.apiKeys ?? []).filter((key) => key.trim() !== '');
   const apiKeys = given.length > 0 ? given : [`emu-${randomBytes(12).toString('hex')}`];
   const active = new Set<AbortController>();
   const images = new ServedImages();
-  const config = { apiKeys, blacklist: createBlacklist(options.blockTerms), delayMs, extraModels: options.models ?? [], faults: apiFaults(options.faults), images };
+  const config = {
+    apiKeys, blacklist: createBlacklist(options.blockTerms), delayMs, extraModels: options.models ?? [], faults: apiFaults(options.faults), images,
+    textOnly: options.textOnly === true, contextLength: options.contextLength,
+  };
   // The readiness probe first: recording or replaying, it is answered here, never passed on.
   const served = options.record
     ? recordingRoutes(options.record.upstream, new Cassette(options.record.dir))

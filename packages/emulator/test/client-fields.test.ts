@@ -6,6 +6,8 @@
  */
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { encodePng } from '../src/images.js';
+import { solid } from './helpers/png-write.js';
 import { useSdkEmulator } from './helpers/sdk-emulator.js';
 
 const sdk = useSdkEmulator({ models: ['o4-mini'] });
@@ -99,9 +101,11 @@ describe('image parts', () => {
   const pixel = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
 
   it('an https URL or a base64 data URL of an image is taken', async () => {
-    for (const url of ['https://example.com/cat.png', `data:image/png;base64,${pixel}`]) {
-      expect((await withImage(url)).choices[0]?.message.content?.length).toBeGreaterThan(0);
-    }
+    const link = (await withImage('https://example.com/cat.png')).choices[0]?.message.content;
+    expect(link).toMatch(/^The image you sent, at https:\/\/example\.com\/cat\.png, was not fetched: /);
+    const white = await encodePng(solid(1, 1, [255, 255, 255]), 1, 1);
+    const data = (await withImage(`data:image/png;base64,${white.toString('base64')}`)).choices[0]?.message.content;
+    expect(data).toMatch(/^The image you sent is a 1×1 PNG image, entirely white\.\n\n/);
   });
 
   it('a data URL that is not base64 of an image, or a file path, is a 400 naming the part', async () => {

@@ -86,9 +86,9 @@ describe('routing', () => {
     const ids = answers.map((a) => a.headers.get('x-request-id'));
     for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{24}$/);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const answer of answers.filter((a) => a.status >= 400)) {
-      expect(answer.headers.get('content-type')).toBe('application/json');
-    }
+    const failed = answers.filter((a) => a.status >= 400);
+    expect(failed.map((a) => a.status)).toEqual([401, 404, 405, 400]);
+    for (const answer of failed) expect(answer.headers.get('content-type')).toBe('application/json');
   });
 });
 
@@ -110,7 +110,7 @@ describe('unexpected failures', () => {
   ];
 
   beforeAll(async () => {
-    const config = { apiKeys: ['k'], blacklist: createBlacklist(), delayMs: 0, extraModels: [], faults: NO_FAULTS, images: new ServedImages() };
+    const config = { apiKeys: ['k'], blacklist: createBlacklist(), delayMs: 0, extraModels: [], faults: NO_FAULTS, images: new ServedImages(), textOnly: false, contextLength: undefined };
     server = createServer(createRequestHandler(routes, config, new Set()));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -30,7 +30,14 @@ describe('planScene', () => {
   });
 
   it('adds water when the prompt asks for it', () => {
-    for (let seed = 0; seed < 20; seed += 1) expect(planScene('a quiet lake', seed).water).toBeDefined();
+    for (let seed = 0; seed < 20; seed += 1) {
+      const { water } = planScene('a quiet lake', seed);
+      // The waterline in the lower third, and a tint: three channels of 0 to 255.
+      expect(water).toEqual({ level: expect.any(Number), tint: [expect.any(Number), expect.any(Number), expect.any(Number)] });
+      expect(water!.level).toBeGreaterThanOrEqual(0.62);
+      expect(water!.level).toBeLessThanOrEqual(0.74);
+      for (const channel of water!.tint) expect(channel >= 0 && channel <= 255).toBe(true);
+    }
   });
 
   it('draws stars and the moon at night only', () => {

@@ -5,6 +5,7 @@
  * role `developer` and `tool`, and content as an array of parts.
  */
 import OpenAI from 'openai';
+import { countTokens } from '../src/core/tokenizer.js';
 import { useSdkEmulator } from './helpers/sdk-emulator.js';
 import { describe, expect, it } from 'vitest';
 
@@ -124,8 +125,15 @@ describe('messages as clients send them', () => {
         { role: 'user', content: 'And the weather?' },
       ],
     });
-    expect(completion.choices[0]?.message.content).toBeTruthy();
-    expect(completion.usage?.prompt_tokens).toBeGreaterThan(0);
+    const choice = completion.choices[0]!;
+    // The last message asks about the weather: the reply is words about it.
+    expect(choice.finish_reason).toBe('stop');
+    expect(choice.message.content).toMatch(/weather/i);
+    // Each message's framing and text, the call's name and arguments, and the linked image (not
+    // fetched: counted as a low-detail one, 85 tokens).
+    const texts = ['You answer briefly.', 'What is in this picture of a lighthouse?', '', 'a white lighthouse on rocks', 'And the weather?'];
+    const expected = 3 + texts.reduce((sum, text) => sum + 4 + countTokens(text), 0) + countTokens('look') + countTokens('{}') + 85;
+    expect(completion.usage?.prompt_tokens).toBe(expected);
   });
 });
 
@@ -194,7 +202,8 @@ describe('tools', () => {
       messages: [{ role: 'user', content: 'Please get time in Lisbon' }, asked.choices[0]!.message, { role: 'tool', tool_call_id: call.id, content: '14:05' }],
     });
     expect(answered.choices[0]!.finish_reason).toBe('stop');
-    expect(answered.choices[0]!.message.content).toBeTruthy();
+    // The answer quotes the result, so the round trip shows.
+    expect(answered.choices[0]!.message.content).toBe('The get_time tool returned: "14:05". That answers your question about Lisbon.');
   });
 
   it('auto: every function the message asks for, in parallel and in its order; parallel_tool_calls false, the first', async () => {
@@ -288,7 +297,8 @@ describe('logprobs', () => {
     const completion = await sdk.client.chat.completions.create({ model: 'svc-mini', messages, logprobs: true, top_logprobs: 3, max_tokens: 12 });
     const choice = completion.choices[0]!;
     const content = choice.logprobs?.content ?? [];
-    expect(content).toHaveLength(completion.usage!.completion_tokens);
+    expect(completion.usage!.completion_tokens).toBe(12);
+    expect(content).toHaveLength(12);
     expect(content.map((entry) => entry.token).join('')).toBe(choice.message.content);
     for (const entry of content) {
       expect(entry.logprob).toBeLessThanOrEqual(0);

@@ -137,6 +137,9 @@ describe('generateReply', () => {
         const sentences = reply.split(/(?<=\.) /);
         expect(sentences.length).toBeGreaterThanOrEqual(3);
         for (const sentence of sentences) expect(sentence.endsWith('.')).toBe(true);
+      } else {
+        // A reply of lines is Markdown: a fence, numbered steps, bullets or a table.
+        expect(reply).toMatch(/^(```|\d+\. |- |\| )/mu);
       }
       const tokens = countTokens(reply);
       expect(tokens).toBeGreaterThanOrEqual(30);

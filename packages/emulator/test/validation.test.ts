@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../src/server.js';
+import { MAX_BODY_BYTES } from '../src/core/http.js';
 import { chat, chatBody, errorShape, send } from './helpers/http.js';
 
 let emu: RunningEmulator;
@@ -129,15 +130,16 @@ describe('request body', () => {
     expect(answer.json.error.message).toMatch(/must be a JSON object/);
   });
 
-  it('refuses a body over 10 MiB with 413', async () => {
-    const answer = await send(emu, { body: JSON.stringify(chatBody({ user: 'x'.repeat(10 * 1024 * 1024) })) });
+  it('refuses a body over 64 MiB (room for 50 MB of images in base64) with 413', async () => {
+    expect(MAX_BODY_BYTES).toBe(64 * 1024 * 1024);
+    const answer = await send(emu, { body: JSON.stringify(chatBody({ user: 'x'.repeat(MAX_BODY_BYTES) })) });
     expect(answer.status).toBe(413);
     expect(answer.json).toEqual(errorShape({ code: 'request_too_large' }));
   });
 
-  it('accepts a body just under 10 MiB', async () => {
-    const body = JSON.stringify(chatBody({ user: 'x'.repeat(10 * 1024 * 1024 - 200) }));
-    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(10 * 1024 * 1024);
+  it('accepts a body just under 64 MiB', async () => {
+    const body = JSON.stringify(chatBody({ user: 'x'.repeat(MAX_BODY_BYTES - 200) }));
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MAX_BODY_BYTES);
     const answer = await send(emu, { body });
     expect(answer.status).toBe(200);
   });

@@ -33,6 +33,10 @@ export interface EmulatorCommandOptions {
   cassette?: string | undefined;
   replay?: string | undefined;
   replayTiming?: boolean;
+  /** `--text-only`: content parts refused, as a text-only server does. */
+  textOnly?: boolean;
+  /** `--context N`, as typed: every chat model's window, enforced. */
+  context?: string | undefined;
 }
 
 export function emulatorCommand(context: CommandContext) {
@@ -56,6 +60,8 @@ export function emulatorCommand(context: CommandContext) {
     .option('--cassette <dir>', 'where --record keeps the exchanges, one JSON file each')
     .option('--replay <dir>', 'answer only from the exchanges recorded in this folder')
     .option('--replay-timing', 'with --replay, stream with the recorded pauses')
+    .option('--text-only', 'take message content as a string only, as a text-only server does: images (content parts) are a 400 naming content')
+    .option('--context <tokens>', "give every chat model this context window and refuse a request that does not fit, as OpenAI does (400 context_length_exceeded)")
     .addHelpText(
       'after',
       '\nExamples:\n  $ svc emulator --port 8080 --api-key test-key --delay 40\n' +
@@ -80,6 +86,8 @@ export function emulatorCommand(context: CommandContext) {
         cassette: flags.cassette,
         replay: flags.replay,
         replayTiming: flags.replayTiming === true,
+        textOnly: flags.textOnly === true,
+        context: flags.context,
       }),
     );
 }
@@ -165,6 +173,7 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
     const problem = checkKeyShape(key);
     if (problem) throw new UsageError(`--api-key: ${problem}`);
   }
+  const contextLength = options.context === undefined ? undefined : parseIntegerInRange(options.context, '--context', 1, 100_000_000);
   const cassette = cassetteOptions(options, io.cwd);
   // The emulator is a package of its own (packages/emulator), loaded only when this command runs.
   const { FAILABLE_STATUSES, startEmulator } = await import('@svc/emulator');
@@ -175,7 +184,7 @@ export async function runEmulator(io: IO, signal: AbortSignal, options: Emulator
   };
   let emulator;
   try {
-    emulator = await startEmulator({ host: options.host, port, apiKeys: options.apiKeys, blockTerms: options.blockTerms, delayMs, models: options.models, faults, ...cassette });
+    emulator = await startEmulator({ host: options.host, port, apiKeys: options.apiKeys, blockTerms: options.blockTerms, delayMs, models: options.models, faults, textOnly: options.textOnly === true, contextLength, ...cassette });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${options.host} is already in use`, { hint: 'pick another with --port, or --port 0 for a free one' });

@@ -6,8 +6,11 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EmulatorError } from './errors.js';
 
-/** Largest request body accepted; anything longer is refused with 413 before it is parsed. */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * Largest request body accepted; anything longer is refused with 413 before it is parsed. Room for
+ * what OpenAI takes in one chat request: images up to 20 MB each, 50 MB in all, sent as base64.
+ */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** A fresh request id, `req_` + 24 hex digits, sent back in the `x-request-id` header. */
 export function newRequestId(): string {

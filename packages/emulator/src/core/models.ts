@@ -12,6 +12,19 @@ export type ChatModel = (typeof CHAT_MODELS)[number];
 /** The model used when a chat request names none. */
 export const DEFAULT_CHAT_MODEL: ChatModel = 'svc-pro';
 
+/**
+ * Each chat model's context window in tokens, as its model object gives it (`context_length`):
+ * the larger model a long one, the mini a smaller one. A model added with `--model` gets the
+ * larger; a window set when starting the emulator replaces them all, and only then are requests
+ * refused for length (core/chat/context.ts).
+ */
+export const CONTEXT_LENGTHS: Readonly<Record<ChatModel, number>> = { 'svc-pro': 131_072, 'svc-mini': 32_768 };
+
+/** The context window of chat model `id`: the one the emulator was started with, else its own. */
+export function contextLengthOf(id: string, configured: number | undefined): number {
+  return configured ?? (isChatModel(id) ? CONTEXT_LENGTHS[id] : CONTEXT_LENGTHS['svc-pro']);
+}
+
 /** True when `id` is a chat model this emulator serves. */
 export function isChatModel(id: string): id is ChatModel {
   return (CHAT_MODELS as readonly string[]).includes(id);

@@ -25,7 +25,7 @@ export interface ApiFaults {
 
 export const NO_FAULTS: ApiFaults = { before: async () => undefined, cutAfter: undefined };
 
-/** What every route may use: the accepted keys, the blacklist, the streaming delay, the models. */
+/** What every route may use: the accepted keys, the blacklist, the streaming delay, the models, what chat takes. */
 export interface EmulatorConfig {
   apiKeys: readonly string[];
   blacklist: Blacklist;
@@ -36,6 +36,10 @@ export interface EmulatorConfig {
   faults: ApiFaults;
   /** Images answered as URLs, kept to be served for a while (extras/openai/served-files.ts); returns the path. */
   images: { add(bytes: Buffer, format: 'png' | 'jpeg' | 'webp'): string };
+  /** Message content as a string only, as a text-only server takes it: content parts are refused. */
+  textOnly: boolean;
+  /** The context window every chat model has, in tokens: requests that do not fit are refused. None: never refused for length. */
+  contextLength: number | undefined;
 }
 
 /** Everything a route handler gets for one request; `body` is the parsed JSON, not yet validated. */

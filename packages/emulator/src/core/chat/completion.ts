@@ -66,12 +66,13 @@ export function limitReply(text: string, stop: readonly string[], maxTokens: num
 
 /**
  * Builds the completion for a validated request from the generated text (or the tool calls) of
- * each choice; `options` are what OpenAI's fields asked of the answer.
+ * each choice; `options` are what OpenAI's fields asked of the answer, and the prompt's tokens
+ * when more than its messages' text counts (images, tools).
  */
 export function buildCompletion(
   request: ServiceChatRequest,
   replies: ReadonlyArray<string | readonly ToolCall[]>,
-  options: { logprobs?: LogprobOf | undefined; serviceTier?: string } = {},
+  options: { logprobs?: LogprobOf | undefined; serviceTier?: string; promptTokens?: number } = {},
 ): Completion {
   const choices = replies.map((reply): Choice => {
     if (typeof reply !== 'string') {
@@ -81,7 +82,7 @@ export function buildCompletion(
     const { tokens, finishReason } = limitReply(reply, request.stop, request.maxTokens);
     return { tokens, content: tokens.join(''), finishReason };
   });
-  const promptTokens = countPromptTokens(request.messages);
+  const promptTokens = options.promptTokens ?? countPromptTokens(request.messages);
   const completionTokens = choices.reduce((sum, choice) => sum + choice.tokens.length, 0);
   return {
     id: `chatcmpl-${randomBytes(12).toString('hex')}`,

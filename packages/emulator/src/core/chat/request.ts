@@ -7,13 +7,13 @@
  */
 import { invalidParam } from '../errors.js';
 import { DEFAULT_CHAT_MODEL } from '../models.js';
-import { parseMessage, type ChatMessage } from './messages.js';
+import { parseMessage, type ChatMessage, type MessageOptions } from './messages.js';
 import {
   describe, isObject, optionalBoolean, optionalInteger, optionalNumber, optionalString,
   rejectUnknownFields, required, type JsonObject,
 } from '../validate.js';
 
-export { ROLES, type ChatMessage } from './messages.js';
+export { ROLES, type ChatMessage, type MessageOptions } from './messages.js';
 
 /** A validated chat request with its defaults filled in. */
 export interface ServiceChatRequest {
@@ -39,13 +39,13 @@ const FIELDS = [
 /** OpenAI accepts at most four stop sequences. */
 const MAX_STOP = 4;
 
-function parseMessages(body: JsonObject): ChatMessage[] {
+function parseMessages(body: JsonObject, options: MessageOptions): ChatMessage[] {
   const value = required(body, 'messages');
   if (!Array.isArray(value)) {
     throw invalidParam('messages', `messages must be an array of message objects; got ${describe(value)}`, 'invalid_type');
   }
   if (value.length === 0) throw invalidParam('messages', 'messages must contain at least one message', 'empty_array');
-  return value.map(parseMessage);
+  return value.map((message, index) => parseMessage(message, index, options));
 }
 
 function parseStop(body: JsonObject): string[] {
@@ -77,13 +77,14 @@ function parseIncludeUsage(body: JsonObject, stream: boolean): boolean {
  * Validates a parsed JSON body as a chat request's service fields. Throws a 400 naming the first
  * bad parameter; unknown fields (any not here nor in `moreFields`, those a caller reads after
  * this) are refused first, as OpenAI does, so a misspelt option is never silently ignored.
+ * `options` say what the server takes (a text-only one refuses content parts).
  */
-export function parseServiceChatRequest(body: unknown, moreFields: readonly string[] = []): ServiceChatRequest {
+export function parseServiceChatRequest(body: unknown, moreFields: readonly string[] = [], options: MessageOptions = {}): ServiceChatRequest {
   if (!isObject(body)) {
     throw invalidParam(null, `The request body must be a JSON object; got ${describe(body)}`, 'invalid_type');
   }
   rejectUnknownFields(body, [...FIELDS, ...moreFields]);
-  const messages = parseMessages(body);
+  const messages = parseMessages(body, options);
   const model = optionalString(body, 'model') ?? DEFAULT_CHAT_MODEL;
   const maxTokens = optionalInteger(body, 'max_tokens', 1);
   const temperature = optionalNumber(body, 'temperature', 0, 2) ?? 1;

@@ -4,7 +4,7 @@
  * megapixel scene takes about 45 ms of CPU, against about 145 for jpeg-js, the pure-JavaScript
  * encoder it replaced; compiling the codec costs about 0.2 s once per process.
  */
-import { wasmEncoder } from './wasm-codec.js';
+import { wasmCodec, type Encode } from './wasm-codec.js';
 
 /** Quality 85: the usual web setting, with no visible blocking on smooth gradients. */
 export const JPEG_QUALITY = 85;
@@ -22,7 +22,7 @@ interface MozJpegOptions {
  */
 const OPTIONS: MozJpegOptions = { quality: JPEG_QUALITY, baseline: true, progressive: false, optimize_coding: true };
 
-const encoder = wasmEncoder<MozJpegOptions>(() => import('@jsquash/jpeg/encode.js'), ['@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm']);
+const encoder = wasmCodec<Encode<MozJpegOptions>>(() => import('@jsquash/jpeg/encode.js'), ['@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm']);
 
 /** Encodes RGBA pixels (alpha ignored) as a baseline JPEG file, at `quality` (0 to 100) or 85. */
 export async function encodeJpeg(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number, quality = JPEG_QUALITY): Promise<Buffer> {

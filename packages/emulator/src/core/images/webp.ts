@@ -2,7 +2,7 @@
  * WebP output through @jsquash/webp (libwebp compiled to WebAssembly, from Squoosh): no native
  * build, lossy WebP at libwebp's default quality 75.
  */
-import { wasmEncoder } from './wasm-codec.js';
+import { wasmCodec, type Encode } from './wasm-codec.js';
 
 /**
  * libwebp's speed setting, 0 (fastest) to 6. Its default, 4, took 73 ms of CPU for a megapixel
@@ -13,7 +13,7 @@ export const WEBP_METHOD = 2;
 
 // The package picks its JavaScript glue with the same SIMD test as the engine, so glue and
 // wasm always match: the SIMD build first, the plain one where SIMD cannot compile.
-const encoder = wasmEncoder<{ method: number; quality?: number }>(() => import('@jsquash/webp/encode.js'), [
+const encoder = wasmCodec<Encode<{ method: number; quality?: number }>>(() => import('@jsquash/webp/encode.js'), [
   '@jsquash/webp/codec/enc/webp_enc_simd.wasm',
   '@jsquash/webp/codec/enc/webp_enc.wasm',
 ]);

@@ -6,7 +6,7 @@
  * (client-fields.ts). The result is the whole request the chat endpoint answers.
  */
 import { invalidParam } from '../../core/errors.js';
-import { parseServiceChatRequest, type ChatMessage, type ServiceChatRequest } from '../../core/chat/request.js';
+import { parseServiceChatRequest, type ChatMessage, type MessageOptions, type ServiceChatRequest } from '../../core/chat/request.js';
 import { describe, optionalInteger, type JsonObject } from '../../core/validate.js';
 import { CLIENT_FIELDS, parseClientFields, type ClientFields } from './client-fields.js';
 import { parseLogprobs, type LogprobsRequest } from './logprobs.js';
@@ -70,10 +70,10 @@ function requireJsonWord(messages: readonly ChatMessage[], format: ResponseForma
 
 /**
  * Validates a parsed JSON body as a chat request: the service's fields first, then OpenAI's.
- * Throws a 400 naming the first bad parameter.
+ * Throws a 400 naming the first bad parameter. `options` say what the server takes (text only).
  */
-export function parseChatRequest(value: unknown): ChatRequest {
-  const request = parseServiceChatRequest(value, OPENAI_FIELDS);
+export function parseChatRequest(value: unknown, options: MessageOptions = {}): ChatRequest {
+  const request = parseServiceChatRequest(value, OPENAI_FIELDS, options);
   // An object: the service's fields were read from it.
   const body = value as JsonObject;
   checkToolTurns(body.messages as JsonObject[]);

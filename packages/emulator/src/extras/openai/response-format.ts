@@ -45,6 +45,16 @@ export function parseResponseFormat(body: JsonObject): ResponseFormat {
   return { type: 'json_schema', name, schema };
 }
 
+/** `schema` itself, or the definition in `root` its local `$ref` points to (`#/$defs/...`, `#/definitions/...`). */
+export function resolveRef(root: JsonObject, schema: JsonObject): JsonObject {
+  const ref = schema.$ref;
+  if (typeof ref !== 'string') return schema;
+  const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
+  const defs = match ? root[match[1]!] : undefined;
+  const target = isObject(defs) ? defs[decodeURIComponent(match![2]!)] : undefined;
+  return isObject(target) ? target : {};
+}
+
 /** How deep a schema is followed before the emulator stops (a recursive `$ref`). */
 const MAX_DEPTH = 12;
 
@@ -59,18 +69,9 @@ class SchemaValue {
     return this.words.length > 0 ? this.rng.pick(this.words) : 'example';
   }
 
-  #resolve(schema: JsonObject): JsonObject {
-    const ref = schema.$ref;
-    if (typeof ref !== 'string') return schema;
-    const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-    const defs = match ? this.root[match[1]!] : undefined;
-    const target = isObject(defs) ? defs[decodeURIComponent(match![2]!)] : undefined;
-    return isObject(target) ? target : {};
-  }
-
   value(input: unknown, depth = 0): unknown {
     if (!isObject(input) || depth > MAX_DEPTH) return null;
-    const schema = this.#resolve(input);
+    const schema = resolveRef(this.root, input);
     if ('const' in schema) return schema.const;
     if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
     const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
@@ -132,9 +133,12 @@ class SchemaValue {
   }
 }
 
-/** A JSON value valid against `schema` (see the top of this file for what is supported). */
-export function valueFromSchema(schema: JsonObject, rng: Rng, words: readonly string[]): unknown {
-  return new SchemaValue(schema, rng, words).value(schema);
+/**
+ * A JSON value valid against `schema` (see the top of this file for what is supported); `root`
+ * is the whole schema its `$ref`s point into, when `schema` is a part of one.
+ */
+export function valueFromSchema(schema: JsonObject, rng: Rng, words: readonly string[], root: JsonObject = schema): unknown {
+  return new SchemaValue(root, rng, words).value(schema);
 }
 
 /**

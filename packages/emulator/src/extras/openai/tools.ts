@@ -2,22 +2,26 @@
  * Tools (OpenAI function calling): `tools` (functions with a JSON Schema of their parameters),
  * `tool_choice` (`none`, `auto`, `required`, or one function by name) and `parallel_tool_calls`.
  * The emulator calls a tool when it is made to (`required`, or a function named), or, with
- * `auto`, when the last user message asks for what a function is about: its name, or a word of
- * it that is not a generic verb ("the weather in Paris" for `get_weather`). Every function the
- * message asks for is called at once, in the order the message asks, unless
+ * `auto`, when the last user message asks for it: by its name (`read_file`, or "read file"), or
+ * by a word of it that is not a generic verb ("the weather in Paris" for `get_weather`). Of
+ * several functions that share the word asked for ("read the file": `read_file`, `write_file`,
+ * `read_text_file`), the one whose name the message covers best is called, not all of them.
+ * Every function the message asks for is called at once, in the order the message asks, unless
  * `parallel_tool_calls` is false (then the first). After a tool's result (a `tool` message) it
- * answers in text. The arguments are made from the function's parameter schema, deterministic
- * for the seed.
+ * answers in words (extras/text/tool-results.ts). The arguments are made from the function's
+ * parameter schema and the values the message gives (tool-arguments.ts).
  */
 import { invalidParam } from '../../core/errors.js';
 import type { Rng } from '../random.js';
 import { describe, isObject, rejectUnknownFields, required, type JsonObject } from '../../core/validate.js';
-import { valueFromSchema } from './response-format.js';
 import { checkStrictSchema } from './strict-schema.js';
+import { pathsIn, toolArguments, type ToolAsk } from './tool-arguments.js';
 import type { ToolCall } from '../../core/chat/completion.js';
+import { countTokens } from '../../core/tokenizer.js';
 
 export interface ToolFunction {
   name: string;
+  description?: string;
   parameters: JsonObject;
 }
 
@@ -53,7 +57,7 @@ function parseFunctions(body: JsonObject): ToolFunction[] {
       throw invalidParam(`${at}.function.strict`, `${at}.function.strict must be a boolean; got ${describe(fn.strict)}`, 'invalid_type');
     }
     if (fn.strict === true) checkStrictSchema(parameters, `function '${name}'`, `${at}.function.parameters`);
-    return { name, parameters };
+    return { name, ...(typeof fn.description === 'string' ? { description: fn.description } : {}), parameters };
   });
 }
 
@@ -84,66 +88,134 @@ const GENERIC_WORDS = new Set([
   'write', 'make', 'run', 'call', 'send', 'add', 'check', 'current', 'info', 'data', 'details', 'the', 'for', 'and', 'tool',
 ]);
 
-/** What a function is about, from its name: `get_weather` → weather, `getStockPrice` → stock, price. */
-export function subjectWords(name: string): string[] {
+/** The words of a function's name, lower case: `get_weather` → get, weather; `getStockPrice` → get, stock, price. */
+function nameWords(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
-    .filter((word) => word.length >= 3 && !GENERIC_WORDS.has(word));
+    .filter((word) => word !== '');
 }
 
-/** Where `text` (lower case) first asks for `fn`: its name, or a subject word of it as a whole word; -1 when nowhere. */
-function firstMention(fn: ToolFunction, text: string): number {
-  const name = fn.name.toLowerCase();
-  const places = [text.indexOf(name), text.indexOf(name.replace(/[_-]/g, ' '))];
-  for (const word of subjectWords(fn.name)) {
-    const match = new RegExp(`\\b${word}s?\\b`).exec(text);
-    if (match) places.push(match.index);
-  }
-  const found = places.filter((at) => at >= 0);
-  return found.length === 0 ? -1 : Math.min(...found);
+/** A word as it is looked for: its plural and singular alike (`files` finds "file" and "files"). */
+function stem(word: string): string {
+  return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+}
+
+/** What a function is about, from its name: `get_weather` → weather, `getStockPrice` → stock, price. */
+export function subjectWords(name: string): string[] {
+  return nameWords(name).map(stem).filter((word) => word.length >= 3 && !GENERIC_WORDS.has(word));
+}
+
+/** Where `word` (or its plural) first stands as a whole word in `text` (lower case); -1 when nowhere. */
+function wordAt(text: string, word: string): number {
+  return new RegExp(`\\b${stem(word)}s?\\b`).exec(text)?.index ?? -1;
+}
+
+/** How the last user message asks for a function. */
+interface Mention {
+  fn: ToolFunction;
+  /** Where it first asks. */
+  at: number;
+  /** Its whole name is written (`read_file`, "read file"). */
+  named: boolean;
+  /** The subject words of its name found in the message. */
+  subjects: string[];
+  /** The share of its name's words found in the message. */
+  coverage: number;
+}
+
+/** Words of a name for what a path names: a message that gives a path gives one of these. */
+const PATH_NOUNS = new Set(['file', 'directory', 'dir', 'folder']);
+
+/** Words of a name too common in messages to ask for a tool beside a path ("get me notes.txt" is not `get_file_info`). */
+const WEAK_WORDS = new Set(['get', 'set', 'the', 'for', 'and', 'info', 'data', 'details', 'current', 'tool', 'run', 'call', 'make', 'check', 'new']);
+
+/** The first place of `phrase` in `text` as whole words (a name is letters, digits, `_` and `-`: nothing to escape); -1 when nowhere. */
+function phraseAt(text: string, phrase: string): number {
+  return new RegExp(`(?<![a-z0-9_-])${phrase}(?![a-z0-9_-])`).exec(text)?.index ?? -1;
+}
+
+function mentionOf(fn: ToolFunction, text: string, givesPath: boolean): Mention | undefined {
+  const words = nameWords(fn.name);
+  const places = [phraseAt(text, fn.name.toLowerCase()), phraseAt(text, words.join(' '))].filter((at) => at >= 0);
+  const named = places.length > 0;
+  const found = new Map(words.map((word) => [stem(word), wordAt(text, word)] as const).filter(([, at]) => at >= 0));
+  // "read /tmp/notes.txt" asks for read_file: a path stands for the file, beside another word of the name.
+  const noun = words.map(stem).find((word) => PATH_NOUNS.has(word));
+  const beside = [...found].find(([word]) => !PATH_NOUNS.has(word) && !WEAK_WORDS.has(word));
+  if (noun !== undefined && !found.has(noun) && givesPath && beside !== undefined) found.set(noun, beside[1]);
+  const subjects = subjectWords(fn.name).filter((word) => found.has(word));
+  if (!named && subjects.length === 0) return undefined;
+  for (const word of subjects) places.push(found.get(word)!);
+  return { fn, at: Math.min(...places), named, subjects, coverage: found.size / new Set(words.map(stem)).size };
 }
 
 /**
- * The part of `text` that asks for each of `called`: from its first mention to the next one's
- * ("the time in Tokyo, and the weather in Paris" → get_time: "time in Tokyo, and the", get_weather:
- * "weather in Paris"), so each call's arguments can come from its own words. A function the text
- * does not mention (forced, or `required`) gets the whole text.
+ * The functions the message asks for, in the order it asks: each named one, and each one a
+ * subject word asks for unless a function that covers the message better already took every
+ * such word ("read the file" is `read_file`, not also `write_file` and `read_text_file`).
  */
-export function askingParts(called: readonly ToolFunction[], text: string): string[] {
+function mentioned(functions: readonly ToolFunction[], text: string): Mention[] {
   const lower = text.toLowerCase();
-  const starts = called.map((fn) => firstMention(fn, lower));
+  const givesPath = pathsIn(text).length > 0;
+  const found = functions.map((fn) => mentionOf(fn, lower, givesPath)).filter((mention): mention is Mention => mention !== undefined);
+  const ranked = [...found].sort((a, b) => Number(b.named) - Number(a.named) || b.coverage - a.coverage || a.at - b.at);
+  const taken = new Set<string>();
+  const chosen = ranked.filter((mention) => {
+    if (!mention.named && mention.subjects.every((word) => taken.has(word))) return false;
+    for (const word of mention.subjects) taken.add(word);
+    return true;
+  });
+  return chosen.sort((a, b) => a.at - b.at);
+}
+
+/** What leads into a tool's free text: "the echo tool to say hi there" → "hi there". */
+const LEAD_WORDS = /^(?:[\s,:;]|\b(?:tool|function|to|say|saying|with|for|that|the|a|an|please|of|on|about|using|use|it)\b)+/i;
+
+/**
+ * The words of `text` that ask for each of `called`: its own part, from its first mention to
+ * the next one's ("the time in Tokyo, and the weather in Paris" → get_time: "time in Tokyo, and
+ * the", get_weather: "weather in Paris"), so each call's arguments come from its own words; the
+ * whole text, when it asks for one function or does not mention it (forced, or `required`); and
+ * what follows the function's mention in its part, for a text argument (the whole text, for a
+ * function it does not mention).
+ */
+export function askingParts(called: readonly ToolFunction[], text: string): ToolAsk[] {
+  const found = mentioned(called, text);
+  const starts = called.map((fn) => found.find((mention) => mention.fn === fn)?.at ?? -1);
   const sorted = starts.filter((at) => at >= 0).sort((a, b) => a - b);
   return starts.map((at) => {
-    if (at < 0) return text;
+    if (at < 0) return { part: text, whole: text, rest: text.trim().replace(/[\s,.;:!?]+$/, '') };
     const next = sorted.find((other) => other > at);
-    return text.slice(at, next);
+    const own = text.slice(at, next);
+    const rest = own.replace(/^\S+/, '').replace(LEAD_WORDS, '').replace(/[\s,.;:!?]+$/, '');
+    return { part: called.length === 1 ? text : own, whole: text, rest };
   });
 }
 
-/** The functions to call for this conversation, in order; none to answer in text. */
+/** The functions to call for this conversation, in order; none to answer in words. */
 export function toolsToCall(tools: Tools, lastRole: string, lastUser: string): ToolFunction[] {
   const { functions, choice, parallel } = tools;
   if (choice.kind === 'none' || functions.length === 0) return [];
   if (choice.kind === 'function') return functions.filter((fn) => fn.name === choice.name);
   const first = functions.slice(0, 1);
-  // A tool's result just came back: answer it in words (no endless loop of calls).
+  // A tool's result just came back: answer it in words (no endless loop of calls), unless a call is required.
   if (lastRole === 'tool') return choice.kind === 'required' ? first : [];
-  const text = lastUser.toLowerCase();
-  const asked = functions
-    .map((fn) => ({ fn, at: firstMention(fn, text) }))
-    .filter(({ at }) => at >= 0)
-    .sort((a, b) => a.at - b.at)
-    .map(({ fn }) => fn);
+  const asked = mentioned(functions, lastUser).map(({ fn }) => fn);
   const calls = asked.length === 0 && choice.kind === 'required' ? first : asked;
   return parallel ? calls : calls.slice(0, 1);
 }
 
-/** A call of `fn`, its arguments made from its parameters' schema. */
-export function makeCall(fn: ToolFunction, rng: Rng, words: readonly string[]): ToolCall {
+/** A call of `fn`: its arguments from its parameters' schema and the words that ask for it (tool-arguments.ts). */
+export function makeCall(fn: ToolFunction, rng: Rng, asking: ToolAsk, words: readonly string[]): ToolCall {
   const id = `call_${Math.floor(rng.next() * 2 ** 48).toString(36).padStart(10, '0')}`;
-  return { id, name: fn.name, arguments: JSON.stringify(valueFromSchema(fn.parameters, rng, words) ?? {}) };
+  return { id, name: fn.name, arguments: toolArguments(fn.parameters, asking, rng, words) };
+}
+
+/** The prompt tokens of the tools offered: each function's name, description and parameters, as OpenAI counts them in. */
+export function toolsTokens(tools: Tools): number {
+  return tools.functions.reduce((sum, fn) => sum + countTokens(JSON.stringify(fn)), 0);
 }
 
 /** The ids of an assistant message's tool calls (its shape was checked by core/chat/messages.ts). */

@@ -14,7 +14,8 @@
  * A system message asking for a single shell command or a commit message gets exactly that
  * (system-asks.ts). Otherwise, words a test can rely on (see the invariants in templates.ts and
  * structured.ts): every reply contains ` the` and a full stop; in a prose reply every sentence ends with `.` and there are at
- * least three sentences.
+ * least three sentences. After tools ran the reply says what they returned (tool-results.ts),
+ * and the images of a message are described before the reply (seen-images.ts).
  */
 import { createRng, randomSeed, seedFromText, type Rng } from '../random.js';
 import { countTokens } from '../../core/tokenizer.js';
@@ -26,6 +27,7 @@ import { jsonReply } from '../openai/response-format.js';
 import { askingParts, makeCall, subjectWords, toolsToCall } from '../openai/tools.js';
 import type { ToolCall } from '../../core/chat/completion.js';
 import { commitMessageFor, shellCommandFor, systemAskOf, translationFor } from './system-asks.js';
+import { toolResultsReply } from './tool-results.js';
 import {
   BODY_SENTENCES, CLOSERS, EARLIER_REFERENCES, FALLBACK_WORDS, QUESTION_OPENERS, STATEMENT_OPENERS,
 } from './templates.js';
@@ -131,10 +133,12 @@ export function generateReply(request: ChatRequest, seed = replySeed(request)): 
 }
 
 /**
- * The text of choice `index` of `n`: the prose reply, or the JSON the response format asks for.
- * Choices differ when they can (a seed, or a temperature above 0), as a model's samples do.
+ * The text of choice `index` of `n`: the calls of the tools the request asks for; else the prose
+ * reply (after tools ran, what they returned; with images, what they show first), or the JSON the
+ * response format asks for. Choices differ when they can (a seed, or a temperature above 0), as a
+ * model's samples do. `seenImages` describes the images of the last user message, when it has any.
  */
-export function choiceText(request: ChatRequest, index: number): string | ToolCall[] {
+export function choiceText(request: ChatRequest, index: number, seenImages = ''): string | ToolCall[] {
   const base = replySeed(request);
   const seed = index > 0 && (request.seed !== undefined || request.temperature > 0) ? (base + index * 0x9e3779b1) >>> 0 : base;
   const lastUser = request.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
@@ -149,10 +153,17 @@ export function choiceText(request: ChatRequest, index: number): string | ToolCa
     const about = notChoosing(words);
     const parts = askingParts(tools, lastUser);
     return tools.map((tool, at) => {
-      const own = notChoosing(keywords(parts[at] ?? lastUser, 8));
-      return makeCall(tool, rng, own.length > 0 ? own : about.length > 0 ? about : words);
+      const asking = parts[at] ?? { part: lastUser, whole: lastUser, rest: '' };
+      const own = notChoosing(keywords(asking.part, 8));
+      return makeCall(tool, rng, asking, own.length > 0 ? own : about.length > 0 ? about : words);
     });
   }
-  const prose = generateReply(request, seed);
+  const prose = toolResultsReply(request.messages) ?? withImages(seenImages, lastUser, () => generateReply(request, seed));
   return jsonReply(request.responseFormat, prose, words, createRng(seed ^ 0x5bd1e995)) ?? prose;
+}
+
+/** The description of the images first, then the reply to the words sent with them (none: the description alone). */
+function withImages(seenImages: string, words: string, reply: () => string): string {
+  if (seenImages === '') return reply();
+  return words.trim() === '' ? seenImages : `${seenImages}\n\n${reply()}`;
 }

@@ -7,6 +7,7 @@
  * Deterministic: the same messages give the same reply, at any temperature.
  */
 import { keywords } from './keywords.js';
+import { sentenceList } from './templates.js';
 import type { ChatMessage } from '../../core/chat/messages.js';
 
 export type SystemAsk = 'shell-command' | 'commit-message' | 'explanation' | 'translation';
@@ -130,8 +131,7 @@ function subjectFor(changes: FileChange[], ask: string): string {
   const kinds = new Set(changes.map((change) => change.kind));
   const verb = kinds.size === 1 ? VERBS[changes[0]!.kind] : 'Update';
   const names = changes.map((change) => baseName(change.path));
-  const listed = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-  const subject = `${verb} ${listed}`;
+  const subject = `${verb} ${sentenceList(names)}`;
   if (subject.length <= 72) return subject;
   const folders = new Set(changes.map((change) => change.path.split('/').slice(0, -1).join('/')));
   const [folder] = folders;

@@ -67,3 +67,8 @@ export const CLOSERS = [
 
 /** Stand-ins for the key words when a message has too few of them (`hi`, `???`). */
 export const FALLBACK_WORDS = ['this topic', 'the details', 'the context', 'your goals', 'the timing'];
+
+/** Items joined as a sentence says them: `a`, `a and b`, `a, b and c`. */
+export function sentenceList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
