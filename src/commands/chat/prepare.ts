@@ -6,19 +6,17 @@
 import { describeTotal } from '../../attachments/message.js';
 import { readAttachments, type AttachedFile } from '../../attachments/read.js';
 import type { IO } from '../../terminal/io.js';
-import type { Role } from '../../roles/role-file.js';
-import { loadRole } from '../../roles/store.js';
-import { fillRole } from '../../roles/fill-role.js';
+import { roleToUse, type RoleInUse } from '../../roles/fill-role.js';
 import type { ChatPlan } from './options.js';
 
 export interface ChatInputs {
-  role: Role | undefined;
+  role: RoleInUse | undefined;
   files: AttachedFile[];
 }
 
 export function prepareChat(io: IO, plan: ChatPlan): ChatInputs {
   // Its blanks are checked and its system message filled here, before stdin is read.
-  const role = fillRole(plan.role === undefined ? undefined : loadRole(io.env, plan.role), plan.vars ?? {});
+  const role = roleToUse(io.env, plan.role, plan.vars);
   const files = readAttachments(plan.files ?? [], io.cwd);
   // On a terminal, the size of what goes out (a glob can match more than meant); scripts get quiet.
   if (files.length > 0 && io.stderrIsTTY) io.note(`attached ${describeTotal(files)}`);

@@ -29,6 +29,6 @@ export async function runChat(words: string[], flags: ChatFlags, context: Comman
   // terminal has none.
   const first = await readPrompt(io, plan, inputs.files, context.signal);
   const { runInteractive } = await import('./interactive/repl.js');
-  const firstMessage = first.text === '' ? undefined : { ...first, text: promptWithRole(inputs.role, plan.vars ?? {}, first.text) };
+  const firstMessage = first.text === '' ? undefined : { ...first, text: promptWithRole(inputs.role, first.text) };
   await runInteractive(plan, inputs.role, context, firstMessage);
 }
