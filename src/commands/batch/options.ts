@@ -6,7 +6,7 @@
 import { CHAT_OWNED, IMAGE_OWNED, parseParams, type RequestParams } from '../../chat/request-params.js';
 import type { AspectRatio, ImageFormat } from '../../api/images/formats.js';
 import { UsageError } from '../../core/errors.js';
-import { parseRoleName } from '../../roles/store.js';
+import { parseRoleName } from '../../core/names.js';
 import { parseVars } from '../../roles/template.js';
 import type { SettingFlags } from '../../factory.js';
 import { parseIntegerInRange } from '../../core/parse-values.js';

@@ -3,10 +3,9 @@
  * sent (exit 2, nothing sent). The one-shot answer and the session both work from the plan.
  * Pure, so a table test covers it.
  */
-import { checkConversationName } from '../../conversations/store.js';
+import { checkConversationName, parseRoleName } from '../../core/names.js';
 import { UsageError } from '../../core/errors.js';
 import type { SettingFlags } from '../../factory.js';
-import { parseRoleName } from '../../roles/store.js';
 import { settingFlagsFrom } from '../setting-flags.js';
 import type { ChatFlags } from './flags.js';
 import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from '../../chat/request-fields.js';

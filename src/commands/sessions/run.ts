@@ -1,7 +1,8 @@
 import { imageOptionsText, logTimeline, timeline, type LogEntry } from '../../conversations/timeline.js';
 import { toMessages } from '../../conversations/model.js';
 import { forkName, forkRecords } from '../../conversations/fork.js';
-import { checkConversationName, type ConversationStore } from '../../conversations/store.js';
+import { checkConversationName } from '../../core/names.js';
+import type { ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../core/errors.js';
 import { costOfSpent } from '../../settings/prices.js';
 import { formatUsage } from '../usage-line.js';

@@ -5,7 +5,7 @@ import { firstLineOf } from '../../../conversations/model.js';
 import { SvcError, UsageError } from '../../../core/errors.js';
 import { forkName, forkRecords } from '../../../conversations/fork.js';
 import { ConversationSession } from '../../../conversations/session.js';
-import { checkConversationName } from '../../../conversations/store.js';
+import { checkConversationName } from '../../../core/names.js';
 import { roleToUse } from '../../../roles/fill-role.js';
 import { parseIntegerInRange, parseModelId } from '../../../core/parse-values.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
