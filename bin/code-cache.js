@@ -58,7 +58,7 @@ function startOptionsTag(env) {
   return options.length === 0 ? '' : `-${shortHash(options.join('\0'))}`;
 }
 
-/** $XDG_CACHE_HOME/svc/code (src/settings/paths.ts: cacheDir). */
+/** $XDG_CACHE_HOME/svc/code (src/storage/paths.ts: cacheDir). */
 function codeFolder(env) {
   const xdg = env.XDG_CACHE_HOME;
   // node:os only when HOME is not set (a millisecond of every start otherwise).

@@ -16,7 +16,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ensurePrivateDir } from '../settings/private-dir.js';
+import { ensurePrivateDir } from '../storage/private-dir.js';
 import { ByteBuilder } from '../core/byte-builder.js';
 import { replaceFile } from '../storage/replace-file.js';
 import type { ConversationFile } from './file-entries.js';

@@ -11,7 +11,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { isProfileName } from '../core/names.js';
-import { configDir } from './paths.js';
+import { configDir } from '../storage/paths.js';
 
 type Env = Record<string, string | undefined>;
 

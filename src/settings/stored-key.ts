@@ -5,7 +5,7 @@
  */
 import type { Reporter } from '../core/reporter.js';
 import { resolveApiKey, type ResolvedKey } from './api-key.js';
-import { tightenSecretFile } from './private-dir.js';
+import { tightenSecretFile } from '../storage/private-dir.js';
 import type { BrokenStoreFileError, JsonStoreFile } from './store.js';
 
 /** Say once, on stderr, that a settings file is skipped (the command goes on without it). */

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { replaceFile } from './replace-file.js';
 
-/** `dir`: svc's cache folder (settings/paths.ts cacheDir), given by the caller: storage knows no settings. */
+/** `dir`: svc's cache folder (paths.ts cacheDir), given by the caller. */
 const cacheFile = (dir: string): string => join(dir, 'models.json');
 
 /** Services remembered at most; the ones asked longest ago go first. */

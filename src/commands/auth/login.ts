@@ -12,7 +12,7 @@ import type { Factory } from '../../factory.js';
 import { canPrompt, type IO } from '../../terminal/io.js';
 import { redact } from '../../terminal/debug.js';
 import { API_KEY_ENV, checkKeyShape, envApiKey, maskKey, replaceApiKey, storeApiKey } from '../../settings/api-key.js';
-import { cacheDir } from '../../settings/paths.js';
+import { cacheDir } from '../../storage/paths.js';
 import { profileExists } from '../../settings/profiles.js';
 import { readAllText } from '../../terminal/streams.js';
 import { checkKey } from './check.js';

@@ -1,6 +1,6 @@
 import { NetworkError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
-import { cacheDir } from '../../settings/paths.js';
+import { cacheDir } from '../../storage/paths.js';
 import { checkKey } from './check.js';
 import { API_KEY_ENV, envApiKey, maskKey, missingKeyError, removeApiKey } from '../../settings/api-key.js';
 import { profileOrigin } from '../../settings/profiles.js';

@@ -7,7 +7,7 @@ import type { ModelRow } from '../../api/models.js';
 import { askModels } from '../../chat/model-choice.js';
 import { jsonForOutput } from '../../core/json.js';
 import type { Factory } from '../../factory.js';
-import { cacheDir } from '../../settings/paths.js';
+import { cacheDir } from '../../storage/paths.js';
 import { cachedModelIds } from '../../storage/models-cache.js';
 import { settingFlagsFrom } from '../setting-flags.js';
 import { tableText, terminalWidth } from '../../terminal/table.js';

@@ -20,7 +20,7 @@ import { say, type SessionState } from './session-state.js';
 import { extractedCode } from '../../../chat/code-blocks.js';
 import { saveMessages, savePath } from './save-messages.js';
 import { cachedModelIds } from '../../../storage/models-cache.js';
-import { cacheDir } from '../../../settings/paths.js';
+import { cacheDir } from '../../../storage/paths.js';
 import { helpText, type SlashCommandName } from './slash-commands.js';
 
 type Handler = (state: SessionState, arg: string) => void | Promise<void>;
