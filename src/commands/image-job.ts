@@ -18,7 +18,7 @@ import { startSpinner, type IO } from '../terminal/io.js';
 import type { PreviewChoice } from '../settings/preview-choices.js';
 import { forOutput } from '../core/terminal-text.js';
 import type { ImagePlan } from './image-options.js';
-import { withParams } from '../chat/request-params.js';
+import { withParams } from '../core/request-params.js';
 import { checkImageFormats } from '../images/check-formats.js';
 import { commitAll } from '../images/save.js';
 import type { ImageTarget } from './image-target.js';

@@ -3,7 +3,7 @@
  * and image flags are checked by the same parsers as on `svc chat` and `svc image`; they become
  * the defaults of every request that does not set the field itself.
  */
-import { CHAT_OWNED, IMAGE_OWNED, parseParams, type RequestParams } from '../../chat/request-params.js';
+import { CHAT_OWNED, IMAGE_OWNED, parseParams, type RequestParams } from '../../core/request-params.js';
 import type { AspectRatio, ImageFormat } from '../../api/images/formats.js';
 import { UsageError } from '../../core/errors.js';
 import { parseRoleName } from '../../core/names.js';

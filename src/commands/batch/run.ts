@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { defaultChatModel, modelsKnown, namedChatModel } from '../../chat/model-choice.js';
-import { chatParams } from '../../chat/request-params.js';
+import { chatParams } from '../../core/request-params.js';
 import { cacheDir } from '../../storage/paths.js';
 import { promptWithRole, roleToUse, type RoleInUse } from '../../roles/fill-role.js';
 import { removeStaleTempFiles } from '../../images/temp-image-file.js';

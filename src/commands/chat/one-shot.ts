@@ -15,7 +15,7 @@ import { readPrompt } from './prompt-input.js';
 import { promptWithRole } from '../../roles/fill-role.js';
 import { reasoningShown, replyText, streamReply, turnFrom } from './reply.js';
 import { emptyReplyNote } from '../../api/reply-checks.js';
-import { chatParams } from '../../chat/request-params.js';
+import { chatParams } from '../../core/request-params.js';
 import { buildChatRequest, fieldsWithRole } from './request.js';
 import type { ChatInputs } from './prepare.js';
 import { printDryRun } from '../dry-run.js';

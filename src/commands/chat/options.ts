@@ -10,7 +10,7 @@ import { settingFlagsFrom } from '../setting-flags.js';
 import type { ChatFlags } from './flags.js';
 import { parseRequestFields, rawFieldsOfFlags, type RequestFields } from '../../chat/request-fields.js';
 import { parseVars } from '../../roles/template.js';
-import { CHAT_OWNED, parseParams, type RequestParams } from '../../chat/request-params.js';
+import { CHAT_OWNED, parseParams, type RequestParams } from '../../core/request-params.js';
 
 /** --continue, --session and --no-save: the conversation a chat adds to. */
 export interface ConversationChoice {
@@ -52,7 +52,7 @@ export interface ChatPlan {
   vars?: Record<string, string>;
   /** `-x/--extract` (all blocks) or `--extract-last`: stdout gets only the answer's code. */
   extract?: 'all' | 'last' | undefined;
-  /** `--param KEY=VALUE`: fields added to the request body as given (chat/request-params.ts). */
+  /** `--param KEY=VALUE`: fields added to the request body as given (core/request-params.ts). */
   params?: RequestParams;
 }
 

@@ -3,7 +3,7 @@ import type { ChatMessage, ChatRequest } from '../../api/chat-types.js';
 import type { Role } from '../../roles/role-file.js';
 import type { ChatPlan } from './options.js';
 import type { RequestFields } from '../../chat/request-fields.js';
-import { withParams } from '../../chat/request-params.js';
+import { withParams } from '../../core/request-params.js';
 
 /** The body for `messages` (the conversation so far and the new prompt), with the plan's fields. */
 export function buildChatRequest(model: string, messages: ChatMessage[], plan: Pick<ChatPlan, 'fields' | 'stream' | 'params'> & { streamUsage?: boolean }): ChatRequest {

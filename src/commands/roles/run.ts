@@ -10,7 +10,7 @@ import { findRole, listRoles, removeRoleFile, roleFilePath, type RoleEntry, save
 import { forOutput } from '../../core/terminal-text.js';
 import { editInEditor } from '../../terminal/editor.js';
 import { parseRequestFields, rawFieldsOfFlags } from '../../chat/request-fields.js';
-import { CHAT_OWNED, mergeParams, parseParams } from '../../chat/request-params.js';
+import { CHAT_OWNED, mergeParams, parseParams } from '../../core/request-params.js';
 import { blanksOf, describeBlank } from '../../roles/template.js';
 import type { RoleSetFlags } from './flags.js';
 import { jsonForOutput } from '../../core/json.js';

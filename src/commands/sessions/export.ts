@@ -7,8 +7,8 @@ import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, s
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { detectFormat, readDimensions } from '../../api/images/formats.js';
 import type { ImageNote } from '../../conversations/model.js';
-import type { EmbeddedImage } from '../../render/html-export.js';
-import { toMarkdown } from '../../conversations/markdown.js';
+import type { EmbeddedImage } from '../../export/html.js';
+import { toMarkdown } from '../../export/markdown.js';
 import { toMessages } from '../../conversations/model.js';
 import { conversationStoreFor } from '../../conversations/store.js';
 import { SvcError, UsageError } from '../../core/errors.js';
@@ -92,7 +92,7 @@ export async function runExport(factory: Factory, given: string, options: Export
   let text: string;
   if (format === 'json') text = `${JSON.stringify(toMessages(conversation), null, 2)}\n`;
   else if (format === 'html') {
-    const { toHtml } = await import('../../render/html-export.js');
+    const { toHtml } = await import('../../export/html.js');
     text = toHtml(conversation, embeddedImage);
   } else {
     const copies = options.withImages === undefined ? undefined : new ImageCopies(resolve(io.cwd, options.withImages), options.withImages);

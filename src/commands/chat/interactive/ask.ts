@@ -10,7 +10,7 @@ import { refusesModel, unsetModelError } from '../../../chat/model-choice.js';
 import { reportError } from '../../../terminal/report-error.js';
 import { reasoningShown, replyText, streamReply, turnFrom } from '../reply.js';
 import { emptyReplyNote } from '../../../api/reply-checks.js';
-import { chatParams } from '../../../chat/request-params.js';
+import { chatParams } from '../../../core/request-params.js';
 import { buildChatRequest, fieldsWithRole } from '../request.js';
 import { replyUsageLine } from '../../usage-line.js';
 import { say, type SessionDeps, type SessionState } from './session-state.js';

@@ -12,9 +12,9 @@
  */
 import { Marked, type Tokens } from 'marked';
 import type { Conversation, ImageNote, Turn } from '../conversations/model.js';
-import { whenUtc } from '../conversations/markdown.js';
+import { whenUtc } from './markdown.js';
 import { imageOptionsText, timeline } from '../conversations/timeline.js';
-import { highlightHtml } from './highlight.js';
+import { highlightHtml } from '../render/highlight.js';
 
 /** An image's bytes, read by the caller; undefined when the file is gone. */
 export interface EmbeddedImage {

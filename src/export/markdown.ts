@@ -3,8 +3,8 @@
  * message that says who spoke, and for a reply the model and the time (UTC). The messages
  * themselves are Markdown already (that is how models write) and go in as they are.
  */
-import type { Conversation, ImageNote } from './model.js';
-import { imageOptionsText, timeline } from './timeline.js';
+import type { Conversation, ImageNote } from '../conversations/model.js';
+import { imageOptionsText, timeline } from '../conversations/timeline.js';
 
 /** "2025-01-02T10:11:12.345Z" → "2025-01-02 10:11 UTC"; anything else as it is. */
 export function whenUtc(iso: string): string {
