@@ -2,10 +2,9 @@
 // $XDG_CACHE_HOME/svc/code/ and handed back to V8 when the same file loads again, so a command
 // does not parse and compile its code afresh each time.
 //
-// What it saves: a 20,000-chunk `svc chat` took 290 ms without it and 240 ms with it, against a
-// 160 ms node:http floor (21 alternating runs, 2026-11-27; bench/README.md). Most of the gain is
-// in the functions V8 compiled while the command ran, which is why the cache is written when the
-// process exits rather than right after a file is compiled (that measured no faster).
+// What it saves is measured by the stream case of the bench (bench/README.md, "V8's code cache").
+// Most of the gain is in the functions V8 compiled while the command ran, which is why the cache
+// is written when the process exits rather than right after a file is compiled.
 //
 // How it stays safe:
 // - Only bundle files whose names carry a content hash are cached (a name is one content), each

@@ -2,7 +2,7 @@
 // The launcher. `svc --version` and `svc [command] --help` (or `svc help [command]`) are answered
 // here, from files made at build time (help pages rendered by commander: scripts/bundle.mjs),
 // because start-up is a budget and every module loaded costs (bench/README.md). It is CommonJS
-// (bin/package.json) since Node starts a CommonJS file about 5 ms sooner than an ES module.
+// (bin/package.json) since Node starts a CommonJS file sooner than an ES module (bench/README.md).
 // Everything else runs dist/bundle/cli.cjs.
 'use strict';
 const { readFileSync, realpathSync } = require('node:fs');

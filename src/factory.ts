@@ -4,8 +4,8 @@
  * network stack (gh's cmdutil.Factory, adapted).
  *
  * The modules behind the stores are small and nearly every command uses them, so they are
- * imported statically; each lazily imported module becomes its own group of bundle chunks, and
- * a one-shot chat read 51 files instead of 45. The API client (undici, 400 KB) and the key
+ * imported statically: each lazily imported module becomes its own group of bundle chunks, each
+ * one more file to read at start-up. The API client (undici, the largest dependency) and the key
  * command (a child process) stay lazy: most commands that are not a request never load them.
  */
 import type { ApiClient, RetryNotice } from './api/client.js';

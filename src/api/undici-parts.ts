@@ -2,9 +2,9 @@
  * The parts of undici svc uses, loaded module by module instead of through undici's index.
  *
  * Why: the index also loads fetch, WebSocket, EventSource, cookies, mocks and caches, and one of
- * those reaches for a Node global that loads Node's own bundled copy of undici as well. Measured
- * again for issue 22 (one-shot chat against the emulator, whole process, medians of 15
- * alternating): 125 ms with the parts, 160 ms through the index. svc needs only a dispatcher and
+ * those reaches for a Node global that loads Node's own bundled copy of undici as well, a cost
+ * every request command would pay at start-up (bench/README.md, "undici loaded part by part").
+ * svc needs only a dispatcher and
  * its `dispatch` method (exchange.ts); the request/stream/connect/... helpers undici's index puts
  * on every dispatcher are loaded only for a proxy, which needs one of them.
  *

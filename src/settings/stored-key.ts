@@ -1,5 +1,5 @@
 /**
- * Reading the stored key of a profile with the care issue 10 asked for: a key file others can
+ * Reading the stored key of a profile with care, since it is a secret: a key file others can
  * read is made owner-only (and the user told), one that cannot be read is skipped and reported,
  * never quoted. Shared by the factory (the profile in use) and `svc profiles list` (every one).
  */

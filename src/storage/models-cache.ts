@@ -65,7 +65,7 @@ export function cachedModels(dir: string, baseUrl: string): KeptModels | undefin
 
 /**
  * The ids kept for this base URL (none when there are none, or it was never asked). Without a base
- * URL: the ids of the service asked last, as completion offered before a base URL was set.
+ * URL (none is set yet): the ids of the service asked last, for completion to offer.
  */
 export function cachedModelIds(dir: string, baseUrl: string | undefined): string[] {
   if (baseUrl !== undefined) return cachedModels(dir, baseUrl)?.ids ?? [];

@@ -1,4 +1,4 @@
-/** The chat request body (docs/service-api.md, "Chat: the request"), for a one-shot answer, a session's turn or a batch line. */
+/** The chat request body (docs/service-api.md, "Chat: the request"), for a one-shot answer or a session's turn (a batch line's is its own, batch/requests.ts). */
 import type { ChatMessage, ChatRequest } from '../../api/chat-types.js';
 import type { Role } from '../../roles/role-file.js';
 import type { ChatPlan } from './options.js';
