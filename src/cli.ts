@@ -34,8 +34,8 @@ async function run(argv: string[]): Promise<void> {
   const { main } = await import('./main.js');
   process.exitCode = await main(argv, processIO(), { signal: controller.signal, interrupts });
   // Every file svc writes is written synchronously, so once stdout and stderr are flushed there
-  // is nothing left to do; leaving now spares the 100 ms or so that undici's idle timers would
-  // otherwise keep the process waiting (bench/RESULTS.md, "Start-up and exit").
+  // is nothing left to do; leaving now spares the wait undici's idle timers would otherwise
+  // keep the process alive for (bench/README.md, "Leaving as soon as stdout and stderr are flushed").
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit();
 }

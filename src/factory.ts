@@ -4,8 +4,8 @@
  * network stack (gh's cmdutil.Factory, adapted).
  *
  * The modules behind the stores are small and nearly every command uses them, so they are
- * imported statically; each lazily imported module becomes its own group of bundle chunks, and
- * a one-shot chat read 51 files instead of 45. The API client (undici, 400 KB) and the key
+ * imported statically: each lazily imported module becomes its own group of bundle chunks, each
+ * one more file to read at start-up. The API client (undici, the largest dependency) and the key
  * command (a child process) stay lazy: most commands that are not a request never load them.
  */
 import type { ApiClient, RetryNotice } from './api/client.js';
@@ -16,7 +16,8 @@ import { UsageError } from './core/errors.js';
 import type { IO } from './terminal/io.js';
 import { API_KEY_ENV, envApiKey, hasStoredKey, missingKeyError, resolveApiKey, type ResolvedKey } from './settings/api-key.js';
 import { sendsKeyInClear } from './settings/plain-http.js';
-import { parseProfileName, profileExists, unknownProfileError, type SelectedProfile } from './settings/profiles.js';
+import { parseProfileName } from './core/names.js';
+import { profileExists, unknownProfileError, type SelectedProfile } from './settings/profiles.js';
 import { settingNames, type ResolvedValue, type SettingName } from './settings/definitions.js';
 import { envOverridesOfStored, resolveSetting, settingOrigin, type Resolved } from './settings/resolve.js';
 import { BrokenStoreFileError, openStore, type JsonStoreFile } from './settings/store.js';

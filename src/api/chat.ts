@@ -2,7 +2,7 @@
  * One chat completion, streamed or not, delivered as text deltas to a callback and returned
  * whole as one answer object (docs/service-api.md, "The answer, whole").
  */
-import { MalformedResponseError, NetworkError } from '../core/errors.js';
+import { MalformedResponseError, NetworkError, ReplyCutError } from '../core/errors.js';
 import { isObject } from '../core/json.js';
 import { htmlAnswerError, isHtmlAnswer, peekBody, readUpTo } from './answer-body.js';
 import { CompletionAssembler } from './chat-assembler.js';
@@ -27,19 +27,6 @@ export interface ChatCallbacks {
   runsTools?: boolean;
   /** Called once the service answered with success, before the body is read (svc batch records these). */
   onResponse?: (answer: { status: number; requestId: string | undefined }) => void;
-}
-
-/**
- * The partial completion travels with an error raised mid-reply, so the caller can still print
- * `--json` or save what arrived.
- */
-export function partialOf(error: unknown): ChatCompletion | undefined {
-  return (error as { partial?: ChatCompletion } | null)?.partial;
-}
-
-function attachPartial(error: unknown, assembler: CompletionAssembler): unknown {
-  if (error !== null && typeof error === 'object') Object.assign(error, { partial: assembler.completion() });
-  return error;
 }
 
 /** A stream's error event: its data parsed when it is JSON, else kept as the message text. */
@@ -162,7 +149,10 @@ async function readStream(response: ApiResponse, body: AsyncIterable<Uint8Array>
   }
 }
 
-/** Send one chat request and deliver its reply. */
+/**
+ * Send one chat request and deliver its reply. Once the service has answered, a failure is a
+ * ReplyCutError holding what had arrived (its `partial`) and the failure itself (its `cause`).
+ */
 export async function runChat(client: ApiClient, request: ChatRequest, callbacks: ChatCallbacks = {}): Promise<ChatCompletion> {
   const response = await client.post('chat/completions', request, callbacks.signal);
   callbacks.onResponse?.({ status: response.status, requestId: response.requestId });
@@ -183,7 +173,7 @@ export async function runChat(client: ApiClient, request: ChatRequest, callbacks
     if (missing) throw missing;
   } catch (error) {
     response.discard();
-    throw attachPartial(error, assembler);
+    throw new ReplyCutError<ChatCompletion>(error, assembler.completion());
   }
   return assembler.completion();
 }

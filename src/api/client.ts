@@ -82,7 +82,7 @@ export class ApiClient {
   readonly #options: ClientOptions;
   /**
    * Worked out once per endpoint, not per request: a batch sends thousands of requests, and two
-   * URL parses and a header object each were a measurable share of its time (bench/README.md).
+   * URL parses and a header object each would be a measurable share of its time (bench/README.md).
    */
   readonly #targets = new Map<string, Target>();
   readonly #headers: Record<string, string>;

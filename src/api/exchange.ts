@@ -3,8 +3,8 @@
  *
  * Why not undici's `request()`: it wraps every answer in a Node Readable (with an AsyncResource
  * and an EventTarget listener per request for the signal), and svc only ever reads a body as an
- * async iterable. A batch of 2,000 small answers took 17 % less CPU through `dispatch()` than
- * through `request()` with a signal (bench/README.md, "Batch"). Everything else stays undici's:
+ * async iterable, and that machinery is a sizeable share of a batch's CPU (bench/README.md,
+ * "Answers read through undici's dispatch()"). Everything else stays undici's:
  * connections and keep-alive, proxies, HTTP parsing, the header and body timeouts, and the
  * errors (with their `code`s) that transport-errors.ts reads.
  */

@@ -7,7 +7,8 @@
  * Names: `SERVER` is every tool of a server, `SERVER.TOOL` one of them (a server's name holds no
  * dot; a tool's may). An allow rule names a tool, or `SERVER.*` for all of a server's.
  */
-import { ApiError, RejectedError, UsageError } from '../core/errors.js';
+import { sameName, type ToolName } from '../core/names.js';
+import { ApiError, RejectedError } from '../core/errors.js';
 import type { ChatTool } from '../api/chat-types.js';
 
 /** Which server's tool a function offered to the model is. */
@@ -44,65 +45,6 @@ export interface ToolRunner {
 
 /** Start the servers named and list their tools. */
 export type OpenTools = (servers: readonly string[], signal: AbortSignal) => Promise<ToolRunner>;
-
-/** A tool, or every tool of a server (`tool` undefined). */
-export interface ToolName {
-  server: string;
-  tool?: string | undefined;
-}
-
-const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
-const TOOL_NAME = /^[^\s\u0000-\u001f\u007f]+$/u;
-
-/** `fs` or `fs.read_file`, as the user writes it. */
-export function toolNameText(name: ToolName): string {
-  return name.tool === undefined ? name.server : `${name.server}.${name.tool}`;
-}
-
-/** An allow rule as the user writes it: `fs.*` or `fs.read_file`. */
-export function allowRuleText(rule: ToolName): string {
-  return `${rule.server}.${rule.tool ?? '*'}`;
-}
-
-/** `fs`, `fs.read_file` or `fs.*` (the same as `fs`); `where` names the flag or file for the message. */
-export function parseToolName(text: string, where: string): ToolName {
-  const trimmed = text.trim();
-  const dot = trimmed.indexOf('.');
-  const server = dot === -1 ? trimmed : trimmed.slice(0, dot);
-  const tool = dot === -1 ? undefined : trimmed.slice(dot + 1);
-  if (!SERVER_NAME.test(server) || (tool !== undefined && !TOOL_NAME.test(tool))) {
-    throw new UsageError(`${where}: "${trimmed}" is not a tool name: give a server's name (fs) or one of its tools (fs.read_file)`);
-  }
-  return tool === undefined || tool === '*' ? { server } : { server, tool };
-}
-
-/** Names given as separate values, each of which may list several (`fs, web.search`). */
-export function parseToolNames(values: readonly string[], where: string): ToolName[] {
-  const names: ToolName[] = [];
-  for (const value of values) {
-    for (const part of value.split(/[\s,]+/)) {
-      if (part === '') continue;
-      const name = parseToolName(part, where);
-      if (!names.some((known) => sameName(known, name))) names.push(name);
-    }
-  }
-  return names;
-}
-
-/** `--allow fs.read_file` or `--allow fs.*`: a bare server name is refused, so a whole server is allowed only when said so. */
-export function parseAllowRules(values: readonly string[], where: string): ToolName[] {
-  return values.map((value) => {
-    const text = value.trim();
-    if (!text.includes('.')) {
-      throw new UsageError(`${where} ${text}: name the tool (${text}.TOOL), or ${text}.* for every tool of ${text}`, { hint: `svc chat --tools ${text} --allow '${text}.*' ...   (quoted: the shell could read the *)` });
-    }
-    return parseToolName(text, where);
-  });
-}
-
-function sameName(a: ToolName, b: ToolName): boolean {
-  return a.server === b.server && a.tool === b.tool;
-}
 
 /** Whether `names` take in `identity`: its server as a whole, or that very tool. */
 export function namesTool(names: readonly ToolName[], identity: Pick<ToolIdentity, 'server' | 'tool'>): boolean {

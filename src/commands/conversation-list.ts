@@ -11,7 +11,7 @@ import type { Factory } from '../factory.js';
 import { neutraliseForTerminal } from '../core/terminal-text.js';
 import { jsonForOutput } from '../core/json.js';
 import { LineOutput } from '../terminal/streams.js';
-import { cutToColumns } from '../render/width.js';
+import { cutToColumns } from '../terminal/width.js';
 import { tableText, terminalWidth, type Column } from '../terminal/table.js';
 
 /** The first line of each conversation is cut to this many terminal columns (wide characters take two). */

@@ -17,7 +17,7 @@ import { startSpinner, type IO } from '../terminal/io.js';
 import type { PreviewChoice } from '../settings/preview-choices.js';
 import { forOutput } from '../core/terminal-text.js';
 import { parseImageOptions, type ImagePlan, type RawImageOptions } from './image-options.js';
-import { withParams } from '../chat/request-params.js';
+import { withParams } from '../core/request-params.js';
 import { saveGeneration, temporaryFiles, type SavedImage } from '../images/save-generation.js';
 import { isFolder, prepareTarget, type ImageTarget } from './image-target.js';
 import { noteFor } from '../terminal/wrap-note.js';

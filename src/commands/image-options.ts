@@ -5,7 +5,7 @@
 import { extname } from 'node:path';
 import { ASPECT_RATIOS, IMAGE_FORMATS, MAX_SEED, type AspectRatio, type ImageFormat } from '../api/images/formats.js';
 import { UsageError } from '../core/errors.js';
-import { IMAGE_OWNED, parseParams, type RequestParams } from '../chat/request-params.js';
+import { IMAGE_OWNED, parseParams, type RequestParams } from '../core/request-params.js';
 import { parseIntegerInRange } from '../core/parse-values.js';
 import { formatOfExtension } from '../images/file-format.js';
 

@@ -8,7 +8,7 @@ import { sep } from 'node:path';
 import { SvcError, UsageError } from '../core/errors.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { parseJsonLines, readJsonLines, type JsonLines } from '../storage/jsonl-file.js';
-import { EXTENSION, isConversationName } from './names.js';
+import { CONVERSATION_EXTENSION as EXTENSION, isConversationName } from '../core/names.js';
 
 /** Files up to this size are read whole for a quick look (each); larger ones in pieces. */
 const MAX_RAW_BYTES = 16 * 1024 * 1024;

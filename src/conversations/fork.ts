@@ -6,7 +6,7 @@
  * turns undone before it: those stay in the original's log.
  */
 import type { Conversation, ConversationRecord } from './model.js';
-import { isConversationName, newConversationName } from './names.js';
+import { isConversationName, newConversationName } from '../core/names.js';
 
 /** What a fork copies from a conversation. */
 export interface ForkSource {

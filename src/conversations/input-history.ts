@@ -7,8 +7,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Reporter } from '../core/reporter.js';
 import { appendJsonLine, describeLineProblems, readJsonLines, type LineProblem } from '../storage/jsonl-file.js';
-import { stateDir } from '../settings/paths.js';
-import { ensurePrivateDir } from '../settings/private-dir.js';
+import { stateDir } from '../storage/paths.js';
+import { ensurePrivateDir } from '../storage/private-dir.js';
 import { describeSystemError } from '../core/system-errors.js';
 
 /** How many inputs are kept, in the file and in readline's own list. */

@@ -1,7 +1,8 @@
 /**
  * What the last listing saw of each conversation file, kept in `$XDG_CACHE_HOME/svc/
  * conversation-list.jsonl` so the next `svc sessions list` reads only the files that changed
- * since: listing 10,000 conversations otherwise reads and parses 60 MB (bench/RESULTS.md).
+ * since: otherwise every listing reads and parses every conversation whole (bench/README.md,
+ * "svc sessions list").
  *
  * An entry stands only while its file has the same modification and change times, size and inode
  * number: svc appends to a conversation (the size and times change) and writes new ones whole
@@ -11,12 +12,13 @@
  * cannot be written costs only speed.
  *
  * The format is a line of JSON saying what the cache is, then a line per file: its name, a tab,
- * a JSON array of what the listing shows, a tab, a JSON array of its tokens (for --usage). Lines are parsed only when asked for, so `sessions list -n 20` of 10,000
- * parses 20 of them (a single JSON document of them all took a 10,000 listing 150 ms to read).
+ * a JSON array of what the listing shows, a tab, a JSON array of its tokens (for --usage). Lines
+ * are parsed only when asked for, so `sessions list -n 20` of thousands parses 20 of them, where
+ * a single JSON document would be parsed whole every time.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ensurePrivateDir } from '../settings/private-dir.js';
+import { ensurePrivateDir } from '../storage/private-dir.js';
 import { ByteBuilder } from '../core/byte-builder.js';
 import { replaceFile } from '../storage/replace-file.js';
 import type { ConversationFile } from './file-entries.js';

@@ -11,8 +11,8 @@ import { ListingCache } from './listing-cache.js';
 import type { ConversationStore } from './store.js';
 
 /**
- * The first files are read directly: reading the cache costs a listing of 10,000 about 25 ms,
- * more than reading a few dozen files does, and `-n 20` never gets further (bench/RESULTS.md).
+ * The first files are read directly: reading the cache of thousands costs more than reading a few
+ * dozen files does, and `-n 20` never gets further (bench/README.md, "svc sessions list").
  */
 const READ_BEFORE_CACHE = 32;
 

@@ -7,7 +7,7 @@
 import { accessSync, constants } from 'node:fs';
 import { SvcError } from '../core/errors.js';
 import { describeSystemError } from '../core/system-errors.js';
-import { ensurePrivateDir } from '../settings/private-dir.js';
+import { ensurePrivateDir } from '../storage/private-dir.js';
 import { entryAt } from './file-entries.js';
 
 export function checkSavable(dir: string, path: string): void {

@@ -7,7 +7,8 @@
 import type { RequestMessage, Usage } from '../api/chat-types.js';
 import { describeSystemError } from '../core/system-errors.js';
 import { addUsage, addUsageOfModel, replay, toMessages, type Conversation, type ConversationRecord, type ImageNote, type Turn } from './model.js';
-import { newConversationName, type ConversationStore } from './store.js';
+import { newConversationName } from '../core/names.js';
+import type { ConversationStore } from './store.js';
 
 /** Why the conversation stopped being saved. */
 export interface SaveFailure {

@@ -12,17 +12,16 @@ import { SvcError, UsageError } from '../core/errors.js';
 import type { Reporter } from '../core/reporter.js';
 import { writeNewFile } from '../storage/write-new-file.js';
 import { appendJsonLine, describeLineProblems, type JsonLines, type LineProblem } from '../storage/jsonl-file.js';
-import { cacheDir, dataDir } from '../settings/paths.js';
-import { ensurePrivateDir } from '../settings/private-dir.js';
+import { cacheDir, dataDir } from '../storage/paths.js';
+import { ensurePrivateDir } from '../storage/private-dir.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { replay, type Conversation, type ConversationRecord } from './model.js';
 import { recordOf } from './records.js';
-import { EXTENSION, checkConversationName } from './names.js';
+import { CONVERSATION_EXTENSION as EXTENSION, checkConversationName } from '../core/names.js';
 import { conversationFiles, entryAt, quickLook, readConversationLines, type ConversationFile } from './file-entries.js';
 import { ListingCache } from './listing-cache.js';
 import { checkSavable } from './savable.js';
 
-export { checkConversationName, newConversationName } from './names.js';
 
 /** An ambiguous beginning of a name lists at most this many of the names it begins. */
 const MAX_CANDIDATES = 10;

@@ -1,8 +1,8 @@
 /**
  * Bytes gathered piece by piece in one growing buffer, outside the JavaScript heap: thousands of
  * small strings kept until the end are what the garbage collector moves again and again, and a
- * buffer it never looks into (the listing cache's rows: about 100 ms of CPU for 10,000 as strings,
- * 30 as bytes, in a first listing).
+ * buffer is what it never looks into (the listing cache's rows, written by a first listing of
+ * thousands of conversations: bench/README.md, "svc sessions list").
  */
 export class ByteBuilder {
   #bytes: Buffer;

@@ -139,6 +139,24 @@ export class InterruptedError extends SvcError {
   }
 }
 
+/**
+ * A reply an error cut short: `partial` is what had arrived (for a chat, the completion assembled
+ * as far as it went), so the caller can still print it with `--json` or save it; `cause` is the
+ * error that cut it, whose message, hint and exit code are this one's. A caller that keeps the
+ * partial reply takes it and goes on with `cause`; one that does not, with `cause` alone.
+ */
+export class ReplyCutError<Partial> extends SvcError {
+  override readonly exitCode: ExitCode;
+  override readonly cause: unknown;
+  readonly partial: Partial;
+  constructor(cause: unknown, partial: Partial) {
+    super(cause instanceof Error ? cause.message : String(cause), { hint: cause instanceof SvcError ? cause.hint : undefined, cause });
+    this.exitCode = exitCodeFor(cause);
+    this.cause = cause;
+    this.partial = partial;
+  }
+}
+
 /** Ends a command with a code and no message (e.g. `svc config get` of an unset key). */
 export class SilentExit extends SvcError {
   override readonly exitCode: ExitCode;
@@ -159,6 +177,7 @@ export function exitCodeFor(error: unknown): ExitCode {
  */
 export function describeError(error: unknown): string[] {
   if (error instanceof SilentExit) return [];
+  if (error instanceof ReplyCutError) return describeError(error.cause);
   if (error instanceof ApiError) {
     const parts = [error.message];
     const extras: string[] = [];

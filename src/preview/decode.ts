@@ -1,12 +1,12 @@
 /**
  * PNG, JPEG and WebP files to RGBA pixels, for the preview only. Each decoder is imported on first
  * use, so `svc image` without a preview (a pipe, --json, --preview none) never loads one:
- *   - PNG: 8-bit RGB and RGBA without interlacing (what image services send) by png-rgb.ts, a
- *     third of pngjs's time; everything else by pngjs, the long-standing pure-JavaScript codec
+ *   - PNG: 8-bit RGB and RGBA without interlacing (what image services send) by png-rgb.ts, which
+ *     copies the picture less; everything else by pngjs, the long-standing pure-JavaScript codec
  *     (zlib from Node itself), which handles every colour type, bit depth, palette, transparency
  *     chunk and interlacing the format allows.
- *   - JPEG: @jsquash/jpeg, mozjpeg in WebAssembly: about 25 ms a megapixel where jpeg-js (once the
- *     emulator's JPEG encoder too) takes 170 ms in pure JavaScript, most of the preview's budget.
+ *   - JPEG: @jsquash/jpeg, mozjpeg in WebAssembly: a pure-JavaScript decoder (jpeg-js) takes
+ *     several times as long, most of the preview's budget (bench/README.md, the preview).
  *   - WebP: @jsquash/webp's decoder, libwebp in WebAssembly, from the package svc already carries.
  */
 import type { ImageFormat } from '../api/images/formats.js';

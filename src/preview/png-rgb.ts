@@ -4,9 +4,9 @@
  * buffer itself, which the scaler reads as it is (RGB stays RGB: no RGBA copy of a picture that is
  * only going to be scaled down). Anything else (palette, grey, 16-bit, interlaced) is left to pngjs
  * (decode.ts). Why: pngjs inflates into pieces it then joins, undoes the filters into a second
- * copy and expands that into a third, about 60 ms and 16 MiB for a megapixel, most of the
- * preview's budget; this takes about 18 ms and the one inflated buffer. Checked against pngjs on
- * every filter type (test/preview/png-rgb.test.ts).
+ * copy and expands that into a third, most of the preview's budget in time and memory for a
+ * megapixel; this keeps the one inflated buffer (bench/README.md, the preview). Checked against
+ * pngjs on every filter type (test/preview/png-rgb.test.ts).
  */
 import { inflateSync } from 'node:zlib';
 import type { PixelRows } from './pixels.js';

@@ -154,7 +154,7 @@ function writeAlphaRow(sum: Float64Array, out: Uint8ClampedArray, o: number): vo
  * of two output rows is kept, not filtered twice). Opaque pictures (every RGB one) carry three
  * floats a pixel, not four, and need no weighting by alpha. Each loop is a function of its own:
  * this runs once per process, and V8 optimises small functions called row after row sooner and
- * more surely than one large loop entered once. 1 MP to a preview: some 15–25 ms.
+ * more surely than one large loop entered once.
  */
 export function scaleDown(source: Pixels | PixelRows, width: number, height: number): Pixels {
   if (width === source.width && height === source.height) return 'channels' in source ? toPixels(source) : source;

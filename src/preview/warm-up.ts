@@ -4,9 +4,9 @@
  * loop, then compiles it on a background thread while the loop goes on slowly, and for a
  * megapixel that start-up cost is about as large as the work itself (bench/README.md). Running the
  * same loops over a small made-up picture while svc waits for the service (seconds, usually)
- * leaves them compiled when the real picture arrives. It starts with the request (preload.ts):
- * waiting first to see whether the service is quick cost more than it saved in the bench (the
- * emulator's JPEG took 150 ms, and a warm-up begun then ran into the answer). The work is split by
+ * leaves them compiled when the real picture arrives. It starts with the request (preload.ts),
+ * not after a wait to see whether the service is quick: against a quick service a warm-up begun
+ * late runs into the answer and delays it. The work is split by
  * `setImmediate` and stops at the next step once the answer is in, so the answer waits for one
  * step at most (a few milliseconds); nothing is written anywhere.
  */

@@ -5,7 +5,7 @@
  */
 import { CLOSE_LINK, openLink } from './hyperlinks.js';
 import { effective, PLAIN, RESET, sgr, type Style } from './style.js';
-import { codePointWidth } from './width.js';
+import { codePointWidth } from '../terminal/width.js';
 
 export interface Cell {
   /** One code point (or a few, for an escape that stands for one). */

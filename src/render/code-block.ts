@@ -11,7 +11,7 @@ import { quoteBars } from './prose-flow.js';
 import type { Highlighter } from './highlight.js';
 import type { RowPainter } from './row-painter.js';
 import { PLAIN } from './style.js';
-import { codePointWidth } from './width.js';
+import { codePointWidth } from '../terminal/width.js';
 
 /** Lines of code kept before the current one when highlighting it: enough for most comments and strings. */
 const CONTEXT_LINES = 40;

@@ -4,8 +4,8 @@
  * highlight.js is pure JavaScript (no WebAssembly, no grammar files read at run time) and works
  * line by line on plain strings, which suits code that arrives one line at a time. Only its core
  * and the languages below are bundled, in their own chunk that is loaded only when a reply is
- * rendered on a terminal: about 6 ms, against 16 ms for its "common" set and 100 ms for all
- * of it (bench/README.md).
+ * rendered on a terminal: a fraction of what its "common" set or the whole package costs to
+ * load (bench/README.md, "Rendering").
  */
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
@@ -109,7 +109,7 @@ export function segmentsFromHtml(html: string): Segment[][] {
 type Language = keyof typeof languages;
 
 // The names replies put after their fences for these languages. Registering a language runs its
-// definition (about 0.4 ms each), so each is registered when a block first asks for it.
+// definition, so each is registered when a block first asks for it, never all up front.
 const ALIASES: Record<string, Language> = {
   js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript', node: 'javascript',
   ts: 'typescript', tsx: 'typescript', mts: 'typescript', py: 'python', python3: 'python', gyp: 'python',

@@ -12,7 +12,7 @@
  * the new edge falls), so all of those are cleared and the row is drawn again.
  */
 import { type Cell, closing, draw, type Drawn, NOTHING_DRAWN, widthOf } from './cells.js';
-import { textWidth } from './width.js';
+import { textWidth } from '../terminal/width.js';
 
 const CLEAR_ROW = '\r\u001b[K';
 const up = (rows: number): string => (rows > 0 ? `\u001b[${rows}A` : '');

@@ -18,8 +18,8 @@
  * never a setting quietly ignored. Pure, so a table test covers it.
  */
 import { parseModelId } from '../core/parse-values.js';
-import { CHAT_OWNED, parseParamsObject, type RequestParams } from '../chat/request-params.js';
-import { parseToolNames, toolNameText, type ToolName } from '../chat/tool-runner.js';
+import { CHAT_OWNED, parseParamsObject, type RequestParams } from '../core/request-params.js';
+import { parseToolNames, toolNameText, type ToolName } from '../core/names.js';
 import { parseRequestFields, type FieldNaming, type RawRequestFields, type RequestFieldName, type RequestFields } from '../chat/request-fields.js';
 
 /** A role: a system message and the defaults that go with it. */

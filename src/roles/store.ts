@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError, UsageError } from '../core/errors.js';
-import { isSimpleName, SIMPLE_NAME_RULE } from '../core/names.js';
-import { configDir } from '../settings/paths.js';
-import { ensurePrivateDir } from '../settings/private-dir.js';
+import { isRoleName, parseRoleName } from '../core/names.js';
+import { configDir } from '../storage/paths.js';
+import { ensurePrivateDir } from '../storage/private-dir.js';
 import { replaceFile } from '../storage/replace-file.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { BUILT_IN_ROLES, builtInRole } from './built-in.js';
@@ -32,12 +32,6 @@ export function roleFilePath(env: Env, name: string): string {
   return join(rolesDir(env), `${name}.md`);
 }
 
-/** A role name as typed, checked; `source` names where it came from (--role, /role). */
-export function parseRoleName(text: string, source: string): string {
-  if (isSimpleName(text)) return text;
-  throw new UsageError(`${source}: "${text}" is not a usable role name`, { hint: SIMPLE_NAME_RULE });
-}
-
 /** The names of the role files there are (a missing folder has none). */
 function userRoleNames(env: Env): string[] {
   let names: string[];
@@ -46,7 +40,7 @@ function userRoleNames(env: Env): string[] {
   } catch {
     return [];
   }
-  return names.filter((file) => file.endsWith('.md') && isSimpleName(file.slice(0, -3))).map((file) => file.slice(0, -3));
+  return names.filter((file) => file.endsWith('.md') && isRoleName(file.slice(0, -3))).map((file) => file.slice(0, -3));
 }
 
 /** Decodes only valid UTF-8: a role file is text svc may write back, so bytes it cannot read are no role. */

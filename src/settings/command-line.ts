@@ -1,7 +1,7 @@
 /**
  * A keyCommand's text as words, checked when it is set (settings/definitions.ts) and split again
  * when it runs (key-command.ts). Apart from the running so that every command's settings can check
- * it without loading node:child_process (about 5 ms of start-up).
+ * it without loading node:child_process, which only a command that spawns should pay for at start-up.
  */
 import { UsageError } from '../core/errors.js';
 

@@ -3,9 +3,9 @@
  * docs/settings.md "Settings and precedence" is the source of this table.
  */
 import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange, parseOnOff } from '../core/parse-values.js';
-import { CHAT_OWNED, parseParamsObject } from '../chat/request-params.js';
+import { CHAT_OWNED, parseParamsObject } from '../core/request-params.js';
 import { splitCommandLine } from './command-line.js';
-import { parseToolNames, toolNameText } from '../chat/tool-runner.js';
+import { parseToolNames, toolNameText } from '../core/names.js';
 import { PREVIEW_CHOICES, type PreviewChoice } from './preview-choices.js';
 
 export interface SettingDefinition<T> {

@@ -13,7 +13,7 @@ import { neutraliseForTerminal } from '../core/terminal-text.js';
 import { listRoles } from '../roles/store.js';
 import { cachedModelIds } from '../storage/models-cache.js';
 import { settingDefinitions } from './definitions.js';
-import { cacheDir } from './paths.js';
+import { cacheDir } from '../storage/paths.js';
 import { profileDir, profileNames } from './profiles.js';
 import { parseStored } from './resolve.js';
 import { readStoreFile } from './store-file.js';

@@ -3,8 +3,9 @@
  * `svc profiles use` (kept in profiles.json in the config folder), else `default`.
  */
 import type { Reporter } from '../core/reporter.js';
-import { configDir } from './paths.js';
-import { DEFAULT_PROFILE, isProfileName, parseProfileName, PROFILE_ENV, profileDir, type SelectedProfile } from './profiles.js';
+import { configDir } from '../storage/paths.js';
+import { isProfileName, parseProfileName } from '../core/names.js';
+import { DEFAULT_PROFILE, PROFILE_ENV, profileDir, type SelectedProfile } from './profiles.js';
 import { openStore, type JsonStoreFile } from './store.js';
 import { warnSkipped } from './stored-key.js';
 

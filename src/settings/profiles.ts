@@ -10,8 +10,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { isSimpleName, SIMPLE_NAME_RULE } from '../core/names.js';
-import { configDir } from './paths.js';
+import { isProfileName } from '../core/names.js';
+import { configDir } from '../storage/paths.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -26,15 +26,6 @@ export interface SelectedProfile {
   /** The folder of its config.json and credentials.json. */
   dir: string;
 }
-
-/** A profile name as typed, checked; `source` names where it came from (--profile, SVC_PROFILE). */
-export function parseProfileName(text: string, source: string): string {
-  if (isSimpleName(text)) return text;
-  throw new UsageError(`${source}: "${text}" is not a usable profile name`, { hint: SIMPLE_NAME_RULE });
-}
-
-/** A profile's name is a folder's name (names.ts). */
-export const isProfileName = isSimpleName;
 
 /** The folder holding `name`'s files. */
 export function profileDir(env: Env, name: string): string {

@@ -13,7 +13,7 @@ import { lstatSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { SvcError } from '../core/errors.js';
-import { ensurePrivateDir } from './private-dir.js';
+import { ensurePrivateDir } from '../storage/private-dir.js';
 import { importWithoutSignalHooks } from './quiet-signal-hooks.js';
 import { BrokenStoreFileError, readStoreFile } from './store-file.js';
 

@@ -1,11 +1,11 @@
 /**
- * Reading the stored key of a profile with the care issue 10 asked for: a key file others can
+ * Reading the stored key of a profile with care, since it is a secret: a key file others can
  * read is made owner-only (and the user told), one that cannot be read is skipped and reported,
  * never quoted. Shared by the factory (the profile in use) and `svc profiles list` (every one).
  */
 import type { Reporter } from '../core/reporter.js';
 import { resolveApiKey, type ResolvedKey } from './api-key.js';
-import { tightenSecretFile } from './private-dir.js';
+import { tightenSecretFile } from '../storage/private-dir.js';
 import type { BrokenStoreFileError, JsonStoreFile } from './store.js';
 
 /** Say once, on stderr, that a settings file is skipped (the command goes on without it). */

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { replaceFile } from './replace-file.js';
 
-/** `dir`: svc's cache folder (settings/paths.ts cacheDir), given by the caller: storage knows no settings. */
+/** `dir`: svc's cache folder (paths.ts cacheDir), given by the caller. */
 const cacheFile = (dir: string): string => join(dir, 'models.json');
 
 /** Services remembered at most; the ones asked longest ago go first. */
@@ -65,7 +65,7 @@ export function cachedModels(dir: string, baseUrl: string): KeptModels | undefin
 
 /**
  * The ids kept for this base URL (none when there are none, or it was never asked). Without a base
- * URL: the ids of the service asked last, as completion offered before a base URL was set.
+ * URL (none is set yet): the ids of the service asked last, for completion to offer.
  */
 export function cachedModelIds(dir: string, baseUrl: string | undefined): string[] {
   if (baseUrl !== undefined) return cachedModels(dir, baseUrl)?.ids ?? [];

@@ -5,7 +5,7 @@
  *
  * Every caller creates the file exclusively ('wx'), so the random part only has to keep two
  * writers of one process from picking the same name, not be unguessable: Math.random rather than
- * node:crypto, which costs a one-shot chat about 4 ms to load and nothing else on that path needs.
+ * node:crypto, which nothing else a one-shot chat does needs, and which costs start-up to load.
  */
 import { join } from 'node:path';
 

@@ -5,7 +5,7 @@
  */
 import { jsonForOutput } from '../core/json.js';
 import { neutraliseForTerminal } from '../core/terminal-text.js';
-import { cutToColumns, textWidth } from '../render/width.js';
+import { cutToColumns, textWidth } from './width.js';
 
 export interface Column {
   /** The header, in capitals by convention (MODEL, OWNED BY). */
@@ -41,7 +41,7 @@ function padded(text: string, width: number, align: Column['align']): string {
 
 /**
  * The header line and one line per row, columns two spaces apart and as wide as their widest
- * cell in terminal columns (wide characters count two: render/width.ts), without trailing spaces.
+ * cell in terminal columns (wide characters count two: width.ts), without trailing spaces.
  * Every cell is neutralised here, so callers pass the text as it is.
  */
 export function tableLines(columns: readonly Column[], rows: readonly (readonly string[])[], options: TableOptions = {}): string[] {

@@ -3,7 +3,7 @@
  * the terminal's width, each row after the first indented under it, instead of the terminal
  * cutting it mid-word at the edge. Only for a terminal: a pipe or a file gets the line as it is.
  */
-import { textWidth } from '../render/width.js';
+import { textWidth } from './width.js';
 
 /** `text` (one line, already neutralised) wrapped to `columns`, later rows indented by `indent`. */
 export function wrapNote(text: string, columns: number, indent = 2): string {

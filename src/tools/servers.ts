@@ -11,7 +11,7 @@
  * Nothing here loads the MCP SDK: listing and editing servers starts none of them.
  */
 import { BrokenStoreFileError, openStore } from '../settings/store.js';
-import { tightenSecretFile } from '../settings/private-dir.js';
+import { tightenSecretFile } from '../storage/private-dir.js';
 import { profileExists, unknownProfileError, type SelectedProfile } from '../settings/profiles.js';
 import { UsageError } from '../core/errors.js';
 import { isObject, type JsonObject } from '../core/json.js';

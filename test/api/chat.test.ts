@@ -1,9 +1,9 @@
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partialOf, runChat } from '../../src/api/chat.js';
-import type { ChatRequest } from '../../src/api/chat-types.js';
+import { runChat } from '../../src/api/chat.js';
+import type { ChatCompletion, ChatRequest } from '../../src/api/chat-types.js';
 import { ApiClient } from '../../src/api/client.js';
-import { MalformedResponseError, NetworkError, ServerError } from '../../src/core/errors.js';
+import { describeError, exitCodeFor, MalformedResponseError, NetworkError, ReplyCutError, ServerError } from '../../src/core/errors.js';
 import { chunk, reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
 
 const scripted = useScriptedServer();
@@ -23,9 +23,14 @@ async function chatWith(handler: Handler, request: ChatRequest = streaming) {
   const deltas: string[] = [];
   try {
     const completion = await runChat(client, request, { onDelta: (text) => void deltas.push(text) });
-    return { completion, deltas, error: undefined };
+    return { completion, deltas, error: undefined, cut: undefined };
   } catch (error) {
-    return { completion: undefined, deltas, error };
+    // A failure once the service answered comes as a ReplyCutError: `error` is what cut the reply.
+    if (error instanceof ReplyCutError) {
+      const cut: ReplyCutError<ChatCompletion> = error;
+      return { completion: undefined, deltas, error: cut.cause, cut };
+    }
+    return { completion: undefined, deltas, error, cut: undefined };
   }
 }
 
@@ -84,11 +89,15 @@ describe('runChat streaming', () => {
   });
 
   it('a stream that ends before [DONE] or a finish_reason is interrupted (exit 6), partial text kept', async () => {
-    const { error, deltas } = await chatWith(reply.sse([chunk('par'), chunk('tial')]));
+    const { error, deltas, cut } = await chatWith(reply.sse([chunk('par'), chunk('tial')]));
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toContain('stream interrupted');
     expect(deltas.join('')).toBe('partial');
-    expect(partialOf(error)?.choices[0]?.message.content).toBe('partial');
+    expect(cut?.partial.choices[0]?.message.content).toBe('partial');
+    // Reported as the error that cut it: the same message, hint and exit code.
+    expect(cut?.message).toBe((error as Error).message);
+    expect(exitCodeFor(cut)).toBe(6);
+    expect(describeError(cut)).toEqual(describeError(error));
   });
 
   it('a connection cut mid-stream is interrupted too', async () => {
@@ -99,10 +108,13 @@ describe('runChat streaming', () => {
   });
 
   it('an error object mid-stream is a server error after the text so far', async () => {
-    const { error, deltas } = await chatWith(reply.sse([chunk('so far'), `data: {"error":{"message":"overloaded"}}\n\n`]));
+    const { error, deltas, cut } = await chatWith(reply.sse([chunk('so far'), `data: {"error":{"message":"overloaded"}}\n\n`]));
     expect(error).toBeInstanceOf(ServerError);
     expect((error as Error).message).toContain('overloaded');
     expect(deltas).toEqual(['so far']);
+    expect(cut?.partial.choices[0]?.message.content).toBe('so far');
+    expect(exitCodeFor(cut)).toBe(exitCodeFor(error));
+    expect(describeError(cut)).toEqual(describeError(error));
   });
 
   it('an error given as a string, and an `event: error`, are server errors too', async () => {

@@ -4,10 +4,12 @@
  *
  *   root (main, program, factory, cli)  the wiring: may import anything
  *   shell   commands/                   parsing and printing; nothing imports it but the root
- *           terminal/ render/ preview/  the screen
- *   domain  chat/ images/ conversations/ settings/ roles/ attachments/ tools/ (MCP servers)
+ *           export/                     conversations as documents (Markdown, HTML)
+ *           render/ preview/            the screen: Markdown and pictures, drawn through
+ *           terminal/                   the console: IO, signals, tables, text width
+ *   domain  chat/ images/ conversations/ settings/ roles/ attachments/ tools/ (MCP servers; settings/ below chat/)
  *   service api/                        requests, transport, SSE, retries
- *   base    storage/ (files on disk), core/ (errors, values, text)
+ *   base    storage/ (files on disk, svc's folders), core/ (errors, values, text, names)
  *
  * And the emulator, the local service, is a package of its own (packages/emulator, @svc/emulator):
  * svc loads it only in `svc emulator`, it imports nothing of svc, and inside it the protocol
@@ -20,6 +22,7 @@ import { EMULATOR, EMULATOR_PACKAGE, importGraph, packageName, ROOT, type Module
 
 const DOMAIN = ['chat', 'images', 'conversations', 'settings', 'roles', 'attachments', 'tools'];
 const SCREEN = ['terminal', 'render', 'preview'];
+const BELOW_SHELL = ['core', 'storage', 'api', ...DOMAIN];
 
 interface Rule {
   name: string;
@@ -56,16 +59,34 @@ const RULES: Rule[] = [
     mayImport: ['core', 'storage', 'api', ...DOMAIN],
   },
   {
+    name: 'settings/ imports no chat/',
+    why: 'chat reads the settings, never the reverse; what both need (the params of a request) sits below them in core/',
+    folders: ['settings'],
+    mayImport: BELOW_SHELL.filter((folder) => folder !== 'chat'),
+  },
+  {
     name: 'the screen imports no command',
     why: 'rendering and previews serve every command; a command is only ever the caller',
     folders: SCREEN,
-    mayImport: ['core', 'storage', 'api', ...DOMAIN, ...SCREEN],
+    mayImport: [...BELOW_SHELL, ...SCREEN],
+  },
+  {
+    name: 'terminal/ imports neither render/ nor preview/',
+    why: 'the console is what the renderer and the previews draw through; what they share with it (the width of text) lives in terminal/',
+    folders: ['terminal'],
+    mayImport: BELOW_SHELL,
+  },
+  {
+    name: 'the exports read the domain and the renderer, no command',
+    why: 'a document made of a conversation is a pure function of it; the command decides where it goes (stdout or a file)',
+    folders: ['export'],
+    mayImport: [...BELOW_SHELL, 'render'],
   },
   {
     name: 'nothing imports commands/ but the root and commands/ itself',
     why: 'shared work lives in the domain once; a second caller of a command module is a domain module waiting to be moved',
-    folders: ['core', 'storage', 'api', ...DOMAIN, ...SCREEN],
-    mayImport: ['core', 'storage', 'api', ...DOMAIN, ...SCREEN].filter((folder) => folder !== 'commands'),
+    folders: [...BELOW_SHELL, ...SCREEN, 'export'],
+    mayImport: [...BELOW_SHELL, ...SCREEN, 'export'],
   },
 ];
 
@@ -105,11 +126,18 @@ describe('the layers of src/', () => {
       ['api/client.ts', { imports: ['core/errors.ts', 'settings/store.ts'], nodeModules: [], packages: [] }],
       ['settings/store.ts', { imports: ['commands/x.ts'], nodeModules: [], packages: [] }],
       ['commands/x.ts', { imports: ['api/client.ts'], nodeModules: [], packages: [] }],
+      ['terminal/table.ts', { imports: ['render/width.ts', 'core/errors.ts'], nodeModules: [], packages: [] }],
+      ['settings/definitions.ts', { imports: ['chat/request-params.ts', 'roles/store.ts'], nodeModules: [], packages: [] }],
+      ['render/cells.ts', { imports: ['terminal/width.ts', 'export/html.ts'], nodeModules: [], packages: [] }],
     ]);
     expect(breaches(toy, RULES)).toEqual([
       expect.stringMatching(/^api imports nothing of the domain or the shell .*: api\/client\.ts → settings\/store\.ts$/),
       expect.stringMatching(/^the domain imports no shell .*: settings\/store\.ts → commands\/x\.ts$/),
+      expect.stringMatching(/^settings\/ imports no chat\/ .*: settings\/store\.ts → commands\/x\.ts$/),
       expect.stringMatching(/^nothing imports commands\/ .*: settings\/store\.ts → commands\/x\.ts$/),
+      expect.stringMatching(/^terminal\/ imports neither render\/ nor preview\/ .*: terminal\/table\.ts → render\/width\.ts$/),
+      expect.stringMatching(/^settings\/ imports no chat\/ .*: settings\/definitions\.ts → chat\/request-params\.ts$/),
+      expect.stringMatching(/^the screen imports no command .*: render\/cells\.ts → export\/html\.ts$/),
     ]);
   });
 

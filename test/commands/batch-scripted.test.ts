@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
+import { chunk, reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
 
 /** A line of JSON as the test reads it, navigated freely. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -116,6 +116,21 @@ describe('svc batch: how requests are sent', () => {
     expect(out.dead.error).toEqual({ code: 'network_error', message: expect.stringContaining('was closed before any answer') });
     expect(scripted.server.requests.filter((request) => idOf(request.body) === 'dead')).toHaveLength(2);
     expect(result.stderr).toContain('3 requests: 2 succeeded, 1 failed');
+  });
+
+  it('a reply cut mid-stream, or ended by an error event, is recorded as the error that cut it', async () => {
+    writeFileSync(home('cut.jsonl'), [chatLine('cut'), chatLine('refused')].join('\n'));
+    const byRequest: Handler = (req, res, body) =>
+      idOf(body) === 'cut'
+        ? reply.sse([chunk('half a ')])(req, res, body)
+        : reply.sse([chunk('so far'), 'data: {"error":{"message":"overloaded","code":"overloaded"}}\n\n'])(req, res, body);
+    scripted.server.script(...times(2, () => byRequest));
+    const result = await runSvc(['batch', 'cut.jsonl', '--concurrency', '1'], sandbox);
+    expect(result.exitCode).toBe(1);
+    const out = Object.fromEntries(records(result.stdout).map((record) => [record.custom_id, record]));
+    expect(out.cut.error).toEqual({ code: 'network_error', message: expect.stringContaining('stream interrupted') });
+    expect(out.refused.error).toEqual({ code: 'overloaded', message: expect.stringContaining('overloaded') });
+    expect(result.stderr).toContain('2 requests: 0 succeeded, 2 failed');
   });
 
   it('a refused key stops at once: exit 3, nothing recorded for it, no further request sent', async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
-import { textWidth } from '../../src/render/width.js';
+import { textWidth } from '../../src/terminal/width.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHAT_OWNED, parseParams, withParams } from '../../src/chat/request-params.js';
+import { CHAT_OWNED, parseParams, withParams } from '../../src/core/request-params.js';
 import { UsageError } from '../../src/core/errors.js';
 import { roleFilePath } from '../../src/roles/store.js';
 import { png } from '../helpers/fake-images.js';

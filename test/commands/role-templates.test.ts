@@ -1,15 +1,14 @@
 /**
- * Templates with blanks (issue 24, item 4), as a user meets them: `svc roles set --prompt`,
- * `svc roles show` listing the blanks, `svc chat --role R --var k=v` (words and piped stdin as
- * {{input}}), an unfilled blank as exit 2 before anything is read or sent, batch --prompts
- * lines through the template, and the session wrapping each message.
+ * Templates with blanks, as a user meets them: `svc roles set --prompt`, `svc roles show`
+ * listing the blanks, `svc chat --role R --var k=v` (words and piped stdin as {{input}}), an
+ * unfilled blank as exit 2 before anything is read or sent, batch --prompts lines through the
+ * template, the session wrapping each message, and all of them sending the same message.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { roleFilePath } from '../../src/roles/store.js';
-import { fillRole } from '../../src/roles/fill-role.js';
-import { loadRole } from '../../src/roles/store.js';
+import { promptWithRole, roleToUse } from '../../src/roles/fill-role.js';
 import { runSvc } from '../helpers/in-process.js';
 import { runScriptedSession } from '../helpers/scripted-session.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
@@ -121,9 +120,45 @@ describe('the session with a templated role', () => {
   it('wraps each typed message in the template', async () => {
     scripted.server.script(answer(), answer());
     const plan = { ...sessionPlan(), vars: { lang: 'Dutch' } };
-    const role = fillRole(loadRole(sandbox.env, 'interpret'), plan.vars);
+    const role = roleToUse(sandbox.env, 'interpret', plan.vars);
     await runScriptedSession(sandbox, ['first', 'second'], { plan, start: { role }, prepare: (session) => session.setSystem(role!.system) });
     expect(bodies().map((body) => body.messages.at(-1)!.content)).toEqual(['Translate this:\n\nfirst', 'Translate this:\n\nsecond']);
     expect(bodies()[1]!.messages[0]).toEqual({ role: 'system', content: 'You translate into Dutch, plainly.' });
+  });
+});
+
+describe('one wrapping for every caller', () => {
+  // A template without {{input}} (the prompt goes after it) and a value holding braces: the
+  // cases where two wrappings would most easily differ.
+  const template = '---\nprompt: "Answer in {{lang}} ({{style:briefly}}):"\n---\nYou are terse.\n';
+  const vars = { lang: '{{input}}' };
+  const lastUserMessage = (): string => bodies().at(-1)!.messages.at(-1)!.content;
+
+  it('one-shot chat, the session (its role from --role, and from /role) and batch send the same message (the first message piped to -i: session.pty.test.ts)', async () => {
+    writeFileSync(roleFilePath(sandbox.env, 'brief'), template);
+    const expected = promptWithRole(roleToUse(sandbox.env, 'brief', vars), 'good morning');
+    expect(expected).toBe('Answer in {{input}} (briefly):\n\ngood morning');
+    const sent: Record<string, string> = {};
+
+    scripted.server.script(answer());
+    const oneShot = await runSvc(['chat', '--no-save', '--role', 'brief', '--var', 'lang={{input}}', 'good morning'], sandbox);
+    expect(oneShot.exitCode, oneShot.stderr).toBe(0);
+    sent.oneShot = lastUserMessage();
+
+    scripted.server.script(answer());
+    await runScriptedSession(sandbox, ['good morning'], { plan: { ...sessionPlan(), vars }, start: { role: roleToUse(sandbox.env, 'brief', vars) } });
+    sent.sessionTyped = lastUserMessage();
+
+    scripted.server.script(answer());
+    await runScriptedSession(sandbox, ['/role brief', 'good morning'], { plan: { ...sessionPlan(), vars } });
+    sent.sessionRole = lastUserMessage();
+
+    writeFileSync(join(sandbox.home, 'lines.txt'), 'good morning\n');
+    scripted.server.script(reply.json(200, completion));
+    const batch = await runSvc(['batch', '--prompts', 'lines.txt', '--role', 'brief', '--var', 'lang={{input}}'], sandbox);
+    expect(batch.exitCode, batch.stderr).toBe(0);
+    sent.batch = lastUserMessage();
+
+    expect(sent).toEqual({ oneShot: expected, sessionTyped: expected, sessionRole: expected, batch: expected });
   });
 });

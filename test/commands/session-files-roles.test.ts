@@ -15,7 +15,7 @@ import type { ChatPlan } from '../../src/commands/chat/options.js';
 import { ConversationStore } from '../../src/conversations/store.js';
 import { createFactory } from '../../src/factory.js';
 import { InterruptRouter } from '../../src/terminal/interrupts.js';
-import { loadRole } from '../../src/roles/store.js';
+import { roleToUse } from '../../src/roles/fill-role.js';
 import { testIO } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { chunk, reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
@@ -55,7 +55,7 @@ async function session(lines: string[], options: { role?: string; plan?: Partial
     words: [], fields: {}, system: undefined, stream: true, json: false, usage: false, stdin: false, interactive: true,
     conversation: { continueLatest: false, sessionName: 'talk', save: true }, settings: {}, ...options.plan,
   };
-  const role = options.role === undefined ? undefined : loadRole(sandbox.env, options.role);
+  const role = roleToUse(sandbox.env, options.role, {});
   try {
     const settings = await factory.settings(plan.settings);
     const client = await factory.apiClient(settings);

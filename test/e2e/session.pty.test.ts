@@ -5,9 +5,11 @@
  * or from the emulator where its answer is all that matters.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../src/conversations/store.js';
+import { promptWithRole, roleToUse } from '../../src/roles/fill-role.js';
+import { roleFilePath } from '../../src/roles/store.js';
 import { useEmulatorSandbox } from '../helpers/emulator-sandbox.js';
 import { SVC_BIN } from '../helpers/run-svc.js';
 import { chunk, reply, useScriptedServer, type Handler } from '../helpers/scripted-server.js';
@@ -164,6 +166,27 @@ describe.skipIf(!hasTmux)('svc chat, interactive, in a terminal', () => {
       await term.waitFor('[exit 0]');
       const store = new ConversationStore(setup.sandbox.env);
       expect(store.read(store.latest()!).turns[0]?.user).toBe('summarise\n\nmy notes about rivers\nsecond line');
+    } finally {
+      await term.kill();
+    }
+  });
+
+  it('cat notes | svc chat -i --role R sends the notes in the role\'s template, as one-shot chat would (roles/fill-role.ts)', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(dirname(roleFilePath(setup.sandbox.env, 'brief')), { recursive: true });
+    writeFileSync(roleFilePath(setup.sandbox.env, 'brief'), '---\nprompt: "Answer in {{lang}} ({{style:briefly}}):"\n---\nYou are terse.\n');
+    const notes = join(setup.sandbox.home, 'notes.txt');
+    writeFileSync(notes, 'good morning\n');
+    const term = await startTmux(`cat "${notes}" | ${svcLine("chat -i --session templated --max-tokens 10 --role brief --var 'lang={{input}}'")}`, setup.sandbox.env, setup.sandbox.home);
+    try {
+      await term.waitFor('(sent the prompt: 3 lines');
+      await term.waitFor(/\n› $/m, 15_000);
+      await term.type('/exit', true);
+      await term.waitFor('[exit 0]');
+      const store = new ConversationStore(setup.sandbox.env);
+      const expected = promptWithRole(roleToUse(setup.sandbox.env, 'brief', { lang: '{{input}}' }), 'good morning');
+      expect(expected).toBe('Answer in {{input}} (briefly):\n\ngood morning');
+      expect(store.read('templated').turns[0]?.user).toBe(expected);
     } finally {
       await term.kill();
     }

@@ -9,7 +9,7 @@
  * never do. `resize` changes its width as xterm does (rows cut at the new edge) or as tmux does
  * (each line re-wrapped to the new width, the cursor kept at its place in its line).
  */
-import { codePointWidth } from '../../src/render/width.js';
+import { codePointWidth } from '../../src/terminal/width.js';
 
 export interface ScreenCell {
   char: string;

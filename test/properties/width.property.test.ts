@@ -1,11 +1,11 @@
 /**
- * The display width of text (src/render/width.ts): counting printable ASCII in place gives the
+ * The display width of text (src/terminal/width.ts): counting printable ASCII in place gives the
  * same width as measuring every code point on its own, for any text (astral characters, lone
  * surrogates, combining marks, wide characters, zero-width ones).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codePointWidth, cutToColumns, textWidth } from '../../src/render/width.js';
+import { codePointWidth, cutToColumns, textWidth } from '../../src/terminal/width.js';
 
 const anyText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),

@@ -1,4 +1,4 @@
-/** Blanks in a role's text (issue 24, item 4): finding, filling, --var parsing, the role-level checks. */
+/** Blanks in a role's text: finding, filling, --var parsing, the role-level checks. */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { fillRole, promptWithRole } from '../../src/roles/fill-role.js';
@@ -61,14 +61,21 @@ describe('fillRole and promptWithRole', () => {
   });
 
   it('puts the prompt into {{input}}, or after a template without one; no template: the prompt as is', () => {
-    expect(promptWithRole(translate, {}, 'good morning')).toBe('Translate:\n\ngood morning');
-    expect(promptWithRole(role('s', 'Be {{mood:kind}}.'), {}, 'hi')).toBe('Be kind.\n\nhi');
-    expect(promptWithRole(role('s', 'Be {{mood:kind}}.'), {}, '')).toBe('Be kind.');
-    expect(promptWithRole(role('s'), {}, 'hi')).toBe('hi');
+    expect(promptWithRole(fillRole(translate, { lang: 'x' }), 'good morning')).toBe('Translate:\n\ngood morning');
+    expect(promptWithRole(fillRole(role('s', 'Be {{mood:kind}}.'), {}), 'hi')).toBe('Be kind.\n\nhi');
+    expect(promptWithRole(fillRole(role('s', 'Be {{mood:kind}}.'), {}), '')).toBe('Be kind.');
+    expect(promptWithRole(fillRole(role('s'), {}), 'hi')).toBe('hi');
+    expect(promptWithRole(undefined, 'hi')).toBe('hi');
+  });
+
+  it("fills the template's blanks with the vars the role was filled with; a value or the prompt is never read for blanks", () => {
+    const used = fillRole(role('s', 'In {{lang}}, {{mood:kindly}}: {{input}}'), { lang: '{{input}}', mood: 'plainly' });
+    expect(used!.vars).toEqual({ lang: '{{input}}', mood: 'plainly' });
+    expect(promptWithRole(used, 'hi {{lang}}')).toBe('In {{input}}, plainly: hi {{lang}}');
   });
 
   it('a template needing the prompt, without one, says how to give it', () => {
-    expect(() => promptWithRole(translate, {}, '')).toThrow('give it as words or pipe it in');
-    expect(promptWithRole(role('s', 'Say {{input:hello}}'), {}, '')).toBe('Say hello');
+    expect(() => promptWithRole(fillRole(translate, { lang: 'x' }), '')).toThrow('give it as words or pipe it in');
+    expect(promptWithRole(fillRole(role('s', 'Say {{input:hello}}'), {}), '')).toBe('Say hello');
   });
 });

@@ -1,7 +1,7 @@
 /** The aligned table every listing shows on a terminal (src/terminal/table.ts). */
 import { describe, expect, it } from 'vitest';
 import { tableLines, tableText, terminalWidth } from '../../src/terminal/table.js';
-import { textWidth } from '../../src/render/width.js';
+import { textWidth } from '../../src/terminal/width.js';
 
 describe('tableLines', () => {
   it('pads each column to its widest cell, header included, two spaces apart, with no trailing spaces', () => {

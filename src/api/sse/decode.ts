@@ -20,7 +20,7 @@ export class SseDecoder<Read = never> {
 
   /**
    * With a shortcut, the events it recognises are handed out as their text without being cut
-   * into lines and fields: on a long stream that was most of the work (bench/README.md).
+   * into lines and fields, which would otherwise be most of the work on a long stream (bench/README.md).
    */
   constructor(private readonly shortcut?: EventShortcut<Read>) {}
 

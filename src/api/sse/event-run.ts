@@ -2,8 +2,8 @@
  * A run of stream events that are one remembered chunk with other text (sse/repeat-chunks.ts),
  * read from the stream's text in one go. One regular expression checks the whole run, event by
  * event (V8 runs it as native code), and the texts come out by removing what lies between them
- * with one replaceAll: no JavaScript runs per event, which on a long stream was the largest cost
- * left once nothing was parsed (bench/README.md).
+ * with one replaceAll: no JavaScript runs per event, which on a long stream is the largest cost
+ * left once nothing is parsed (bench/README.md, "A run of the same chunk read in one go").
  *
  * Each event must be written the usual way: `data: `, the chunk on one line, a blank line, LF line
  * ends. The string in it must be valid JSON (no raw control character, only JSON's escapes), so

@@ -8,8 +8,8 @@
  * first, because CR and LF never occur inside a multi-byte UTF-8 sequence, and it is much cheaper:
  * one decode per network read instead of a Buffer view and a decode per line. A chunk of ASCII
  * alone (most of a stream: JSON escapes what is not) is its own text, byte for byte, and is taken
- * as Latin-1, several times faster than the streaming decoder, whenever the decoder holds no part
- * of a character (bench/README.md, "Stream").
+ * as Latin-1, much cheaper than the streaming decoder, whenever the decoder holds no part
+ * of a character (bench/README.md, "ASCII read as Latin-1").
  *
  * A line that never ends is stopped at MAX_SSE_LINE_BYTES (limits.ts), counted in characters of
  * the decoded text (never more than its bytes), rather than held until memory runs out.

@@ -3,8 +3,8 @@
  * before it with other text in `delta.content` (the same id, model, created, index; no finish
  * reason yet). Once a chunk of that kind has been parsed, its text before and after the content
  * string is remembered; a later chunk that has exactly that text around a single JSON string is
- * the same chunk with new text, and only the string is read. Parsing each chunk was the largest
- * part of svc's own time on a long stream (bench/README.md).
+ * the same chunk with new text, and only the string is read. Parsing each chunk would be the
+ * largest part of svc's own time on a long stream (bench/README.md).
  *
  * Anything else (another field, a finish reason, usage, a role, reasoning, spaces laid out
  * differently, a random field some services add to every chunk) does not match, and is parsed

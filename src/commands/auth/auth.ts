@@ -9,7 +9,7 @@ import { parseBaseUrl } from '../../core/parse-values.js';
 import { forOutput } from '../../core/terminal-text.js';
 import type { Factory } from '../../factory.js';
 import { API_KEY_ENV, checkKeyShape, envApiKey, maskKey, missingKeyError, removeApiKey, replaceApiKey, storeApiKey } from '../../settings/api-key.js';
-import { cacheDir } from '../../settings/paths.js';
+import { cacheDir } from '../../storage/paths.js';
 import { profileExists, profileOrigin } from '../../settings/profiles.js';
 import { redact } from '../../terminal/debug.js';
 import { canPrompt, type IO } from '../../terminal/io.js';

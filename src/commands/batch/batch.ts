@@ -8,10 +8,10 @@
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { ASPECT_RATIOS, IMAGE_FORMATS } from '../../api/images/formats.js';
 import { parseRequestFields, rawFieldsOfFlags } from '../../chat/request-fields.js';
-import { CHAT_OWNED, IMAGE_OWNED, parseParams } from '../../chat/request-params.js';
+import { CHAT_OWNED, IMAGE_OWNED, parseParams } from '../../core/request-params.js';
 import { UsageError } from '../../core/errors.js';
 import { parseIntegerInRange } from '../../core/parse-values.js';
-import { parseRoleName } from '../../roles/store.js';
+import { parseRoleName } from '../../core/names.js';
 import { parseVars } from '../../roles/template.js';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';

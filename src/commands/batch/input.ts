@@ -189,11 +189,11 @@ export interface CheckedInput {
 
 /**
  * An input file up to this size has its checked requests kept, so the second pass neither reads
- * nor parses it again: for a batch of 2,000 short lines that was a few percent of its time
- * (bench/README.md, "Batch"). Parsed requests take several times their text, so the bound is
- * low, and decided from the file's size before anything is kept (keeping the first megabyte of a
- * larger file and dropping it raised that batch's peak memory); a larger file, stdin and pipes
- * are read again, so a batch of any size still runs in memory that does not grow with it.
+ * nor parses it again (bench/README.md, "The batch's checked requests kept for a small input").
+ * Parsed requests take several times their text, so the bound is low, and decided from the
+ * file's size before anything is kept (keeping the first megabyte of a larger file and then
+ * dropping it would raise the batch's peak memory); a larger file, stdin and pipes are read
+ * again, so a batch of any size still runs in memory that does not grow with it.
  */
 const KEEP_BYTES = 1024 * 1024;
 

@@ -33,8 +33,8 @@ export async function* readLines(stream: AsyncIterable<unknown> | Iterable<unkno
 /**
  * The lines of a regular file, read synchronously a megabyte at a time: the same lines as
  * {@link readLines}, without a stream and an asynchronous step for each line. A batch checks its
- * whole input before sending anything, and through a read stream that check of 2,000 short lines
- * took 60 to 85 ms at start-up, against about 10 ms this way (bench/README.md, "Batch").
+ * whole input before sending anything, and through a read stream that check would take several
+ * times as long, all of it at start-up (bench/README.md, "The batch's input read synchronously").
  */
 export function* fileLines(path: string, maxBytes = MAX_REQUEST_LINE_BYTES): Generator<Line> {
   // A buffer of its own: the lines are taken lazily, between the batch's other reads.

@@ -34,8 +34,8 @@ export function jsonLine(record: unknown, forTerminal = false, hide: (json: stri
  * The records that finish in one turn of the event loop (answers read from several connections
  * at once) go out in one write at the end of that turn, and each write() resolves only once its
  * line is in the file, so a record is never counted done before it is written, and a failure to
- * write reaches the request whose line it was. One write a line was 2,000 write(2) calls for a
- * batch of 2,000, a measurable share of its time (bench/README.md, "Batch").
+ * write reaches the request whose line it was. One write a line would be a system call a record,
+ * a measurable share of a batch's time (bench/README.md, "The batch's lines written together").
  */
 export function fileSink(path: string, shownAs: string, hide?: (json: string) => string): LineSink {
   let fd: number;

@@ -1,10 +1,9 @@
 /**
  * The pause every worker of a batch shares: a 429 (or a Retry-After) seen by one request holds
  * them all until the wait the service asked for is over, then they go on together: one timer
- * wakes every worker waiting on the pause in the same turn. (With a timer each they woke a
- * millisecond or so apart, and the first awake could send its next request and the one after
- * before the last had woken.) A later request for a pause extends it; it never shortens one
- * already held.
+ * wakes every worker waiting on the pause in the same turn. (With a timer each they would wake
+ * apart, and the first awake could send its next request and the one after before the last had
+ * woken.) A later request for a pause extends it; it never shortens one already held.
  */
 import type { SharedPause } from '../../api/client.js';
 import { InterruptedError } from '../../core/errors.js';

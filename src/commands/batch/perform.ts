@@ -12,7 +12,7 @@ import { basename, join } from 'node:path';
 import { runChat } from '../../api/chat.js';
 import type { ApiClient } from '../../api/client.js';
 import { generateImages, type ImageGeneration } from '../../api/images/generate.js';
-import { ApiError, AuthError, InterruptedError, SvcError } from '../../core/errors.js';
+import { ApiError, AuthError, InterruptedError, ReplyCutError, SvcError } from '../../core/errors.js';
 import { emptyReplyNote } from '../../api/reply-checks.js';
 import { isObject } from '../../core/json.js';
 import { namedTarget, saveGeneration, temporaryFiles } from '../../images/save-generation.js';
@@ -64,7 +64,10 @@ function usageOf(usage: unknown): Usage {
 
 async function performChat(request: Extract<BatchRequest, { kind: 'chat' }>, context: PerformContext): Promise<Performed> {
   let answer = { status: 200, requestId: undefined as string | undefined };
-  const completion = await runChat(context.client, request.body, { signal: context.signal, onResponse: (seen) => (answer = seen) });
+  // A line's record holds the failure alone: what arrived of a reply cut short is not kept.
+  const completion = await runChat(context.client, request.body, { signal: context.signal, onResponse: (seen) => (answer = seen) }).catch((error: unknown) => {
+    throw error instanceof ReplyCutError ? error.cause : error;
+  });
   const empty = emptyReplyNote(completion)?.replace('--max-tokens', 'max_tokens');
   const record = answerRecord(request.customId, answer.status, answer.requestId, completion);
   // null when the answer has no fenced block: the field is there on every chat line, so a script can rely on it.

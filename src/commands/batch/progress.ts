@@ -18,8 +18,8 @@ const ERASE_LINE = '\r\u001b[K';
 const REDRAW_MS = 100;
 
 /**
- * 5120 → "5,120". Not toLocaleString: its first call loads ICU's locale data, about 40 ms, a
- * visible share of a whole batch against a fast server.
+ * 5120 → "5,120". Not toLocaleString: its first call loads ICU's locale data, a visible share
+ * of a whole batch against a fast server.
  */
 export function count(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -24,8 +24,8 @@ export interface OutputRecord {
  * appending to one file, without a call to the random source for every line.
  *
  * The 16 come from Math.random, which V8 seeds from the system's entropy in every process: an id
- * only has to differ from other runs' ids, not be unguessable, and node:crypto would add about
- * 2.5 ms to every batch's start-up only for this (as for temporary names: storage/temp-name.ts).
+ * only has to differ from other runs' ids, not be unguessable, and node:crypto would add its
+ * loading to every batch's start-up only for this (as for temporary names: storage/temp-name.ts).
  */
 const RUN_PREFIX = randomHex8() + randomHex8();
 let recordCount = 0;

@@ -3,7 +3,7 @@
  * `{"custom_id", "method": "POST", "url", "body"}`. Anything wrong is a {@link BodyProblem} whose
  * message says what, so the whole file can be listed before anything is sent.
  */
-import { withParams, type RequestParams } from '../../chat/request-params.js';
+import { withParams, type RequestParams } from '../../core/request-params.js';
 import type { ChatRequest } from '../../api/chat-types.js';
 import type { ImageRequest } from '../../api/images/generate.js';
 import type { ImageFormat } from '../../api/images/formats.js';

@@ -10,13 +10,11 @@ import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { defaultChatModel, modelsKnown, namedChatModel } from '../../chat/model-choice.js';
 import type { AspectRatio, ImageFormat } from '../../api/images/formats.js';
 import type { RequestFields } from '../../chat/request-fields.js';
-import { chatParams, type RequestParams } from '../../chat/request-params.js';
+import { chatParams, type RequestParams } from '../../core/request-params.js';
 import { escapeJsonForTerminal } from '../../core/json.js';
 import type { ResolvedSettings, SettingFlags } from '../../factory.js';
-import { cacheDir } from '../../settings/paths.js';
-import { fillRole, promptWithRole } from '../../roles/fill-role.js';
-import type { Role } from '../../roles/role-file.js';
-import { loadRole } from '../../roles/store.js';
+import { cacheDir } from '../../storage/paths.js';
+import { promptWithRole, roleToUse, type RoleInUse } from '../../roles/fill-role.js';
 import { removeStaleTempFiles } from '../../images/temp-image-file.js';
 import { ExitCode, InterruptedError, SilentExit, SvcError, UsageError } from '../../core/errors.js';
 import { describeLineProblems } from '../../storage/jsonl-file.js';
@@ -69,15 +67,14 @@ export interface BatchPlan {
   vars?: Record<string, string>;
 }
 
-function defaultsFor(plan: BatchPlan, models: { chat: string; image: string }, storedParams: string | undefined, role: Role | undefined): RequestDefaults {
-  const vars = plan.vars ?? {};
+function defaultsFor(plan: BatchPlan, models: { chat: string; image: string }, storedParams: string | undefined, role: RoleInUse | undefined): RequestDefaults {
   return {
     // A role as in `svc chat --role`: flags over its defaults; -s over its system message.
     chat: { model: models.chat, system: plan.system ?? (role?.system || undefined), fields: { ...role?.fields, ...plan.chatFields } },
     image: { model: models.image, ...plan.image },
     // The profile's `params` setting is for chat requests (as in `svc chat`); --param for both kinds.
     params: { chat: chatParams(storedParams, role?.params, plan.params), image: plan.params ?? {} },
-    ...(role?.prompt ? { wrapPrompt: (text: string) => promptWithRole(role, vars, text) } : {}),
+    ...(role?.prompt ? { wrapPrompt: (text: string) => promptWithRole(role, text) } : {}),
   };
 }
 
@@ -141,7 +138,7 @@ export async function sendBatch(plan: BatchPlan, context: CommandContext): Promi
   const { factory } = context;
   const { io } = factory;
   // The role's blanks are checked here, before the input is read or anything sent.
-  const role = fillRole(plan.role === undefined ? undefined : loadRole(io.env, plan.role), plan.vars ?? {});
+  const role = roleToUse(io.env, plan.role, plan.vars);
   keepHeapSteady();
   const source = openInput(io, plan.input.name, plan.input.format, context.signal);
   let lock: HeldLock | undefined;

@@ -6,11 +6,10 @@
  * is declared.
  */
 import { Command, Option } from '@commander-js/extra-typings';
-import { checkConversationName } from '../../conversations/store.js';
+import { checkConversationName, parseRoleName } from '../../core/names.js';
 import { UsageError } from '../../core/errors.js';
 import { parseRequestFields, rawFieldsOfFlags } from '../../chat/request-fields.js';
-import { CHAT_OWNED, parseParams } from '../../chat/request-params.js';
-import { parseRoleName } from '../../roles/store.js';
+import { CHAT_OWNED, parseParams } from '../../core/request-params.js';
 import { parseVars } from '../../roles/template.js';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';

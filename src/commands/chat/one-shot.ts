@@ -16,7 +16,7 @@ import { reasoningShown, replyText } from './reply.js';
 import { completionWithSteps, declinedError, oneShotApproval, openChatTools, replyWithTools, stepLimitError, toolTurn } from './tool-turn.js';
 import { DEFAULT_MAX_STEPS } from './tool-flags.js';
 import { emptyReplyNote } from '../../api/reply-checks.js';
-import { chatParams } from '../../chat/request-params.js';
+import { chatParams } from '../../core/request-params.js';
 import { buildChatRequest, fieldsWithRole, type ChatInputs, type ChatPlan } from './options.js';
 import { printDryRun } from '../dry-run.js';
 import { rendersReplies } from './reply-renderer.js';
@@ -38,7 +38,7 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   // Decided before anything is sent: a mistyped SVC_RENDER on a terminal is a usage error (exit 2).
   const render = !plan.json && !plan.dryRun && rendersReplies(replyIO, settings);
   const typed = await readPrompt(io, plan, inputs.files, signal);
-  const prompt = { ...typed, text: promptWithRole(inputs.role, plan.vars ?? {}, typed.text) };
+  const prompt = { ...typed, text: promptWithRole(inputs.role, typed.text) };
   const text = prompt.text;
   if (text === '') {
     // -x on its own would otherwise read as a session: it takes the code of one answer.

@@ -5,7 +5,7 @@ import { ConversationSession } from '../../conversations/session.js';
 import type { ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../core/errors.js';
 import type { ResolvedSettings } from '../../factory.js';
-import { cacheDir } from '../../settings/paths.js';
+import { cacheDir } from '../../storage/paths.js';
 import type { Role } from '../../roles/role-file.js';
 import type { ConversationChoice } from './options.js';
 

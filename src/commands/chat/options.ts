@@ -6,8 +6,9 @@
 import type { ChatRequest, RequestMessage } from '../../api/chat-types.js';
 import type { AttachedFile } from '../../attachments/read.js';
 import type { RequestFields } from '../../chat/request-fields.js';
-import { withParams, type RequestParams } from '../../chat/request-params.js';
+import { withParams, type RequestParams } from '../../core/request-params.js';
 import type { SettingFlags } from '../../factory.js';
+import type { RoleInUse } from '../../roles/fill-role.js';
 import type { Role } from '../../roles/role-file.js';
 import type { ToolFlags } from './tool-flags.js';
 
@@ -51,7 +52,7 @@ export interface ChatPlan {
   vars?: Record<string, string>;
   /** `-x/--extract` (all blocks) or `--extract-last`: stdout gets only the answer's code. */
   extract?: 'all' | 'last' | undefined;
-  /** `--param KEY=VALUE`: fields added to the request body as given (chat/request-params.ts). */
+  /** `--param KEY=VALUE`: fields added to the request body as given (core/request-params.ts). */
   params?: RequestParams;
   /** `--tools`, `--no-tools`, `--allow`, `--max-steps` (tool-flags.ts). */
   tools?: ToolFlags;
@@ -59,7 +60,7 @@ export interface ChatPlan {
 
 /** What a chat reads from the disk before stdin is read or anything is sent: the role of --role and the files of -f. */
 export interface ChatInputs {
-  role: Role | undefined;
+  role: RoleInUse | undefined;
   files: AttachedFile[];
 }
 

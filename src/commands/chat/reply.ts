@@ -3,7 +3,8 @@
  * ReplyWriter, a final newline. Used by the one-shot command and by each turn of the session;
  * it reports what happened instead of throwing, so the caller can keep what arrived.
  */
-import { partialOf, runChat } from '../../api/chat.js';
+import { runChat } from '../../api/chat.js';
+import { ReplyCutError } from '../../core/errors.js';
 import type { ChatCompletion, ChatRequest } from '../../api/chat-types.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Prompt } from '../../attachments/message.js';
@@ -133,8 +134,9 @@ async function streamOnce(io: IO, client: ApiClient, request: ChatRequest, optio
           },
     });
   } catch (error) {
-    outcome.error = error;
-    outcome.completion = partialOf(error);
+    const cut: ReplyCutError<ChatCompletion> | undefined = error instanceof ReplyCutError ? error : undefined;
+    outcome.error = cut ? cut.cause : error;
+    outcome.completion = cut?.partial;
   } finally {
     spinner.stop();
     options.signal.removeEventListener('abort', onAbort);

@@ -7,8 +7,7 @@
 import { describeTotal } from '../../attachments/message.js';
 import { readAttachments } from '../../attachments/read.js';
 import { UsageError } from '../../core/errors.js';
-import { fillRole, promptWithRole } from '../../roles/fill-role.js';
-import { loadRole } from '../../roles/store.js';
+import { promptWithRole, roleToUse } from '../../roles/fill-role.js';
 import type { IO } from '../../terminal/io.js';
 import type { CommandContext } from '../context.js';
 import { runOneShot } from './one-shot.js';
@@ -30,13 +29,13 @@ export async function startChat(plan: ChatPlan, context: CommandContext): Promis
   // terminal has none.
   const first = await readPrompt(io, plan, inputs.files, context.signal);
   const { runInteractive } = await import('./interactive/repl.js');
-  const firstMessage = first.text === '' ? undefined : { ...first, text: promptWithRole(inputs.role, plan.vars ?? {}, first.text) };
+  const firstMessage = first.text === '' ? undefined : { ...first, text: promptWithRole(inputs.role, first.text) };
   await runInteractive(plan, inputs.role, context, firstMessage);
 }
 
 function prepareChat(io: IO, plan: ChatPlan): ChatInputs {
   // Its blanks are checked and its system message filled here, before stdin is read.
-  const role = fillRole(plan.role === undefined ? undefined : loadRole(io.env, plan.role), plan.vars ?? {});
+  const role = roleToUse(io.env, plan.role, plan.vars);
   const files = readAttachments(plan.files ?? [], io.cwd);
   // On a terminal, the size of what goes out (a glob can match more than meant); scripts get quiet.
   if (files.length > 0 && io.stderrIsTTY) io.note(`attached ${describeTotal(files)}`);

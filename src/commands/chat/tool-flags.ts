@@ -4,7 +4,7 @@
  * with the other flags, before anything is read or sent (exit 2). Without `--tools`, a role's
  * `tools` and then the profile's `tools` setting say what is offered.
  */
-import { parseAllowRules, parseToolNames, type ToolName } from '../../chat/tool-runner.js';
+import { parseAllowRules, parseToolNames, type ToolName } from '../../core/names.js';
 import { parseIntegerInRange } from '../../core/parse-values.js';
 import type { Role } from '../../roles/role-file.js';
 

@@ -7,7 +7,7 @@ import { Command } from '@commander-js/extra-typings';
 import type { ModelRow } from '../../api/models.js';
 import { jsonForOutput } from '../../core/json.js';
 import type { Factory } from '../../factory.js';
-import { cacheDir } from '../../settings/paths.js';
+import { cacheDir } from '../../storage/paths.js';
 import { cachedModelIds } from '../../storage/models-cache.js';
 import { tableText, terminalWidth } from '../../terminal/table.js';
 import type { CommandContext } from '../context.js';

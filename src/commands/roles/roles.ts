@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import { parseRequestFields, rawFieldsOfFlags } from '../../chat/request-fields.js';
-import { CHAT_OWNED, mergeParams, parseParams } from '../../chat/request-params.js';
+import { CHAT_OWNED, mergeParams, parseParams } from '../../core/request-params.js';
 import { UsageError } from '../../core/errors.js';
 import { jsonForOutput } from '../../core/json.js';
 import { parseModelId } from '../../core/parse-values.js';
@@ -13,7 +13,8 @@ import { forOutput } from '../../core/terminal-text.js';
 import type { Factory } from '../../factory.js';
 import { builtInRole } from '../../roles/built-in.js';
 import { formatRoleFile, parseRoleFile, RoleFileProblem, type Role } from '../../roles/role-file.js';
-import { findRole, listRoles, parseRoleName, removeRoleFile, roleFilePath, type RoleEntry, saveRole, saveRoleText, unknownRoleError, writeRolesFile } from '../../roles/store.js';
+import { parseRoleName } from '../../core/names.js';
+import { findRole, listRoles, removeRoleFile, roleFilePath, type RoleEntry, saveRole, saveRoleText, unknownRoleError, writeRolesFile } from '../../roles/store.js';
 import { blanksOf, describeBlank } from '../../roles/template.js';
 import type { IO } from '../../terminal/io.js';
 import { tableText, terminalWidth } from '../../terminal/table.js';

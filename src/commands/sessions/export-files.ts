@@ -6,13 +6,13 @@
 import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { detectFormat, readDimensions } from '../../images/file-format.js';
-import { toMarkdown } from '../../conversations/markdown.js';
+import { toMarkdown } from '../../export/markdown.js';
 import type { Conversation, ImageNote } from '../../conversations/model.js';
 import { SvcError } from '../../core/errors.js';
 import { describeSystemError, errnoCode } from '../../core/system-errors.js';
 import { existsBeforeStart, nameTaken, notAFile } from '../../images/file-names.js';
 import { commitFile } from '../../images/save.js';
-import type { EmbeddedImage } from '../../render/html-export.js';
+import type { EmbeddedImage } from '../../export/html.js';
 import { tempPathIn } from '../../storage/temp-name.js';
 import { checkFolder } from '../image-target.js';
 
@@ -24,9 +24,9 @@ export function markdownExport(conversation: Conversation, base: string, copies:
   });
 }
 
-/** One self-contained HTML page (render/html-export.ts, which loads marked: only for this format). */
+/** One self-contained HTML page (export/html.ts, which loads marked: only for this format). */
 export async function htmlExport(conversation: Conversation): Promise<string> {
-  const { toHtml } = await import('../../render/html-export.js');
+  const { toHtml } = await import('../../export/html.js');
   return toHtml(conversation, embeddedImage);
 }
 

@@ -5,7 +5,8 @@
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import type { LogEntry } from '../../conversations/timeline.js';
 import { toMessages } from '../../conversations/model.js';
-import { checkConversationName, type ConversationStore } from '../../conversations/store.js';
+import { checkConversationName } from '../../core/names.js';
+import type { ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../core/errors.js';
 import { jsonForOutput } from '../../core/json.js';
 import { parseIntegerInRange } from '../../core/parse-values.js';

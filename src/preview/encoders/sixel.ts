@@ -5,10 +5,10 @@
  *
  * Colours: a fixed palette of 6 × 7 × 6 levels (252 registers, within the 256 the format allows;
  * green gets the extra level because the eye tells its shades apart best) with ordered dithering.
- * An adaptive palette (median cut, k-d tree) looks a little better on flat artwork, but the
- * `sixel` package's took about 0.2–0.4 s for a preview-sized picture, far over the preview's
- * budget; this one takes about 15 ms. The picture is flattened over black first (a no-op for an
- * opaque one): sixel has no partial transparency.
+ * An adaptive palette (median cut, k-d tree) looks a little better on flat artwork, but building
+ * one for a preview-sized picture (as the `sixel` package does) takes longer than the preview's
+ * whole budget; a fixed one costs nothing to build. The picture is flattened over black first
+ * (a no-op for an opaque one): sixel has no partial transparency.
  *
  * Every byte written is a fixed character of the format or a number svc computed.
  */
@@ -84,9 +84,9 @@ function quantiseRow(data: Uint8Array, i: number, width: number, y: number, indi
 /**
  * Each pixel's palette register, by ordered (Bayer) dithering: each channel goes to the level
  * below or above its value according to its place in an 8 × 8 tile, looked up in a table. Error
- * diffusion (Floyd–Steinberg) looks a little smoother, but took 20 ms more in a preview of a
- * megapixel (twelve error terms a pixel against three lookups), a fifth of the preview's budget;
- * at one terminal pixel per image pixel the 8 × 8 scatter reads as the colour between.
+ * diffusion (Floyd–Steinberg) looks a little smoother, but costs twelve error terms a pixel
+ * against three lookups, a sizeable share of the preview's budget on a megapixel; at one
+ * terminal pixel per image pixel the 8 × 8 scatter reads as the colour between.
  */
 export function quantise(pixels: Pixels): Uint8Array {
   const { width, height, data } = pixels;
@@ -99,7 +99,7 @@ export function quantise(pixels: Pixels): Uint8Array {
   return indices;
 }
 
-/** ASCII written into a byte buffer that grows as needed (string concatenation was most of the cost). */
+/** ASCII written into a byte buffer that grows as needed (string concatenation would be most of the cost). */
 class Output {
   bytes: Uint8Array;
   length = 0;
@@ -214,8 +214,8 @@ function writeRegister(out: Output, band: Band, register: number): void {
 /**
  * The sixel data of indexed pixels: per band of six rows, each register's row of sixels. Each
  * register's row is written from the list of columns it paints, never by scanning the whole width
- * once per register, which with a dithered picture (dozens of registers a band) was most of the
- * encoder's time.
+ * once per register, which with a dithered picture (dozens of registers a band) would be most of
+ * the encoder's time.
  */
 function writeBands(out: Output, indices: Uint8Array, width: number, height: number, registers: number): void {
   const band: Band = { width, bits: new Uint8Array(registers * width), columns: new Int32Array(registers * width), found: new Int32Array(registers), used: [] };

@@ -15,7 +15,7 @@ import type { ChatRequest, RequestMessage } from '../../../api/chat-types.js';
 import type { Approval, CallView } from '../../../chat/tool-loop.js';
 import { askByKeys, askByLine } from '../../../terminal/tool-approval.js';
 import { emptyReplyNote } from '../../../api/reply-checks.js';
-import { chatParams } from '../../../chat/request-params.js';
+import { chatParams } from '../../../core/request-params.js';
 import { buildChatRequest, fieldsWithRole } from '../options.js';
 import { replyUsageLine } from '../../usage-line.js';
 import { say, type SessionDeps, type SessionState } from './session-state.js';

@@ -72,7 +72,7 @@ export function fileCommand(state: SessionState, arg: string): void {
 export function takeAttachments(state: SessionState, text: string): Prompt {
   // A role with a prompt template wraps each message typed (roles/fill-role.ts).
   const composed = composeMessage(text, state.attachments, '');
-  const prompt = { ...composed, text: promptWithRole(state.role, state.deps.plan.vars ?? {}, composed.text) };
+  const prompt = { ...composed, text: promptWithRole(state.role, composed.text) };
   state.attachments = [];
   return prompt;
 }

@@ -5,9 +5,8 @@ import { firstLineOf } from '../../../conversations/model.js';
 import { SvcError, UsageError } from '../../../core/errors.js';
 import { forkName, forkRecords } from '../../../conversations/fork.js';
 import { ConversationSession } from '../../../conversations/session.js';
-import { checkConversationName } from '../../../conversations/store.js';
-import { loadRole } from '../../../roles/store.js';
-import { fillRole } from '../../../roles/fill-role.js';
+import { checkConversationName } from '../../../core/names.js';
+import { roleToUse } from '../../../roles/fill-role.js';
 import { parseIntegerInRange, parseModelId } from '../../../core/parse-values.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { formatUsage } from '../../usage-line.js';
@@ -21,7 +20,7 @@ import { say, type SessionState } from './session-state.js';
 import { extractedCode } from '../../../chat/code-blocks.js';
 import { saveMessages, savePath } from './save-messages.js';
 import { cachedModelIds } from '../../../storage/models-cache.js';
-import { cacheDir } from '../../../settings/paths.js';
+import { cacheDir } from '../../../storage/paths.js';
 import { helpText, type SlashCommandName } from './slash-commands.js';
 import { toolsCommand } from './tools-command.js';
 
@@ -115,7 +114,7 @@ const handlers: Record<SlashCommandName, Handler> = {
     if (name === '') return say(state, state.role ? `role: ${state.role.name}` : '(no role; /role <name> uses one, `svc roles list` lists them)');
     try {
       // Its blanks filled from this session's --var; vars meant for another role are not an error here.
-      say(state, state.useRole(fillRole(loadRole(state.io.env, name, '/role'), state.deps.plan.vars ?? {}, 'ignore')!));
+      say(state, state.useRole(roleToUse(state.io.env, name, state.deps.plan.vars, { source: '/role', unknownVars: 'ignore' })!));
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       say(state, neutraliseForTerminal(error.message));

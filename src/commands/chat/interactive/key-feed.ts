@@ -66,9 +66,9 @@ export function splitInput(text: string): KeyInput[] {
  * keys one by one and text in one piece.
  *
  * Node's readline (20 and 22) inserts every character of one read but the last at the end of the
- * line, wherever the cursor is ("abc" pasted at the start of "hello" became "heclloab", and the
- * screen and the sent text disagreed), and it works out the line's rows afresh for each character
- * of a read, so a long paste took seconds. Here each key is a read of its own, and text goes
+ * line, wherever the cursor is ("abc" pasted at the start of "hello" becomes "heclloab", and the
+ * screen and the sent text disagree), and it works out the line's rows afresh for each character
+ * of a read, so a long paste takes seconds. Here each key is a read of its own, and text goes
  * through `insert` (readline's public `write`), which puts it where the cursor is in one step, on
  * every Node release.
  *

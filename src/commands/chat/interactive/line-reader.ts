@@ -172,7 +172,7 @@ export class LineReader {
 
   /**
    * With a completer, readline never inserts a typed Tab itself; in a message (not a slash
-   * command) the Tab is text, as it was before completion existed, so it is inserted here.
+   * command) the Tab is text the user typed, so it is inserted here.
    */
   #complete(line: string, context: CompletionContext): Completion {
     const completion = completeSessionLine(line, context);

@@ -11,7 +11,7 @@ import { ConversationSession, type SaveFailure } from '../../../conversations/se
 import type { ConversationStore } from '../../../conversations/store.js';
 import type { Prompt } from '../../../attachments/message.js';
 import { InterruptedError } from '../../../core/errors.js';
-import type { Role } from '../../../roles/role-file.js';
+import type { RoleInUse } from '../../../roles/fill-role.js';
 import type { IO } from '../../../terminal/io.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import type { CommandContext } from '../../context.js';
@@ -29,7 +29,8 @@ import { say, type SessionDeps, type SessionReader, type SessionState } from './
 import { parseInput, unknownCommandHint } from './slash-commands.js';
 import { openTerminalInput, type TerminalInput } from './terminal-input.js';
 import { openChatTools } from '../tool-turn.js';
-import { toolNameText, ToolSet } from '../../../chat/tool-runner.js';
+import { ToolSet } from '../../../chat/tool-runner.js';
+import { toolNameText } from '../../../core/names.js';
 
 /** ` · tools calc, text.echo` in the first line, when tools are offered. */
 function toolsNote(tools: ToolSet): string {
@@ -52,7 +53,7 @@ function noticeSaveFailure(io: IO, session: ConversationSession): void {
   };
 }
 
-export async function runInteractive(plan: ChatPlan, role: Role | undefined, context: CommandContext, firstMessage?: Prompt): Promise<void> {
+export async function runInteractive(plan: ChatPlan, role: RoleInUse | undefined, context: CommandContext, firstMessage?: Prompt): Promise<void> {
   const { factory } = context;
   const { io } = factory;
   const terminal = openTerminalInput(io);
@@ -74,7 +75,7 @@ export async function runInteractive(plan: ChatPlan, role: Role | undefined, con
 export interface SessionStart {
   plan: ChatPlan;
   /** The role of --role, if any. */
-  role?: Role | undefined;
+  role?: RoleInUse | undefined;
   context: CommandContext;
   client: ApiClient;
   /** Where a conversation started with /clear is saved (unless --no-save). */

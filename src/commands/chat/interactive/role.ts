@@ -5,7 +5,7 @@
  * model it now has, as after /system and /model; the defaults last for this session.
  */
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
-import type { Role } from '../../../roles/role-file.js';
+import type { RoleInUse } from '../../../roles/fill-role.js';
 import type { SessionState } from './session-state.js';
 
 export interface ExplicitFlags {
@@ -13,7 +13,7 @@ export interface ExplicitFlags {
   modelFlag: boolean;
 }
 
-export function applyRole(state: SessionState, role: Role, flags: ExplicitFlags): string {
+export function applyRole(state: SessionState, role: RoleInUse, flags: ExplicitFlags): string {
   const changes: string[] = [];
   state.role = role;
   if (role.system !== '' && role.system !== state.session.system) {

@@ -10,7 +10,7 @@ import type { ApiClient } from '../../../api/client.js';
 import type { Usage } from '../../../api/chat-types.js';
 import type { Prompt } from '../../../attachments/message.js';
 import type { AttachedFile } from '../../../attachments/read.js';
-import type { Role } from '../../../roles/role-file.js';
+import type { RoleInUse } from '../../../roles/fill-role.js';
 import type { ConversationSession } from '../../../conversations/session.js';
 import type { ConversationStore } from '../../../conversations/store.js';
 import type { IO } from '../../../terminal/io.js';
@@ -57,7 +57,7 @@ export interface SessionState {
   /** Files attached with /file, sent with the next message. */
   attachments: AttachedFile[];
   /** The role in use (--role, /role): its request defaults apply under the flags given. */
-  role: Role | undefined;
+  role: RoleInUse | undefined;
   /** After /model, until the new model has answered once: what to go back to if it is refused. */
   modelTrial: { model: string; conversationModel: string | undefined } | undefined;
   /** Replies are rendered as Markdown (stdout is a terminal, the render setting is auto). */
@@ -72,7 +72,7 @@ export interface SessionState {
   /** Go on in `session` from now on (/fork). */
   switchTo(session: ConversationSession): void;
   /** Use `role` from now on (/role); returns what changed, to tell the user. */
-  useRole(role: Role): string;
+  useRole(role: RoleInUse): string;
 }
 
 /** One line for the person at the session (stderr: stdout holds only the replies). */

@@ -4,7 +4,8 @@
  * server added is started then; one no longer offered is stopped. What the change could not do
  * (a server that will not start, a tool its server does not have) is said, and nothing changes.
  */
-import { allowRuleText, parseToolNames, toolNameText, withNames, withoutNames, type ToolName } from '../../../chat/tool-runner.js';
+import { withNames, withoutNames } from '../../../chat/tool-runner.js';
+import { allowRuleText, parseToolNames, toolNameText, type ToolName } from '../../../core/names.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { say, type SessionState } from './session-state.js';
 

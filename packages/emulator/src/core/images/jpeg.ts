@@ -1,8 +1,8 @@
 /**
  * JPEG output through @jsquash/jpeg's encoder (mozjpeg compiled to WebAssembly), the package whose
- * decoder the preview already uses: no native build, so it installs everywhere svc does. A
- * megapixel scene takes about 45 ms of CPU, against about 145 for jpeg-js, the pure-JavaScript
- * encoder it replaced; compiling the codec costs about 0.2 s once per process.
+ * decoder the preview already uses: no native build, so it installs everywhere svc does, and a
+ * fraction of the CPU a pure-JavaScript encoder (jpeg-js) takes. Compiling the codec costs a
+ * noticeable moment once per process (svc's bench/README.md has the figures).
  */
 import { wasmCodec, type Encode } from './wasm-codec.js';
 
@@ -17,8 +17,8 @@ interface MozJpegOptions {
 }
 
 /**
- * Baseline (one scan, what every decoder reads) with optimised Huffman tables: a quarter faster
- * than mozjpeg's progressive default, and smaller than baseline without them.
+ * Baseline (one scan, what every decoder reads) with optimised Huffman tables: faster than
+ * mozjpeg's progressive default, and smaller than baseline without them.
  */
 const OPTIONS: MozJpegOptions = { quality: JPEG_QUALITY, baseline: true, progressive: false, optimize_coding: true };
 

@@ -5,9 +5,9 @@
 import { wasmCodec, type Encode } from './wasm-codec.js';
 
 /**
- * libwebp's speed setting, 0 (fastest) to 6. Its default, 4, took 73 ms of CPU for a megapixel
- * scene here and 2 takes 40, for a file about 10 % larger (11 KB instead of 10): the emulator
- * answers scripts and tests, where the wait matters more than the bytes.
+ * libwebp's speed setting, 0 (fastest) to 6. 2 takes about half the CPU of its default, 4, for a
+ * slightly larger file: the emulator answers scripts and tests, where the wait matters more than
+ * the bytes.
  */
 export const WEBP_METHOD = 2;
 
@@ -20,7 +20,7 @@ const encoder = wasmCodec<Encode<{ method: number; quality?: number }>>(() => im
 
 /**
  * Encodes RGBA pixels as a lossy WebP file, at `quality` (0 to 100) or libwebp's default 75. The
- * first call also loads the codec (about 0.1 s).
+ * first call also loads and compiles the codec.
  */
 export async function encodeWebp(rgba: Uint8ClampedArray, width: number, height: number, quality?: number): Promise<Buffer> {
   const encode = await encoder();

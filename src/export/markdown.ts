@@ -3,10 +3,10 @@
  * message that says who spoke, and for a reply the model and the time (UTC). The messages
  * themselves are Markdown already (that is how models write) and go in as they are.
  */
-import type { Conversation, ImageNote, ToolStep } from './model.js';
+import type { Conversation, ImageNote, ToolStep } from '../conversations/model.js';
 import { fenceFor } from '../attachments/message.js';
-import { callName, prettyArguments, resultKind } from './tool-steps.js';
-import { imageOptionsText, timeline } from './timeline.js';
+import { callName, prettyArguments, resultKind } from '../conversations/tool-steps.js';
+import { imageOptionsText, timeline } from '../conversations/timeline.js';
 
 /** "2025-01-02T10:11:12.345Z" → "2025-01-02 10:11 UTC"; anything else as it is. */
 export function whenUtc(iso: string): string {

@@ -3,9 +3,10 @@
  * no option names, sent as given. VALUE is read as JSON when it is JSON (`--param n=2`,
  * `--param 'logit_bias={"50256": -100}'`), else taken as a string; a dotted key builds objects
  * (`--param response_format.type=json_object`). A field an option already sets is refused,
- * naming that option, so there is one way to set each.
+ * naming that option, so there is one way to set each. Values parsed from text, like
+ * parse-values.ts, read by the `params` setting, a role's `params:` and every command that sends.
  */
-import { UsageError } from '../core/errors.js';
+import { UsageError } from './errors.js';
 
 export type RequestParams = Record<string, unknown>;
 

@@ -13,9 +13,9 @@
 import { Marked, type Tokens } from 'marked';
 import type { Conversation, ImageNote, ToolStep, Turn } from '../conversations/model.js';
 import { callName, prettyArguments, resultKind } from '../conversations/tool-steps.js';
-import { whenUtc } from '../conversations/markdown.js';
+import { whenUtc } from '../export/markdown.js';
 import { imageOptionsText, timeline } from '../conversations/timeline.js';
-import { highlightHtml } from './highlight.js';
+import { highlightHtml } from '../render/highlight.js';
 
 /** An image's bytes, read by the caller; undefined when the file is gone. */
 export interface EmbeddedImage {

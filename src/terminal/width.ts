@@ -1,7 +1,7 @@
 /**
  * Display width of text in terminal columns, one code point at a time: the renderer wraps words
- * itself, so it must know how many columns each character takes (CJK and most emoji take two,
- * combining marks none).
+ * itself, and tables and notes line up their columns, so each must know how many columns a
+ * character takes (CJK and most emoji take two, combining marks none).
  */
 import { eastAsianWidth } from 'get-east-asian-width';
 

@@ -1,12 +1,12 @@
 /**
- * svc's private folders (src/settings/private-dir.ts): made owner-only, an existing one open to
+ * svc's private folders (src/storage/private-dir.ts): made owner-only, an existing one open to
  * others tightened, and tightening only ever takes rights away.
  */
 import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ensurePrivateDir } from '../../src/settings/private-dir.js';
+import { ensurePrivateDir } from '../../src/storage/private-dir.js';
 
 const made: string[] = [];
 const fresh = (): string => {
