@@ -6,7 +6,7 @@
  * (decode.ts). Why: pngjs inflates into pieces it then joins, undoes the filters into a second
  * copy and expands that into a third, about 60 ms and 16 MiB for a megapixel, most of the
  * preview's budget; this takes about 18 ms and the one inflated buffer. Checked against pngjs on
- * every filter type (test/preview/png-rgb.test.ts).
+ * every filter type (test/images/png-rgb.test.ts).
  */
 import { inflateSync } from 'node:zlib';
 import type { PixelRows } from './pixels.js';
