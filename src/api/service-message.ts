@@ -3,6 +3,7 @@
  * front of it chose; and reading a body that must be JSON.
  */
 import { MalformedResponseError, RejectedError, ServerError, type ApiError } from '../core/errors.js';
+import { CONTEXT_EXCEEDED_HINT, isContextExceeded } from './context-exceeded.js';
 
 export interface ServiceMessage {
   /** What the service said, or a description of what came back instead. */
@@ -143,5 +144,6 @@ export function serviceErrorIn(value: unknown, rawData: string, requestId: strin
   const details = { status: 0, serviceMessage: message, requestId, code: errorCodeOf(value) };
   const place = where === 'stream' ? ' mid-reply' : where === 'stream-start' ? ' before the reply began' : '';
   const text = `the service reported an error${place}: ${message}`;
-  return isRequestProblem(value) ? new RejectedError(text, details) : new ServerError(text, details);
+  if (!isRequestProblem(value)) return new ServerError(text, details);
+  return new RejectedError(text, details, isContextExceeded(0, message, details.code) ? { hint: CONTEXT_EXCEEDED_HINT } : {});
 }
