@@ -144,6 +144,10 @@ export function serviceErrorIn(value: unknown, rawData: string, requestId: strin
   const details = { status: 0, serviceMessage: message, requestId, code: errorCodeOf(value) };
   const place = where === 'stream' ? ' mid-reply' : where === 'stream-start' ? ' before the reply began' : '';
   const text = `the service reported an error${place}: ${message}`;
-  if (!isRequestProblem(value)) return new ServerError(text, details);
-  return new RejectedError(text, details, isContextExceeded(0, message, details.code) ? { hint: CONTEXT_EXCEEDED_HINT } : {});
+  // Words that say the request outgrew the context window make it the request's problem even
+  // without a 4xx code (the same request would fail again, and compacting is what helps); with a
+  // status in `code` (llama.cpp's), a 5xx stays the service failing.
+  const status = /^\d{3}$/.test(details.code ?? '') ? Number(details.code) : 0;
+  if (isContextExceeded(status, message, details.code)) return new RejectedError(text, details, { hint: CONTEXT_EXCEEDED_HINT });
+  return isRequestProblem(value) ? new RejectedError(text, details) : new ServerError(text, details);
 }

@@ -84,6 +84,16 @@ describe('the error svc makes of it', () => {
     const other = serviceErrorIn({ code: 400, message: 'bad grammar', type: 'invalid_request_error' }, '', undefined, 'stream-start');
     expect(other.hint).toBeUndefined();
   });
+
+  it('an error event that names the window with no code at all is the request\'s problem too (exit 4), not the service failing', () => {
+    const error = serviceErrorIn({ message: 'context length exceeded' }, '', undefined, 'stream');
+    expect(error).toBeInstanceOf(RejectedError);
+    expect(error.exitCode).toBe(ExitCode.rejected);
+    expect(error.hint).toBe(CONTEXT_EXCEEDED_HINT);
+    expect(serviceErrorIn({ message: 'the model crashed' }, '', undefined, 'stream').exitCode).toBe(ExitCode.failure);
+    // llama.cpp puts the HTTP status in `code`: a 500 is the server failing, whatever its words.
+    expect(serviceErrorIn({ code: 500, message: 'the request exceeds the available context size', type: 'server_error' }, '', undefined, 'stream').exitCode).toBe(ExitCode.failure);
+  });
 });
 
 describe('svc chat meeting it', () => {
