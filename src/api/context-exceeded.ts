@@ -38,4 +38,4 @@ export function isContextExceeded(status: number, serviceMessage: string | undef
 }
 
 /** What to do about it: shown under the service's own words. */
-export const CONTEXT_EXCEEDED_HINT = "the request is larger than the model's context window: /compact in the session (svc chat --continue --compact from the shell) summarises a conversation's earlier turns; or send less";
+export const CONTEXT_EXCEEDED_HINT = "too long for the model's context window: /compact in the session, or svc chat --continue --compact, summarises earlier turns; or send less";
