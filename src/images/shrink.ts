@@ -24,7 +24,8 @@ export interface Size {
 
 /**
  * JPEG and WebP are written at quality 85: the usual web setting, with no blocking a model (or a
- * person) would notice on photos or screenshots, at about a third of the bytes of quality 95.
+ * person) would notice on photos or screenshots, and far fewer bytes than near-lossless settings:
+ * the picture goes again with every later request of the conversation.
  */
 const QUALITY = 85;
 
@@ -195,7 +196,7 @@ export async function encodePixels(pixels: Pixels, format: InputFormat): Promise
   }
   const [{ isOpaque }, { pngFile, subFilteredRows }, { deflateSync }] = await Promise.all([import('./pixels.js'), import('./png-write.js'), import('node:zlib')]);
   const alpha = !isOpaque(pixels);
-  // zlib's default level: a picture on its way over the network, not a preview drawn at once.
+  // zlib's default level, not the preview's fastest: the file goes again with every later request.
   return pngFile(width, height, alpha, deflateSync(subFilteredRows(data, width, height, alpha)));
 }
 
