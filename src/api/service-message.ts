@@ -3,6 +3,7 @@
  * front of it chose; and reading a body that must be JSON.
  */
 import { MalformedResponseError, RejectedError, ServerError, type ApiError } from '../core/errors.js';
+import { CONTEXT_EXCEEDED_HINT, isContextExceeded } from './context-exceeded.js';
 
 export interface ServiceMessage {
   /** What the service said, or a description of what came back instead. */
@@ -143,5 +144,10 @@ export function serviceErrorIn(value: unknown, rawData: string, requestId: strin
   const details = { status: 0, serviceMessage: message, requestId, code: errorCodeOf(value) };
   const place = where === 'stream' ? ' mid-reply' : where === 'stream-start' ? ' before the reply began' : '';
   const text = `the service reported an error${place}: ${message}`;
+  // Words that say the request outgrew the context window make it the request's problem even
+  // without a 4xx code (the same request would fail again, and compacting is what helps); with a
+  // status in `code` (llama.cpp's), a 5xx stays the service failing.
+  const status = /^\d{3}$/.test(details.code ?? '') ? Number(details.code) : 0;
+  if (isContextExceeded(status, message, details.code)) return new RejectedError(text, details, { hint: CONTEXT_EXCEEDED_HINT });
   return isRequestProblem(value) ? new RejectedError(text, details) : new ServerError(text, details);
 }

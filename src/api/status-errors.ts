@@ -3,6 +3,7 @@
  * The class decides the exit code (errors.ts); this decides the words.
  */
 import { ApiError, AuthError, RateLimitError, RejectedError, ServerError, type ServiceErrorDetails } from '../core/errors.js';
+import { CONTEXT_EXCEEDED_HINT, isContextExceeded } from './context-exceeded.js';
 import type { ServiceMessage } from './service-message.js';
 
 export interface StatusErrorInput {
@@ -97,5 +98,6 @@ export function errorForStatus(input: StatusErrorInput): ApiError {
     });
   }
   // Other 4xx: the service's own words are the message (disallowed content is shown as is).
-  return new RejectedError(said ?? `the service rejected the request`, details, { ...(htmlHint ? { hint: htmlHint } : {}) });
+  const hint = htmlHint ?? (isContextExceeded(status, said, service.code) ? CONTEXT_EXCEEDED_HINT : undefined);
+  return new RejectedError(said ?? `the service rejected the request`, details, { ...(hint ? { hint } : {}) });
 }

@@ -82,7 +82,7 @@ function filesNamedBy(arg: string, cwd: string, option: FileOption): string[] {
 }
 
 /** A refusal, saying what became of the message: not sent (-f), or the files not attached (/file). */
-function refused(option: FileOption, what: string, hint?: string): UsageError {
+export function refused(option: FileOption, what: string, hint?: string): UsageError {
   return new UsageError(`${what}; ${option === '-f' ? 'nothing was sent' : 'nothing attached'}`, { hint });
 }
 

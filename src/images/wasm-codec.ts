@@ -1,6 +1,6 @@
 /**
  * The @jsquash codecs (Squoosh's mozjpeg and libwebp compiled to WebAssembly), as the preview's
- * JPEG and WebP decoders load them (preview/decode-wasm.ts); the emulator, a package of its own,
+ * JPEG and WebP decoders load them (images/decode-wasm.ts); the emulator, a package of its own,
  * loads the encoders with a loader of its own (packages/emulator). Left to themselves the
  * packages load their .wasm with `fetch` and a `file:` URL, the browser way, which fails under
  * Node ("fetch failed"); so each module is compiled here from its file in node_modules and handed

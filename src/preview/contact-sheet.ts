@@ -7,9 +7,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { IO } from '../terminal/io.js';
-import { decodeRows } from './decode.js';
-import { rowsOf, type Pixels } from './pixels.js';
-import { scaleDown } from './scale.js';
+import { decodeRows } from '../images/decode.js';
+import { rowsOf, type Pixels } from '../images/pixels.js';
+import { scaleDown } from '../images/scale.js';
 import { showDecoded, type PreviewOptions, type PreviewResult } from './show.js';
 
 export interface SheetTile {

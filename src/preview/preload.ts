@@ -22,8 +22,8 @@ const nothing = (): void => {};
 export function preloadPreview(choice: PreviewChoice, format: ImageFormat, env: Env, probe = true): () => void {
   if (choice === 'none') return nothing;
   import('./show.js').catch(ignore);
-  if (format === 'png') import('./png-rgb.js').catch(ignore);
-  else import('./decode-wasm.js').then((wasm) => wasm.preloadDecoder(format), ignore);
+  if (format === 'png') import('../images/png-rgb.js').catch(ignore);
+  else import('../images/decode-wasm.js').then((wasm) => wasm.preloadDecoder(format), ignore);
   // The protocol as far as it is known before the terminal is asked; sixel when it is to be asked.
   const decision = decide(choice, env, probe);
   if (decision.kind === 'none') return nothing;

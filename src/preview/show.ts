@@ -14,11 +14,11 @@ import { debugLogger } from '../terminal/debug.js';
 import type { IO } from '../terminal/io.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { afterProbe, decide, wrapForTmux, type Decision, type PreviewChoice, type Protocol } from './choose.js';
-import { decodeRows, PreviewDecodeError } from './decode.js';
+import { decodeRows, PreviewDecodeError } from '../images/decode.js';
 import { ASSUMED_CELL, fitImage, HALF_BLOCK_CELL, previewArea, sixelGeometry, type CellSize, type Fit, type PixelSize, type SixelGeometry, type ToldSizes } from './fit.js';
-import type { PixelRows } from './pixels.js';
+import type { PixelRows } from '../images/pixels.js';
 import { inForeground, probeTerminal, sameTerminal, type TerminalInput } from './probe.js';
-import { scaleDown } from './scale.js';
+import { scaleDown } from '../images/scale.js';
 
 export interface PreviewOptions {
   /** auto, a protocol by name, or none (from --preview, SVC_PREVIEW or the stored setting). */

@@ -74,7 +74,7 @@ export interface WarmUpControl {
 export async function warmUp(protocol: Protocol, control: WarmUpControl = { stopped: false }): Promise<void> {
   try {
     settleDetaching();
-    const [{ decodeRgbPngRows }, { scaleDown }] = await Promise.all([import('./png-rgb.js'), import('./scale.js')]);
+    const [{ decodeRgbPngRows }, { scaleDown }] = await Promise.all([import('../images/png-rgb.js'), import('../images/scale.js')]);
     await nextTurn();
     if (control.stopped) return;
     const rows = decodeRgbPngRows(madeUpPng(SIDE));

@@ -239,10 +239,10 @@ describe('answers that are not a completion', () => {
   });
 
   it('an error object in a stream event is the service\'s error, after the text so far', async () => {
-    const result = await chat(reply.sse([chunk('so far'), event({ error: { message: 'context length exceeded' } })]));
+    const result = await chat(reply.sse([chunk('so far'), event({ error: { message: 'the model crashed' } })]));
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toBe('so far\n');
-    expect(result.stderr).toContain('the service reported an error mid-reply: context length exceeded');
+    expect(result.stderr).toContain('the service reported an error mid-reply: the model crashed');
   });
 });
 

@@ -20,7 +20,7 @@ vi.mock('@jsquash/jpeg/decode.js', async (importOriginal) => {
   loaded.add('@jsquash/jpeg');
   return importOriginal();
 });
-vi.mock('../../src/preview/png-rgb.js', async (importOriginal) => {
+vi.mock('../../src/images/png-rgb.js', async (importOriginal) => {
   loaded.add('png-rgb');
   return importOriginal();
 });

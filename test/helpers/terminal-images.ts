@@ -6,7 +6,7 @@
 import { inflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { decode as decodeSixelData } from 'sixel';
-import type { Pixels } from '../../src/preview/pixels.js';
+import type { Pixels } from '../../src/images/pixels.js';
 
 export interface KittyImage {
   /** The first escape's control keys (a, f, o, s, v, c, r, q ...). */

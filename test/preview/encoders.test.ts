@@ -8,7 +8,7 @@ import { halfBlocks, xterm256 } from '../../src/preview/encoders/blocks.js';
 import { itermImage } from '../../src/preview/encoders/iterm.js';
 import { kittyImage } from '../../src/preview/encoders/kitty.js';
 import { quantise, sixelImage } from '../../src/preview/encoders/sixel.js';
-import type { Pixels } from '../../src/preview/pixels.js';
+import type { Pixels } from '../../src/images/pixels.js';
 import { halfBlockPixels, itermImages, kittyImages, paletteColour, sixelImages, withoutPreviewEscapes } from '../helpers/terminal-images.js';
 
 /** A small picture with distinct colours in every pixel (and some transparency when asked). */

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ASSUMED_CELL, fitImage, HALF_BLOCK_CELL, previewArea, sixelGeometry } from '../../src/preview/fit.js';
-import { flatten } from '../../src/preview/pixels.js';
-import { scaleDown } from '../../src/preview/scale.js';
+import { flatten } from '../../src/images/pixels.js';
+import { scaleDown } from '../../src/images/scale.js';
 
 describe('previewArea', () => {
   it.each([

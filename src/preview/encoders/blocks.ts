@@ -5,7 +5,7 @@
  * escapes where the terminal says it takes them (COLORTERM), else the nearest of the 256-colour
  * palette. Only SGR escapes with numbers svc computed are written.
  */
-import { flatten, type Pixels } from '../pixels.js';
+import { flatten, type Pixels } from '../../images/pixels.js';
 
 export type ColourDepth = 'truecolor' | '256';
 

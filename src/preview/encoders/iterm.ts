@@ -7,7 +7,7 @@
 import { deflateSync } from 'node:zlib';
 import { pngFile, subFilteredRows } from '../../images/png-write.js';
 import type { CellSize } from '../fit.js';
-import { isOpaque, type Pixels } from '../pixels.js';
+import { isOpaque, type Pixels } from '../../images/pixels.js';
 
 /**
  * A PNG of `pixels`: RGB when they are opaque, else RGBA so transparency survives; the fastest

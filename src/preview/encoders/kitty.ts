@@ -6,7 +6,7 @@
  */
 import { deflateSync } from 'node:zlib';
 import type { CellSize } from '../fit.js';
-import type { Pixels } from '../pixels.js';
+import type { Pixels } from '../../images/pixels.js';
 
 /** The protocol's limit for the payload of one escape. */
 const CHUNK = 4096;

@@ -12,7 +12,7 @@
  *
  * Every byte written is a fixed character of the format or a number svc computed.
  */
-import { flatten, type Pixels } from '../pixels.js';
+import { flatten, type Pixels } from '../../images/pixels.js';
 
 const LEVELS = [6, 7, 6] as const;
 

@@ -3,7 +3,7 @@
  * libwebp), each loaded on first use, once per process, as the emulator's encoders are
  * (images/wasm-codec.ts).
  */
-import { wasmCodec } from '../images/wasm-codec.js';
+import { wasmCodec } from './wasm-codec.js';
 import type { Pixels } from './pixels.js';
 
 type Decode = (bytes: ArrayBuffer) => Promise<{ data: Uint8ClampedArray; width: number; height: number }>;

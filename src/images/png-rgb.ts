@@ -6,7 +6,7 @@
  * (decode.ts). Why: pngjs inflates into pieces it then joins, undoes the filters into a second
  * copy and expands that into a third, most of the preview's budget in time and memory for a
  * megapixel; this keeps the one inflated buffer (bench/README.md, the preview). Checked against
- * pngjs on every filter type (test/preview/png-rgb.test.ts).
+ * pngjs on every filter type (test/images/png-rgb.test.ts).
  */
 import { inflateSync } from 'node:zlib';
 import type { PixelRows } from './pixels.js';

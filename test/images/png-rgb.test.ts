@@ -6,8 +6,8 @@ import { crc32, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { PNG, type ColorType } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { decodeRgbPngRows } from '../../src/preview/png-rgb.js';
-import { toPixels } from '../../src/preview/pixels.js';
+import { decodeRgbPngRows } from '../../src/images/png-rgb.js';
+import { toPixels } from '../../src/images/pixels.js';
 
 /** The fast reader's rows as plain RGBA pixels (undefined when it leaves the file to the general decoder). */
 const decodeRgbPng = (file: Buffer) => {

@@ -1,6 +1,7 @@
 /**
- * PNG, JPEG and WebP files to RGBA pixels, for the preview only. Each decoder is imported on first
- * use, so `svc image` without a preview (a pipe, --json, --preview none) never loads one:
+ * PNG, JPEG and WebP files to pixels, for the preview and for an image attached to a message that
+ * has to be scaled down (attachments/image-input.ts). Each decoder is imported on first use, so
+ * `svc image` without a preview (a pipe, --json, --preview none) never loads one:
  *   - PNG: 8-bit RGB and RGBA without interlacing (what image services send) by png-rgb.ts, which
  *     copies the picture less; everything else by pngjs, the long-standing pure-JavaScript codec
  *     (zlib from Node itself), which handles every colour type, bit depth, palette, transparency
@@ -24,15 +25,16 @@ export const MAX_PREVIEW_PIXELS = 36_000_000;
 export class PreviewDecodeError extends Error {}
 
 /**
- * The file's pixels as the decoder left them (a PNG's rows stay in its inflated buffer), for the
- * preview, which scales them down before anything else.
+ * The file's pixels as the decoder left them (a PNG's rows stay in its inflated buffer), for a
+ * caller that scales them down before anything else. A picture of more than `maxPixels` is
+ * refused before it is decoded.
  */
-export async function decodeRows(bytes: Uint8Array): Promise<PixelRows> {
+export async function decodeRows(bytes: Uint8Array, maxPixels = MAX_PREVIEW_PIXELS): Promise<PixelRows> {
   const format: ImageFormat | undefined = detectFormat(bytes.subarray(0, 64));
   if (!format) throw new PreviewDecodeError('not a PNG, JPEG or WebP file');
   // The whole file: a JPEG's frame header can come after a large EXIF block.
   const size = readDimensions(bytes);
-  if (size && size.width * size.height > MAX_PREVIEW_PIXELS) {
+  if (size && size.width * size.height > maxPixels) {
     throw new PreviewDecodeError(`${size.width}×${size.height} is too large to preview`);
   }
   try {

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { flatten, isOpaque, rowsOf, toPixels, type PixelRows, type Pixels } from '../../src/preview/pixels.js';
-import { scaleDown } from '../../src/preview/scale.js';
+import { flatten, isOpaque, rowsOf, toPixels, type PixelRows, type Pixels } from '../../src/images/pixels.js';
+import { scaleDown } from '../../src/images/scale.js';
 
 /** `pixels` as a PNG decoder leaves them: a filter byte before each row, RGB when opaque. */
 function pngLikeRows(pixels: Pixels, channels: 3 | 4): PixelRows {

@@ -6,8 +6,8 @@
 import { PNG, type ColorType } from 'pngjs';
 import { describe, expect, it, vi } from 'vitest';
 import { encodeJpeg, encodeWebp } from '@svc/emulator/images';
-import { decodeRows, MAX_PREVIEW_PIXELS, PreviewDecodeError } from '../../src/preview/decode.js';
-import { toPixels } from '../../src/preview/pixels.js';
+import { decodeRows, MAX_PREVIEW_PIXELS, PreviewDecodeError } from '../../src/images/decode.js';
+import { toPixels } from '../../src/images/pixels.js';
 import { jpeg as jpegHeader, png as pngHeader } from '../helpers/fake-images.js';
 
 /** A file's pixels as plain RGBA, as the preview decodes them. */
@@ -84,7 +84,7 @@ describe('decodeImage', () => {
       // A fresh decoder module, so the codec is set up while the spies are in place (Emscripten
       // binds console.error once, when the codec starts).
       vi.resetModules();
-      const { decodeRows } = await import('../../src/preview/decode.js');
+      const { decodeRows } = await import('../../src/images/decode.js');
       const decodeImage = async (bytes: Uint8Array) => toPixels(await decodeRows(bytes));
       const error = await decodeImage(Buffer.concat([jpegHeader(8, 8), Buffer.alloc(30)])).catch((caught: unknown) => caught);
       expect((error as Error).message).toBe('the jpeg file could not be decoded');

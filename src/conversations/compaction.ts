@@ -1,0 +1,162 @@
+/**
+ * Compaction: a conversation grown past its model's window goes on as a summary of its earlier
+ * turns plus its last few. The model writes the summary in one request (summaryRequest); from
+ * then on the conversation sends one system message (its own system prompt, then the summary)
+ * and the turns after the summarised ones (compactedMessages).
+ *
+ * Nothing is cut from the log: the compaction is a record of its own (`type: "compact"`), after
+ * every turn it covers, which stay as they were, so `sessions show --all` still shows them and
+ * where the compaction came. Replaying it (onCompactRecord, onUndo) keeps a stack: a later
+ * compaction covers the summary before it, and undoing a turn that was there when a compaction
+ * was made (a /rewind past it) drops that compaction, uncovering the one before, if any.
+ */
+import type { ChatMessage, RequestMessage, Usage } from '../api/chat-types.js';
+import { isObject, type JsonObject } from '../core/json.js';
+import { toMessages, type Turn } from './model.js';
+
+/** Turns sent as they are after `/compact` (`/compact N` to choose). */
+export const DEFAULT_KEEP = 2;
+
+/** A compaction as the log keeps it. */
+export interface Compaction {
+  /** The summary the model wrote. */
+  summary: string;
+  /** How many turns, from the first, the summary covers (those before it included). */
+  through: number;
+  /** The turns left as they were (`/compact N`): the conversation had `through + kept` turns when it was made. */
+  kept: number;
+  at: string;
+  /** The model that wrote the summary. */
+  model?: string;
+  /** What the summary request cost: counted in the conversation's tokens, as a reply's are. */
+  usage?: Usage;
+}
+
+export type CompactRecord = { type: 'compact' } & Compaction;
+
+/** What one `/compact` summarises and keeps. */
+export interface CompactionPlan {
+  /** The summary in force, which the new one takes in (the turns before it are not sent again). */
+  previous: Compaction | undefined;
+  /** The turns to summarise: after the previous summary, before the kept ones. */
+  summarise: Turn[];
+  /** The turns left as they are. */
+  kept: Turn[];
+  /** How many turns the new summary covers, from the first. */
+  through: number;
+}
+
+/**
+ * What `/compact [keep]` would do to `turns`, given the compaction in force (`active`); undefined
+ * when there is nothing new to summarise (no more than `keep` turns since the last summary).
+ */
+export function planCompaction(turns: readonly Turn[], keep = DEFAULT_KEEP, active?: Compaction): CompactionPlan | undefined {
+  if (!Number.isInteger(keep) || keep < 0) throw new RangeError(`keep must be a whole number of turns, not ${keep}`);
+  const from = active?.through ?? 0;
+  const through = Math.max(from, turns.length - keep);
+  if (through <= from) return undefined;
+  return { previous: active, summarise: turns.slice(from, through), kept: turns.slice(through), through };
+}
+
+/**
+ * The instruction of the summary request. The summary replaces the turns for the model from then
+ * on, so it must carry what a reply may need: facts, decisions, names, numbers, code, and what
+ * is still open; in the conversation's own language, with nothing about itself.
+ */
+export const SUMMARY_INSTRUCTION = [
+  'You summarise a conversation between a user and an assistant so that it can go on without its earlier messages.',
+  'Write a summary that keeps everything a later reply may need: the facts given, decisions made, names, numbers, file names and code that matter, and the questions still open.',
+  'Write it in the language of the conversation, as plain prose or short lists, in the third person ("The user asked…").',
+  'Answer with the summary alone: no greeting, no preamble, no comment on the task.',
+].join(' ');
+
+/**
+ * One turn as the transcript shows it. An interrupted reply goes as far as it came, marked; an
+ * empty one is left out, as toMessages leaves it.
+ */
+function transcriptOf(turn: Turn): string {
+  const user = `User:\n${turn.user}`;
+  if (turn.assistant === '') return user;
+  return `${user}\n\nAssistant${turn.interrupted ? ' (cut short)' : ''}:\n${turn.assistant}`;
+}
+
+/**
+ * The summary request: the instruction, then the conversation to summarise as one user message
+ * (a transcript, so the model summarises it rather than answering its last question), the
+ * summary in force first when there is one.
+ */
+export function summaryRequest(plan: CompactionPlan): ChatMessage[] {
+  const parts: string[] = [];
+  if (plan.previous) parts.push(`Summary of the conversation before these turns:\n${plan.previous.summary}`);
+  parts.push(...plan.summarise.map(transcriptOf));
+  return [
+    { role: 'system', content: SUMMARY_INSTRUCTION },
+    { role: 'user', content: `Summarise this conversation:\n\n${parts.join('\n\n')}` },
+  ];
+}
+
+/** The record to append once the model has written `summary`. */
+export function compactRecord(plan: CompactionPlan, summary: string, meta: { at: string; model?: string | undefined; usage?: Usage | undefined }): CompactRecord {
+  return {
+    type: 'compact',
+    summary,
+    through: plan.through,
+    kept: plan.kept.length,
+    at: meta.at,
+    ...(meta.model === undefined ? {} : { model: meta.model }),
+    ...(meta.usage === undefined ? {} : { usage: meta.usage }),
+  };
+}
+
+/**
+ * The system note that stands for the summarised turns. It is joined to the conversation's own
+ * system prompt into one system message: many chat templates (llama.cpp's among them) refuse a
+ * second system message, or one that is not first.
+ */
+export function summaryNote(compaction: Compaction): string {
+  const turns = compaction.through === 1 ? 'turn' : 'turns';
+  return `Summary of the earlier conversation (its first ${compaction.through} ${turns}, summarised to save room):\n${compaction.summary}`;
+}
+
+/**
+ * The messages a compacted conversation sends: one system message (the system prompt, then the
+ * summary), then the turns after the summarised ones, as toMessages makes them. Without a
+ * compaction, toMessages itself.
+ */
+export function compactedMessages(conversation: { system: string | undefined; turns: readonly Turn[] }, active: Compaction | undefined): RequestMessage[] {
+  if (!active) return toMessages({ system: conversation.system, turns: [...conversation.turns] });
+  const note = summaryNote(active);
+  const system = conversation.system ? `${conversation.system}\n\n${note}` : note;
+  return [{ role: 'system', content: system }, ...toMessages({ system: undefined, turns: conversation.turns.slice(active.through) })];
+}
+
+/** Replay: a compact record puts its compaction on top of the stack. */
+export function onCompactRecord(stack: readonly Compaction[], record: CompactRecord): Compaction[] {
+  const { type: _type, ...compaction } = record;
+  return [...stack, compaction];
+}
+
+/**
+ * Replay: the turn at `index` was undone. Every compaction made while that turn was there (its
+ * `through + kept` turns include it) is dropped: the conversation is back before it.
+ */
+export function onUndo(stack: readonly Compaction[], index: number): Compaction[] {
+  let end = stack.length;
+  while (end > 0 && index < stack[end - 1]!.through + stack[end - 1]!.kept) end -= 1;
+  return end === stack.length ? [...stack] : stack.slice(0, end);
+}
+
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+
+/** The compact record in `value` (a line of the log), checked field by field as records.ts checks the others; undefined when it is not one. */
+export function compactRecordOf(value: JsonObject): CompactRecord | undefined {
+  const { summary, through, kept, at, model, usage } = value;
+  if (value.type !== 'compact' || typeof summary !== 'string' || typeof at !== 'string' || !isCount(kept) || !isCount(through) || through < 1) return undefined;
+  if (model !== undefined && typeof model !== 'string') return undefined;
+  let counted: Usage | undefined;
+  if (usage !== undefined) {
+    if (!isObject(usage) || !isCount(usage.prompt_tokens) || !isCount(usage.completion_tokens) || !isCount(usage.total_tokens)) return undefined;
+    counted = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.total_tokens };
+  }
+  return { type: 'compact', summary, through, kept, at, ...(model === undefined ? {} : { model }), ...(counted ? { usage: counted } : {}) };
+}
