@@ -68,6 +68,12 @@ describe('the last message names a tool: a tool_calls reply', () => {
     expect(await callsFor('What is the weather in Paris?', OTHERS)).toEqual([['get_weather', { city: 'Paris', unit: 'celsius' }]]);
   });
 
+  it("by the tool's own name when the client puts its server's name first (fs__read_text_file), as MCP clients do", async () => {
+    const prefixed = FILES.map((tool) => ({ ...tool, function: { ...tool.function, name: `fs__${tool.function.name}` } }));
+    expect(await callsFor('read_text_file /tmp/notes.txt', prefixed)).toEqual([['fs__read_text_file', { path: '/tmp/notes.txt' }]]);
+    expect(await callsFor('use list directory on /var/log', prefixed)).toEqual([['fs__list_directory', { path: '/var/log' }]]);
+  });
+
   it('a message that names none is answered in words', async () => {
     for (const content of ['Summarise notes.txt for me', 'What is my address?', 'Tell me a timeless story']) {
       const answer = await chat(emu, { messages: [user(content)], tools: [...FILES, ...OTHERS] });

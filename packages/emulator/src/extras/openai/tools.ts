@@ -138,7 +138,11 @@ function phraseAt(text: string, phrase: string): number {
 
 function mentionOf(fn: ToolFunction, text: string, givesPath: boolean): Mention | undefined {
   const words = nameWords(fn.name);
-  const places = [phraseAt(text, fn.name.toLowerCase()), phraseAt(text, words.join(' '))].filter((at) => at >= 0);
+  // A client that offers the tools of several servers puts the server's name before the tool's
+  // (`fs__read_text_file`, as svc and other MCP clients do): the tool's own name, written, names it too.
+  const own = fn.name.includes('__') ? fn.name.slice(fn.name.lastIndexOf('__') + 2) : undefined;
+  const spellings = [fn.name, words.join(' '), ...(own ? [own, nameWords(own).join(' ')] : [])];
+  const places = spellings.map((spelling) => phraseAt(text, spelling.toLowerCase())).filter((at) => at >= 0);
   const named = places.length > 0;
   const found = new Map(words.map((word) => [stem(word), wordAt(text, word)] as const).filter(([, at]) => at >= 0));
   // "read /tmp/notes.txt" asks for read_file: a path stands for the file, beside another word of the name.
