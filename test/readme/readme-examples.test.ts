@@ -201,7 +201,7 @@ for (const { file, blocks } of examples.filter((each) => each.blocks.length > 0)
 }
 
 describe('the README set-up command', () => {
-  it('npm run demo streams from the embedded emulator, makes an image, and leaves nothing behind', async () => {
+  it('npm run demo streams from the embedded emulator, runs a tool through a real MCP server, makes an image, and leaves nothing behind', async () => {
     // Its own temporary folder: whatever the demo writes must be inside its folder there, and gone after.
     const tmp = mkdtempSync(join(tmpdir(), 'svc-demo-test-'));
     // npm on Node 22+ keeps Node's compile cache of its own files in TMPDIR (node-compile-cache)
@@ -213,6 +213,9 @@ describe('the README set-up command', () => {
       expect(result.stderr).toContain('emulator running at http://127.0.0.1:');
       expect(result.stderr).toMatch(/saved .*lighthouse\.png \(1344×756/);
       expect(result.stdout).toContain('"object": "chat.completion"');
+      // The round trip: the model called the filesystem server's tool on the demo's notes, and the answer quotes the file.
+      expect(result.stderr).toMatch(/svc: added the MCP server "files": .*mcp-server-filesystem .*\/notes/);
+      expect(result.stdout).toContain('The files__read_text_file tool returned: "Ship the release on Friday.".');
       expect(readdirSync(tmp)).toEqual([]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
