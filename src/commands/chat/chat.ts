@@ -34,6 +34,7 @@ Examples:
   $ svc chat --param seed=7 --param response_format.type=json_object "three colours as JSON"
   $ echo "good morning" | svc chat --role translate --var lang=French   # fill the role's {{lang}}
   $ svc chat --usage "short answer"   # token counts (and cost: svc config set prices.MODEL IN/OUT)
+  $ svc chat --tools notes --allow 'notes.*' "read the text file todo.txt"   # an MCP server's tools (svc mcp add)
 
 The prompt is the words, then each -f file as a fenced block labelled with its path, then
 piped stdin, separated by blank lines. A file must be UTF-8 text of at most 1 MiB (4 MiB for
@@ -45,7 +46,11 @@ $XDG_DATA_HOME/svc/conversations unless --no-save.
 On a terminal the reply is rendered as it streams (Markdown: headings, lists, tables,
 highlighted code). In a pipe or a file it is exactly the service's text, and --json is never
 rendered. --raw, SVC_RENDER=raw or \`svc config set render raw\` print the text as sent on a
-terminal too.`;
+terminal too.
+
+--tools offers the tools of a server added with \`svc mcp add\`: on a terminal each call is
+shown and asked about (y, a for always, n); without one only what --allow names runs, and a
+call declined is exit 7.`;
 
 export function declareChatCommand() {
   const command = new Command('chat')
