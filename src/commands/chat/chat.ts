@@ -78,9 +78,9 @@ export function declareChatCommand() {
     .option('--list', 'list saved conversations (same as `svc sessions list`)')
     .option('--dry-run', 'send nothing: print the request as a curl command (the key written as $SVC_API_KEY)')
     .option('--param <key=value>', 'add a field to the request body: VALUE as JSON, else a string; dotted keys make objects (repeatable)', collect)
-    .option('--tools <name>', "offer an MCP server's tools to the model (NAME), or one of them (NAME.TOOL); repeatable", collect)
+    .addOption(completes(new Option('--tools <name>', "offer an MCP server's tools to the model (NAME), or one of them (NAME.TOOL); repeatable").argParser(collect), { kind: 'mcp-servers' }))
     .option('--no-tools', "offer no tools, not even the role's or the profile's")
-    .option('--allow <tool>', 'let NAME.TOOL (NAME.* for all of its tools) run without asking; repeatable. Without a terminal, nothing else runs', collect)
+    .addOption(completes(new Option('--allow <tool>', 'let NAME.TOOL (NAME.* for all of its tools) run without asking; repeatable. Without a terminal, nothing else runs').argParser(collect), { kind: 'mcp-servers' }))
     .option('--max-steps <n>', 'at most N requests for one reply while the model calls tools (default 10)');
   return addConnectionOptions(withFields);
 }
