@@ -60,8 +60,8 @@ _svc_complete_path() {
         --user) compopt +o default 2>/dev/null; return ;;
         --session) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc sessions list --for-completion 2>/dev/null | cut -f1)" -- "$cur")); return ;;
         --param) compopt +o default 2>/dev/null; return ;;
-        --tools) compopt +o default 2>/dev/null; return ;;
-        --allow) compopt +o default 2>/dev/null; return ;;
+        --tools) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc mcp list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
+        --allow) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc mcp list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
         --max-steps) compopt +o default 2>/dev/null; return ;;
         --base-url) compopt +o default 2>/dev/null; return ;;
         --timeout) compopt +o default 2>/dev/null; return ;;

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `npm run demo`: start the embedded emulator on a free port, then show svc streaming a reply
-// from it, a reply with a code block (rendered as Markdown on a terminal), a pipe, --json and an
-// image. Everything it writes (settings, conversations, the image) lives in one throwaway folder,
+// from it, a reply with a code block (rendered as Markdown on a terminal), a pipe, --json, a tool
+// round trip through a real MCP server, and an image. Everything it writes (settings, conversations, the image) lives in one throwaway folder,
 // removed at the end, so the user's files are untouched and nothing is left behind.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +91,18 @@ const rendered = process.stdout.isTTY ? '   # rendered: stdout is a terminal (--
 await show(`svc chat "write a python function that reverses a string"${rendered}`, process.execPath, [svcBin, 'chat', '--no-stdin', 'write a python function that reverses a string']);
 await show('printf "line one\\nline two\\n" | svc chat "summarise this"', process.execPath, [svcBin, 'chat', 'summarise this'], 'line one\nline two\n');
 await show('svc chat --json --max-tokens 12 -t 0 "name three rivers"', process.execPath, [svcBin, 'chat', '--no-stdin', '--json', '--max-tokens', '12', '-t', '0', 'name three rivers']);
+// A tool round trip: the filesystem MCP server (a dev dependency, so installed wherever the demo
+// runs) on a notes folder of the demo's own; the model calls its read_text_file tool, svc runs it
+// (allowed up front, so nobody is asked) and the answer quotes what the file says. The titles name
+// the server's command as `npm run` finds it on PATH; the demo starts it by its full path.
+const notes = join(home, 'notes');
+mkdirSync(notes);
+writeFileSync(join(notes, 'notes.txt'), 'Ship the release on Friday.\nAsk about the budget.\n');
+const filesystemServer = join(root, 'node_modules', '.bin', 'mcp-server-filesystem');
+await show(`svc mcp add files -- mcp-server-filesystem ${notes}`, process.execPath, [svcBin, 'mcp', 'add', 'files', '--', filesystemServer, notes]);
+// The server reads a relative path inside the folder it was given.
+const readNotes = 'read the text file notes.txt: when do we ship?';
+await show(`svc chat --tools files --allow 'files.*' "${readNotes}"`, process.execPath, [svcBin, 'chat', '--no-stdin', '--tools', 'files', '--allow', 'files.*', readNotes]);
 // The image goes into the demo's own folder, removed with it: the demo leaves nothing behind.
 const imagePath = join(home, 'lighthouse.png');
 await show('svc image "a lighthouse at dusk" --aspect 16:9 -o lighthouse.png', process.execPath, [svcBin, 'image', 'a lighthouse at dusk', '--aspect', '16:9', '-o', imagePath]);

@@ -117,6 +117,7 @@ async function examplesSandbox(): Promise<{ sandbox: Sandbox; env: Record<string
   writeFileSync(home('items.json'), '{"id": "a", "text": "hello"}\n{"id": "b", "text": "goodbye"}\n');
   // The folder the mcp pages give the filesystem server, and a Claude Desktop settings file to import.
   mkdirSync(home('notes'));
+  writeFileSync(home('notes', 'todo.txt'), 'Ship the release on Friday.\n');
   mkdirSync(home('.config', 'Claude'), { recursive: true });
   writeFileSync(home('.config', 'Claude', 'claude_desktop_config.json'), JSON.stringify({ mcpServers: { everything: { command: 'mcp-server-everything' }, desktop: { command: 'mcp-server-filesystem', args: [sandbox.home] } } }));
   // The folders a shell's own set-up has, where the completion examples write.
@@ -138,6 +139,7 @@ const PAGE_SETUP: Record<string, string[][]> = {
   'image again': [['image', 'a lighthouse at dusk', '-o', 'lighthouse.png']],
   'sessions delete': [['sessions', 'fork', 'work', 'work-fork'], ['sessions', 'fork', 'work', 'work-b']],
   'config get': [['config', 'set', 'model', 'svc-mini']],
+  chat: [['mcp', 'add', 'notes', '--', 'mcp-server-filesystem', '~/notes']],
 };
 
 /** Run `line` in bash; an `svc emulator` line runs in the background, listening, until stopped. */
@@ -193,7 +195,8 @@ describe('the examples of the help pages', { shuffle: false }, () => {
     const { sandbox, env } = await examplesSandbox();
     const context = { sandbox, env, background: [] as ResultPromise[] } as { sandbox: Sandbox; env: Record<string, string>; background: ResultPromise[]; baseUrl?: string };
     try {
-      for (const words of PAGE_SETUP[name] ?? []) expect((await runSvc(words, undefined, { env, cwd: sandbox.home })).exitCode).toBe(0);
+      // A leading ~ is the home folder, as the shell would make it.
+      for (const words of PAGE_SETUP[name] ?? []) expect((await runSvc(words.map((word) => word.replace(/^~(?=\/|$)/, sandbox.home)), undefined, { env, cwd: sandbox.home })).exitCode).toBe(0);
       for (const line of runnable) await runLine(line, context);
     } finally {
       for (const started of context.background) {

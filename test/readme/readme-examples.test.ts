@@ -4,7 +4,8 @@
  * home folder of its own (a guide's later lines use what its earlier ones made, never what
  * another file made). A block written as `bash` is shown, not run (docs/development.md). A line with any shell around svc (a pipe, a redirection, a variable,
  * an environment prefix) runs in bash with a `svc` on PATH, as a user would type it; interactive
- * ones run in a real terminal (tmux); `svc emulator` runs in the background for the lines after
+ * ones (a session, a login, a chat with tools and none allowed, whose call is answered y) run in
+ * a real terminal (tmux); `svc emulator` runs in the background for the lines after
  * it. A line that is one svc command and nothing else has its words split by bash and runs
  * in-process (main(argv, io)): a process of its own would add a Node start-up and nothing the
  * line shows (the launcher and PATH are the other lines', and test/e2e's, to show). The npm
@@ -36,14 +37,16 @@ export function shellBlocks(markdown: string): string[][] {
   return blocks;
 }
 
-type Kind = 'npm' | 'emulator' | 'repl' | 'repl-piped' | 'login' | 'bare' | 'plain';
+type Kind = 'npm' | 'emulator' | 'repl' | 'repl-piped' | 'login' | 'tool-ask' | 'bare' | 'plain';
 
 /** How a line has to be run. Anything not listed as interactive must work without a terminal. */
 export function kindOf(line: string): Kind {
   const command = line.replace(/\s+#.*$/, '').trim();
   if (/^npm /.test(command)) return 'npm';
   if (/^svc emulator\b/.test(command)) return 'emulator';
-  if (/^svc chat(\s+(-c|--continue|--session\s+\S+))?$/.test(command)) return 'repl';
+  if (/^svc chat(\s+(-c|--continue|--session\s+\S+|--tools\s+\S+))*$/.test(command)) return 'repl';
+  // A one-shot chat offering tools with none allowed asks on the terminal before a call runs.
+  if (/^svc chat\b.*\s--tools\b/.test(command) && !/\s(--allow|--dry-run)\b/.test(command)) return 'tool-ask';
   if (/\|\s*svc chat -i\b/.test(command)) return 'repl-piped';
   if (/^svc auth login$/.test(command)) return 'login';
   if (isBareCommand(line)) return 'bare';
@@ -100,6 +103,9 @@ async function runInTerminal({ sandbox, env }: Place, line: string, kind: Kind):
     if (kind === 'login') {
       await term.waitFor('API key');
       await term.type(env.KEY!, true);
+    } else if (kind === 'tool-ask') {
+      await term.waitFor(/run it\? y yes .* › $/m, 20_000);
+      await term.press('y');
     } else {
       await term.waitFor(kind === 'repl-piped' ? '(sent the prompt' : '/help for commands');
       if (kind === 'repl') await term.type('hello there', true);
@@ -134,6 +140,9 @@ describe('the documentation examples', () => {
     expect(kindOf('svc chat "$PROMPT"')).toBe('plain');
     expect(kindOf('svc chat -f *.log "hi"')).toBe('plain');
     expect(kindOf('svc chat --session work')).toBe('repl');
+    expect(kindOf('svc chat --tools fs')).toBe('repl');
+    expect(kindOf('svc chat --tools fs "read todo.txt"')).toBe('tool-ask');
+    expect(kindOf("svc chat --tools fs --allow 'fs.*' \"read todo.txt\"")).toBe('bare');
   });
 
   it('reads only `sh` blocks: a `bash` block is shown, not run', () => {
@@ -154,7 +163,7 @@ for (const { file, blocks } of examples.filter((each) => each.blocks.length > 0)
     blocks.forEach((lines, index) => {
       const compound = lines.some((line) => /^\s*(case|if|for|while)\b/.test(line));
       const title = `block ${index + 1}: ${lines[0]!.slice(0, 60)}`;
-      const needsTerminal = lines.some((line) => ['repl', 'repl-piped', 'login'].includes(kindOf(line)));
+      const needsTerminal = lines.some((line) => ['repl', 'repl-piped', 'login', 'tool-ask'].includes(kindOf(line)));
       it.skipIf(needsTerminal && !hasTmux)(title, async () => {
         if (compound) return runPlain(place, lines.join('\n'));
         // The emulator example names port 8080, which may be taken: it runs on a port the system
@@ -201,7 +210,7 @@ for (const { file, blocks } of examples.filter((each) => each.blocks.length > 0)
 }
 
 describe('the README set-up command', () => {
-  it('npm run demo streams from the embedded emulator, makes an image, and leaves nothing behind', async () => {
+  it('npm run demo streams from the embedded emulator, runs a tool through a real MCP server, makes an image, and leaves nothing behind', async () => {
     // Its own temporary folder: whatever the demo writes must be inside its folder there, and gone after.
     const tmp = mkdtempSync(join(tmpdir(), 'svc-demo-test-'));
     // npm on Node 22+ keeps Node's compile cache of its own files in TMPDIR (node-compile-cache)
@@ -213,6 +222,9 @@ describe('the README set-up command', () => {
       expect(result.stderr).toContain('emulator running at http://127.0.0.1:');
       expect(result.stderr).toMatch(/saved .*lighthouse\.png \(1344×756/);
       expect(result.stdout).toContain('"object": "chat.completion"');
+      // The round trip: the model called the filesystem server's tool on the demo's notes, and the answer quotes the file.
+      expect(result.stderr).toMatch(/svc: added the MCP server "files": .*mcp-server-filesystem .*\/notes/);
+      expect(result.stdout).toContain('The files__read_text_file tool returned: "Ship the release on Friday.".');
       expect(readdirSync(tmp)).toEqual([]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });

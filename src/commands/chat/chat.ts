@@ -34,6 +34,7 @@ Examples:
   $ svc chat --param seed=7 --param response_format.type=json_object "three colours as JSON"
   $ echo "good morning" | svc chat --role translate --var lang=French   # fill the role's {{lang}}
   $ svc chat --usage "short answer"   # token counts (and cost: svc config set prices.MODEL IN/OUT)
+  $ svc chat --tools notes --allow 'notes.*' "read the text file todo.txt"   # an MCP server's tools (svc mcp add)
 
 The prompt is the words, then each -f file as a fenced block labelled with its path, then
 piped stdin, separated by blank lines. A file must be UTF-8 text of at most 1 MiB (4 MiB for
@@ -45,7 +46,11 @@ $XDG_DATA_HOME/svc/conversations unless --no-save.
 On a terminal the reply is rendered as it streams (Markdown: headings, lists, tables,
 highlighted code). In a pipe or a file it is exactly the service's text, and --json is never
 rendered. --raw, SVC_RENDER=raw or \`svc config set render raw\` print the text as sent on a
-terminal too.`;
+terminal too.
+
+--tools offers the tools of a server added with \`svc mcp add\`: on a terminal each call is
+shown and asked about (y, a for always, n); without one only what --allow names runs, and a
+call declined is exit 7.`;
 
 export function declareChatCommand() {
   const command = new Command('chat')
@@ -73,9 +78,9 @@ export function declareChatCommand() {
     .option('--list', 'list saved conversations (same as `svc sessions list`)')
     .option('--dry-run', 'send nothing: print the request as a curl command (the key written as $SVC_API_KEY)')
     .option('--param <key=value>', 'add a field to the request body: VALUE as JSON, else a string; dotted keys make objects (repeatable)', collect)
-    .option('--tools <name>', "offer an MCP server's tools to the model (NAME), or one of them (NAME.TOOL); repeatable", collect)
+    .addOption(completes(new Option('--tools <name>', "offer an MCP server's tools to the model (NAME), or one of them (NAME.TOOL); repeatable").argParser(collect), { kind: 'mcp-servers' }))
     .option('--no-tools', "offer no tools, not even the role's or the profile's")
-    .option('--allow <tool>', 'let NAME.TOOL (NAME.* for all of its tools) run without asking; repeatable. Without a terminal, nothing else runs', collect)
+    .addOption(completes(new Option('--allow <tool>', 'let NAME.TOOL (NAME.* for all of its tools) run without asking; repeatable. Without a terminal, nothing else runs').argParser(collect), { kind: 'mcp-servers' }))
     .option('--max-steps <n>', 'at most N requests for one reply while the model calls tools (default 10)');
   return addConnectionOptions(withFields);
 }
