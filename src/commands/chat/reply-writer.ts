@@ -9,7 +9,7 @@ import type { StreamingRenderer } from '../../render/streaming-renderer.js';
 import { classifyStdoutError } from '../../terminal/stdout-check.js';
 import { forOutput } from '../../core/terminal-text.js';
 
-/** Makes the renderer that draws a reply, given where its bytes go (reply-renderer.ts). */
+/** Makes the renderer that draws a reply, given where its bytes go (reply.ts). */
 export type OpenRenderer = (write: (bytes: string) => void) => StreamingRenderer;
 
 /**
