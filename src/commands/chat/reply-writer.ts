@@ -39,7 +39,7 @@ export class ReplyWriter {
   #reasoningOpen = false;
   #reasoningEndsWithNewline = false;
   readonly #dim: boolean;
-  /** Plain mode on a terminal: a line is printed once it is whole, never in pieces (terminal/plain.ts). */
+  /** Plain mode on a terminal: a line is printed once it is whole, never in pieces (plainWanted in terminal/io.ts). */
   readonly #wholeLines: boolean;
   #partial = '';
 
