@@ -11,11 +11,11 @@
 import type { ApiClient, RetryNotice } from './api/client.js';
 import type { InputHistory } from './conversations/input-history.js';
 import type { ConversationStore } from './conversations/store.js';
-import { debugLogger } from './terminal/debug.js';
+import { debugLogger } from './terminal/report-error.js';
 import { UsageError } from './core/errors.js';
 import type { IO } from './terminal/io.js';
 import { API_KEY_ENV, envApiKey, hasStoredKey, missingKeyError, resolveApiKey, type ResolvedKey } from './settings/api-key.js';
-import { sendsKeyInClear } from './settings/plain-http.js';
+import { sendsKeyInClear } from './core/loopback.js';
 import { parseProfileName } from './core/names.js';
 import { profileExists, unknownProfileError, type SelectedProfile } from './settings/profiles.js';
 import { settingNames, type ResolvedValue, type SettingName } from './settings/definitions.js';

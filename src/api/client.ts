@@ -6,16 +6,14 @@ import type { Dispatcher } from 'undici';
 import { exchange, type Answer } from './exchange.js';
 import { InterruptedError } from '../core/errors.js';
 import { readErrorBody } from './error-body.js';
-import { abortableSleep } from './retry-wait.js';
 import { advisedWaitMs, decideRetry, header } from './retry-policy.js';
-import { requestHeaders } from './request-headers.js';
 import { extractServiceMessage } from './service-message.js';
 import { errorForStatus } from './status-errors.js';
 import { closedWhileKeptAlive, networkError, transportErrorCode } from './transport-errors.js';
 import type { Proxy } from './proxy-settings.js';
 import { wrapResponse, type ApiResponse } from './response.js';
 import { downloadFailure, downloadTarget, DownloadError, MAX_REDIRECTS, REDIRECTS } from './get-url.js';
-import { endpointUrl, type Target } from './url.js';
+import { endpointUrl, requestHeaders, type Target } from './url.js';
 
 export type { ApiResponse };
 export { createDispatcher } from './dispatcher.js';
@@ -240,4 +238,23 @@ export class ApiClient {
       });
     }
   }
+}
+
+/**
+ * How a request waits before it is sent again: the wait a retry decided on, cut short by an abort
+ * (Ctrl-C, a batch stopping), which then rejects with InterruptedError.
+ */
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new InterruptedError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

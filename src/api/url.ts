@@ -1,3 +1,5 @@
+/** Where every request svc sends goes, and the headers it carries. */
+
 /**
  * `{base_url}/v1/...` joining. The base URL may carry a path prefix (a gateway mounting the
  * service under /ai) and a trailing slash. A base URL that already ends in /v1, as OpenAI's own
@@ -15,4 +17,17 @@ export interface Target {
   url: string;
   origin: string;
   path: string;
+}
+
+/**
+ * The headers of every request svc sends, in one place: the client sends them, and `--dry-run`
+ * prints them, so the printed curl command is the request svc would have made.
+ */
+export function requestHeaders(apiKey: string, userAgent: string): Record<string, string> {
+  return {
+    authorization: `Bearer ${apiKey}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'user-agent': userAgent,
+  };
 }

@@ -10,8 +10,7 @@
  * value), since the command may well be shown on one.
  */
 import { escapeJsonForTerminal } from '../core/json.js';
-import { requestHeaders } from '../api/request-headers.js';
-import { endpointUrl } from '../api/url.js';
+import { endpointUrl, requestHeaders } from '../api/url.js';
 import { requireBaseUrl, type ResolvedSettings } from '../factory.js';
 import type { IO } from '../terminal/io.js';
 import { userAgent } from '../core/version.js';

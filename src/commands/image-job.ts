@@ -14,7 +14,7 @@ import { formatBytes } from '../core/byte-size.js';
 import { InterruptedError } from '../core/errors.js';
 import type { ResolvedSettings } from '../factory.js';
 import { startSpinner, type IO } from '../terminal/io.js';
-import type { PreviewChoice } from '../settings/preview-choices.js';
+import type { PreviewChoice } from '../settings/definitions.js';
 import { forOutput } from '../core/terminal-text.js';
 import { parseImageOptions, type ImagePlan, type RawImageOptions } from './image-options.js';
 import { withParams } from '../core/request-params.js';

@@ -8,3 +8,12 @@ export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   return bare === 'localhost' || bare.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(bare) || bare === '::1' || /^::ffff:127\.\d+\.\d+\.\d+$/.test(bare);
 }
+
+/**
+ * http:// to another machine sends the bearer key in clear text over the network; loopback is
+ * fine (the emulator, a local proxy).
+ */
+export function sendsKeyInClear(baseUrl: string): boolean {
+  const url = new URL(baseUrl);
+  return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
+}

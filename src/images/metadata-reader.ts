@@ -4,12 +4,23 @@
  * chunks), reading only headers and the packet, never the pixels; and the format and pixel size
  * from the file itself. Any file svc did not write gives `record: undefined`, never an error.
  */
-import { closeSync, fstatSync, openSync } from 'node:fs';
-import { readAt } from './positioned-io.js';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ImageFormat } from '../api/images/formats.js';
 import { detectFormat, readDimensions, type Dimensions } from './file-format.js';
 import { JPEG_XMP_NAMESPACE, PNG_XMP_KEYWORD } from './metadata-room.js';
 import { parseXmp, type Provenance } from './provenance.js';
+
+/** Up to `length` bytes from `position` of an open file (fewer at the end of the file; short reads resumed). */
+export function readAt(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.alloc(length);
+  let read = 0;
+  while (read < length) {
+    const got = readSync(fd, buffer, read, length - read, position + read);
+    if (got === 0) break;
+    read += got;
+  }
+  return buffer.subarray(0, read);
+}
 
 export interface ImageFacts {
   format: ImageFormat | undefined;

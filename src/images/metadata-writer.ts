@@ -5,10 +5,16 @@
  * WebP an `XMP ` chunk at the end, its `VP8X` flag and the RIFF size updated. A record longer
  * than the room (a prompt of many KiB) costs one rewrite of the rest of the file.
  */
-import { closeSync, fstatSync, openSync } from 'node:fs';
-import { readAt, writeAt } from './positioned-io.js';
+import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
+import { readAt } from './metadata-reader.js';
 import { ITXT_FLAGS_BYTES, iTXtChunk, jpegXmpSegment, PNG_XMP_KEYWORD, type Room } from './metadata-room.js';
 import { xmpPacket, type Provenance } from './provenance.js';
+
+/** All of `bytes` at `position` of an open file (short writes resumed). */
+function writeAt(fd: number, bytes: Buffer, position: number): void {
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written, position + written);
+}
 
 /** Why the record could not be put in the file (the image itself is kept as it came). */
 export class MetadataNotWritten extends Error {}

@@ -13,7 +13,7 @@ import { makeRoom, ROOM_HEAD_BYTES, type Room } from './metadata-room.js';
 import { writeProvenance } from './metadata-writer.js';
 import type { Provenance } from './provenance.js';
 import { version } from '../core/version.js';
-import { TEMP_NAME, tempPathIn } from '../storage/temp-name.js';
+import { TEMP_NAME, tempPathIn } from '../storage/replace-file.js';
 
 /**
  * A temporary file untouched this long belongs to an svc that was killed (SIGKILL, a crash, a power

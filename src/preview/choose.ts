@@ -4,10 +4,10 @@
  * question asked of the terminal itself (does it speak sixel?) is asked by the caller, only when
  * this says it is worth asking.
  */
-import type { PreviewChoice } from '../settings/preview-choices.js';
+import type { PreviewChoice } from '../settings/definitions.js';
 import type { ColourDepth } from './encoders/blocks.js';
 
-export type { PreviewChoice } from '../settings/preview-choices.js';
+export type { PreviewChoice } from '../settings/definitions.js';
 export type Protocol = 'kitty' | 'iterm' | 'sixel' | 'blocks';
 
 type Env = Record<string, string | undefined>;

@@ -10,7 +10,7 @@
  * neutralises it like any other text.
  */
 import { readFile } from 'node:fs/promises';
-import { debugLogger } from '../terminal/debug.js';
+import { debugLogger } from '../terminal/report-error.js';
 import type { IO } from '../terminal/io.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { afterProbe, decide, wrapForTmux, type Decision, type PreviewChoice, type Protocol } from './choose.js';

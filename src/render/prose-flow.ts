@@ -1,10 +1,12 @@
 /**
  * The LineFlow for one line of prose (a paragraph line, a heading, a list item, a quote), with the
  * cells before its text: quote bars, indentation, the bullet or number on its first row and a
- * hanging indent on the rest.
+ * hanging indent on the rest. And the lines a block draws by itself inside the same quote bars: a
+ * thematic break across the width, and a fenced code block's language shown once as a label (its
+ * fences are not drawn).
  */
 import { type LineStart } from './block-start.js';
-import { type Cell, cellsOf } from './cells.js';
+import { type Cell, cellsOf, widthOf } from './cells.js';
 import { LineFlow } from './line-flow.js';
 import { palette, PLAIN, type Style } from './style.js';
 
@@ -26,6 +28,18 @@ export function quoteBars(depth: number): Cell[] {
 /** What a line starts with inside `quote` levels of `>` and `indent` spaces in: the bars, then the indent. */
 export function leadCells(quote: number, indent: number): Cell[] {
   return [...quoteBars(quote), ...cellsOf(' '.repeat(indent), PLAIN)];
+}
+
+/** A thematic break (`---`, `***`): a line across what the quote bars and indent leave. */
+export function ruleCells(quote: number, indent: number, width: number): Cell[] {
+  const prefix = leadCells(quote, indent);
+  const room = Math.max(1, width - widthOf(prefix));
+  return [...prefix, ...cellsOf('─'.repeat(room), palette.rule)];
+}
+
+/** A code block's language, inside its quote bars, cut to the width. */
+export function codeLabelCells(quote: number, language: string, width: number): Cell[] {
+  return [...quoteBars(quote), ...cellsOf(language.slice(0, Math.max(1, width - 2 * quote)), palette.codeLabel)];
 }
 
 /** The flow of a line that starts as `start` says. */

@@ -14,12 +14,10 @@
  * at the new width (the rows before it stay as they were drawn).
  */
 import { classifyLine } from './block-start.js';
-import { codeLabelCells, ruleCells, usableColumns } from './block-marks.js';
 import type { Highlighter } from './highlight.js';
 import { CodeBlock, type CodeLine } from './code-block.js';
 import type { LineFlow } from './line-flow.js';
-import { plainFlow, proseFlow, quoteBars, type ProseOptions, type ProseStart } from './prose-flow.js';
-import { PieceCarry } from './piece-carry.js';
+import { codeLabelCells, plainFlow, proseFlow, quoteBars, ruleCells, type ProseOptions, type ProseStart } from './prose-flow.js';
 import { RowPainter } from './row-painter.js';
 import { SetextHold } from './setext-hold.js';
 import { PLAIN } from './style.js';
@@ -61,6 +59,36 @@ type Mode =
   | { kind: 'flow'; flow: LineFlow; source?: string | undefined }
   | { kind: 'code'; line: CodeLine }
   | { kind: 'row'; header: boolean };
+
+/** The terminal's width as rows are drawn to it: at least 10 columns, 80 when it says nothing usable. */
+function usableColumns(columns: number): number {
+  return Number.isFinite(columns) && columns >= 10 ? Math.floor(columns) : columns > 0 ? 10 : 80;
+}
+
+/**
+ * Pieces of text cut anywhere, handed on so that no pair is split: a CR at the end of a piece may
+ * be the first half of a CRLF, and a high surrogate the first half of a character outside the
+ * Basic Multilingual Plane (an emoji), so either waits for the next piece.
+ */
+class PieceCarry {
+  #carry = '';
+
+  /** `text` after what was held, less a last character that may be the first of a pair. */
+  take(text: string): string {
+    const piece = this.#carry + text;
+    const last = piece.charCodeAt(piece.length - 1);
+    const holdLast = last === 0x0d || (last >= 0xd800 && last <= 0xdbff);
+    this.#carry = holdLast ? piece.slice(-1) : '';
+    return holdLast ? piece.slice(0, -1) : piece;
+  }
+
+  /** What is still held, at the end of the text. */
+  rest(): string {
+    const rest = this.#carry;
+    this.#carry = '';
+    return rest;
+  }
+}
 
 export function createStreamingRenderer(options: RendererOptions): StreamingRenderer {
   return new Renderer(options);

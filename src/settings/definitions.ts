@@ -6,7 +6,6 @@ import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumb
 import { CHAT_OWNED, parseParamsObject } from '../core/request-params.js';
 import { splitCommandLine } from './command-line.js';
 import { parseToolNames, toolNameText } from '../core/names.js';
-import { PREVIEW_CHOICES, type PreviewChoice } from './preview-choices.js';
 
 export interface SettingDefinition<T> {
   /** The environment variable that overrides the stored value. */
@@ -31,6 +30,13 @@ export interface SettingDefinition<T> {
  */
 export const RENDER_MODES = ['auto', 'raw'] as const;
 export type RenderMode = (typeof RENDER_MODES)[number];
+
+/**
+ * The values of --preview, SVC_PREVIEW and the stored `preview` setting. Here, apart from the code
+ * that acts on them (preview/), so declaring the setting loads nothing of the preview.
+ */
+export const PREVIEW_CHOICES = ['auto', 'kitty', 'iterm', 'sixel', 'blocks', 'none'] as const;
+export type PreviewChoice = (typeof PREVIEW_CHOICES)[number];
 
 /** A switch setting's two values, as stored and listed (imageMetadata, streamUsage, saveOneShots). */
 export const ON_OFF = ['on', 'off'] as const;

@@ -2,7 +2,8 @@
  * What a model's tokens cost, as the user set it: `svc config set prices.MODEL "IN/OUT"`, dollars
  * per million prompt and completion tokens, for any model id. Kept in config.json as one
  * `prices` object keyed by model id (written whole: model ids hold dots, `gpt-4.1`, which conf
- * would read as nested keys). Without a price no cost is shown: nothing is guessed.
+ * would read as nested keys). Without a price no cost is shown: nothing is guessed. The line that
+ * shows a reply's token counts, with their cost when a price is set, is made here too.
  */
 import type { Usage } from '../api/chat-types.js';
 import { UsageError } from '../core/errors.js';
@@ -94,4 +95,19 @@ export function costOfSpent(byModel: Readonly<Record<string, Usage>>, prices: Re
     dollars += costOf(usage, price);
   }
   return priced ? dollars : undefined;
+}
+
+/** One line: "tokens: 12 prompt + 30 completion = 42 total" (", $0.0004" with a cost), for `--usage`, the session's /usage and batch. */
+export function formatUsage(usage: Usage | undefined, cost?: number): string {
+  // No reply with counts (a server that sends none, streams cut before their usage chunk): said
+  // so, rather than "0 prompt + 0 completion", which reads as counts that were measured.
+  if (!usage || nothingCounted(usage)) return 'tokens: the service did not report usage';
+  const costText = cost === undefined ? '' : `, ${formatCost(cost)}`;
+  return `tokens: ${usage.prompt_tokens} prompt + ${usage.completion_tokens} completion = ${usage.total_tokens} total${costText}`;
+}
+
+/** The --usage line of one reply (a one-shot answer, or each turn of the session): the cost too when one of `models` has a price. */
+export function replyUsageLine(usage: Usage | undefined, prices: ReadonlyMap<string, Price>, ...models: ReadonlyArray<string | undefined>): string {
+  const price = priceFor(prices, ...models);
+  return formatUsage(usage, usage && price ? costOf(usage, price) : undefined);
 }

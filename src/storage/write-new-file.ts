@@ -7,7 +7,7 @@
 import { constants, copyFileSync, linkSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCode } from '../core/system-errors.js';
-import { tempPathIn } from './temp-name.js';
+import { tempPathIn } from './replace-file.js';
 
 export interface NewFileErrors {
   /** The name was taken (before or during the write). */

@@ -5,7 +5,7 @@
  * neutralised); failures through reportError (report-error.ts).
  */
 import { neutraliseForTerminal } from '../core/terminal-text.js';
-import { plainWanted } from './plain.js';
+import { switchWord } from '../core/parse-values.js';
 import { fstatSync, statSync, type Stats } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
@@ -39,7 +39,7 @@ export interface IOStreams {
 
 export interface IO extends IOStreams {
   /**
-   * Plain mode (`--plain`, SVC_PLAIN, TERM=dumb: terminal/plain.ts): no spinner, colour, cursor
+   * Plain mode (`--plain`, SVC_PLAIN, TERM=dumb: plainWanted): no spinner, colour, cursor
    * movement or preview. A property of this run, never written into the environment, which
    * child processes (the editor, a key command) inherit.
    */
@@ -50,6 +50,19 @@ export interface IO extends IOStreams {
   note(text: string, hint?: string): void;
   /** A line of talk of the command's own shape (a usage line, a revised prompt), as it is but neutralised. */
   say(text: string): void;
+}
+
+/**
+ * Plain mode (`--plain`, `SVC_PLAIN=1`, `TERM=dumb`): what a screen reader and a log file need.
+ * No spinner, no cursor movement, no colour, no line drawn twice; replies as their text, line by
+ * line, each line printed once when it is whole; no image preview; the session reads lines as
+ * the terminal itself edits them. One test here so every part asks the same question.
+ */
+export function plainWanted(env: Record<string, string | undefined>): boolean {
+  const flag = env.SVC_PLAIN;
+  // The switch words of every on/off setting; any other value set turns it on, as it always did:
+  // a variable read by the spinner and the renderer must never stop a command.
+  return (flag !== undefined && flag.trim() !== '' && switchWord(flag) !== 'off') || env.TERM === 'dumb';
 }
 
 /** The IO object over `streams`; `plain` from their environment. */

@@ -1,5 +1,5 @@
 /**
- * src/commands/batch/steady-heap.ts sets two V8 flags when a batch starts. V8 flags are not an
+ * src/commands/batch/send.ts (keepHeapSteady) sets two V8 flags when a batch starts. V8 flags are not an
  * API: should a Node upgrade drop one, setting it prints "unrecognized flag" and does nothing.
  * This fails first.
  */
@@ -20,7 +20,7 @@ describe("a batch's steady heap", () => {
   // batch's requests in flight are: V8 grows it many times over unless the batch keeps it steady.
   const churn = `
     import { getHeapSpaceStatistics } from 'node:v8';
-    const { keepHeapSteady } = await import('./dist/commands/batch/steady-heap.js');
+    const { keepHeapSteady } = await import('./dist/commands/batch/send.js');
     if (process.argv.includes('steady')) keepHeapSteady();
     const young = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;
     const start = young();
@@ -43,7 +43,7 @@ describe("a batch's steady heap", () => {
   });
 
   it('is set without a word on stderr', async () => {
-    const script = "const { keepHeapSteady } = await import('./dist/commands/batch/steady-heap.js'); keepHeapSteady(); process.stdout.write('set');";
+    const script = "const { keepHeapSteady } = await import('./dist/commands/batch/send.js'); keepHeapSteady(); process.stdout.write('set');";
     const result = await execa(process.execPath, ['--input-type=module', '-e', script], { cwd: root });
     expect(result.stdout).toBe('set');
     expect(result.stderr).toBe('');

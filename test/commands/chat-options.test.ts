@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { declareChatCommand, parseChatOptions } from '../../src/commands/chat/chat.js';
 import { buildChatRequest, type ChatPlan } from '../../src/commands/chat/options.js';
 import { parseRequestFields, type FieldNaming } from '../../src/chat/request-fields.js';
-import { formatUsage } from '../../src/commands/usage-line.js';
+import { formatUsage } from '../../src/settings/prices.js';
 import { UsageError } from '../../src/core/errors.js';
 
 function planOf(argv: string[]): ChatPlan {

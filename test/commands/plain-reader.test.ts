@@ -1,4 +1,4 @@
-/** The plain-mode session reader (terminal/plain.ts): the prompt as text, and the end of input. */
+/** The plain-mode session reader (plainWanted in terminal/io.ts): the prompt as text, and the end of input. */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { PlainLineReader } from '../../src/commands/chat/interactive/plain-reader.js';

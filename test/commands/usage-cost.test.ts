@@ -135,7 +135,7 @@ describe('streamUsage', () => {
   it('a server that refuses stream_options is asked again without it, once, and not again in the session', async () => {
     const refusal = reply.json(400, { error: { message: "Unrecognized request argument supplied: stream_options", type: 'invalid_request_error', param: null, code: null } });
     scripted.server.script(refusal, streamed('first'), streamed('second'));
-    const { StreamUsageAsk } = await import('../../src/chat/stream-usage.js');
+    const { StreamUsageAsk } = await import('../../src/commands/chat/reply.js');
     const { stderr } = await runScriptedSession(sandbox, ['a', 'b'], { start: { streamUsage: new StreamUsageAsk(true) } });
     expect(sentBodies().map((body) => body.stream_options)).toEqual([{ include_usage: true }, undefined, undefined]);
     expect(stderr.match(/refused stream_options/g)).toHaveLength(1);

@@ -94,7 +94,7 @@ describe.runIf(HAS_COMPILE_CACHE)('the compile cache', () => {
       expect(snapshot(cacheRoot(sandbox))).toEqual(written);
     }));
 
-  it('holds across a batch, which sets a V8 flag as it starts (src/commands/batch/steady-heap.ts)', () =>
+  it('holds across a batch, which sets a V8 flag as it starts (keepHeapSteady in src/commands/batch/send.ts)', () =>
     inFreshSandbox(async (sandbox) => {
       const input = join(sandbox.home, 'lines.jsonl');
       writeFileSync(input, `${JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/chat/completions', body: { messages: [{ role: 'user', content: 'hi' }] } })}\n`);

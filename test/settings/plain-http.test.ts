@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sendsKeyInClear } from '../../src/settings/plain-http.js';
+import { sendsKeyInClear } from '../../src/core/loopback.js';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox } from '../helpers/run-svc.js';
 

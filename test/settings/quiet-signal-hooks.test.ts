@@ -29,6 +29,6 @@ describe('signal hooks of conf', () => {
   });
 
   it('importWithoutSignalHooks leaves exactly the one', async () => {
-    expect(await sigintsSeen(`const { importWithoutSignalHooks } = await import('./dist/settings/quiet-signal-hooks.js'); await importWithoutSignalHooks(() => import('conf'));`)).toBe('1');
+    expect(await sigintsSeen(`const { importWithoutSignalHooks } = await import('./dist/settings/store.js'); await importWithoutSignalHooks(() => import('conf'));`)).toBe('1');
   });
 });

@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseOnOff } from '../../src/core/parse-values.js';
 import { settingDefinitions, settingNames } from '../../src/settings/definitions.js';
-import { debugEnabled } from '../../src/terminal/debug.js';
-import type { IO } from '../../src/terminal/io.js';
-import { plainWanted } from '../../src/terminal/plain.js';
+import { plainWanted, type IO } from '../../src/terminal/io.js';
+import { debugEnabled } from '../../src/terminal/report-error.js';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 

@@ -3,7 +3,7 @@
  * eaten), and redaction still removes the key and any other bearer token whole.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redact } from '../../src/terminal/debug.js';
+import { redact } from '../../src/terminal/report-error.js';
 import { runSvc } from '../helpers/in-process.js';
 import { makeSandbox, type Sandbox } from '../helpers/run-svc.js';
 import { reply, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';

@@ -11,7 +11,7 @@ import type { Factory } from '../../factory.js';
 import { API_KEY_ENV, checkKeyShape, envApiKey, maskKey, missingKeyError, removeApiKey, replaceApiKey, storeApiKey } from '../../settings/api-key.js';
 import { cacheDir } from '../../storage/paths.js';
 import { profileExists, profileOrigin } from '../../settings/profiles.js';
-import { redact } from '../../terminal/debug.js';
+import { redact } from '../../terminal/report-error.js';
 import { canPrompt, type IO } from '../../terminal/io.js';
 import { readAllText } from '../../terminal/streams.js';
 import type { CommandContext } from '../context.js';

@@ -6,7 +6,7 @@
  * it could not save) has `response: null` and `error: {code, message}`.
  */
 import { transportErrorCode } from '../../api/transport-errors.js';
-import { randomHex8 } from '../../storage/temp-name.js';
+import { randomHex8 } from '../../storage/replace-file.js';
 import { ApiError, MalformedResponseError, NetworkError, SvcError } from '../../core/errors.js';
 
 export interface OutputRecord {
@@ -25,7 +25,7 @@ export interface OutputRecord {
  *
  * The 16 come from Math.random, which V8 seeds from the system's entropy in every process: an id
  * only has to differ from other runs' ids, not be unguessable, and node:crypto would add its
- * loading to every batch's start-up only for this (as for temporary names: storage/temp-name.ts).
+ * loading to every batch's start-up only for this (as for temporary names: storage/replace-file.ts).
  */
 const RUN_PREFIX = randomHex8() + randomHex8();
 let recordCount = 0;

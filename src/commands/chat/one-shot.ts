@@ -12,16 +12,14 @@ import { applySystemFlag, chooseChatModel, openConversation } from './open-conve
 import { unsetModelError } from '../../chat/model-choice.js';
 import { readPrompt } from './prompt-input.js';
 import { promptWithRole } from '../../roles/fill-role.js';
-import { reasoningShown, replyText } from './reply.js';
+import { reasoningShown, rendersReplies, replyText, StreamUsageAsk } from './reply.js';
 import { completionWithSteps, declinedError, oneShotApproval, openChatTools, replyWithTools, stepLimitError, toolTurn } from './tool-turn.js';
 import { DEFAULT_MAX_STEPS } from './tool-flags.js';
 import { emptyReplyNote } from '../../api/reply-checks.js';
 import { chatParams } from '../../core/request-params.js';
 import { buildChatRequest, fieldsWithRole, type ChatInputs, type ChatPlan } from './options.js';
 import { printDryRun } from '../dry-run.js';
-import { rendersReplies } from './reply-renderer.js';
-import { replyUsageLine } from '../usage-line.js';
-import { StreamUsageAsk } from '../../chat/stream-usage.js';
+import { replyUsageLine } from '../../settings/prices.js';
 import { jsonForOutput } from '../../core/json.js';
 import { extractedCode } from '../../chat/code-blocks.js';
 import { forOutput } from '../../core/terminal-text.js';

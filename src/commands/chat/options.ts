@@ -70,7 +70,7 @@ export function buildChatRequest(model: string, messages: RequestMessage[], plan
   if (plan.stream) {
     request.stream = true;
     // OpenAI convention: without this, a stream carries no token counts (for --usage and --json);
-    // the streamUsage setting leaves it out for a server that refuses it (chat/stream-usage.ts).
+    // the streamUsage setting leaves it out for a server that refuses it (StreamUsageAsk in reply.ts).
     if (plan.streamUsage !== false) request.stream_options = { include_usage: true };
   }
   return plan.params ? withParams(request, plan.params) : request;

@@ -9,7 +9,7 @@ import type { StreamingRenderer } from '../../render/streaming-renderer.js';
 import { classifyStdoutError } from '../../terminal/stdout-check.js';
 import { forOutput } from '../../core/terminal-text.js';
 
-/** Makes the renderer that draws a reply, given where its bytes go (reply-renderer.ts). */
+/** Makes the renderer that draws a reply, given where its bytes go (reply.ts). */
 export type OpenRenderer = (write: (bytes: string) => void) => StreamingRenderer;
 
 /**
@@ -39,7 +39,7 @@ export class ReplyWriter {
   #reasoningOpen = false;
   #reasoningEndsWithNewline = false;
   readonly #dim: boolean;
-  /** Plain mode on a terminal: a line is printed once it is whole, never in pieces (terminal/plain.ts). */
+  /** Plain mode on a terminal: a line is printed once it is whole, never in pieces (plainWanted in terminal/io.ts). */
   readonly #wholeLines: boolean;
   #partial = '';
 

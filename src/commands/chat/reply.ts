@@ -4,17 +4,65 @@
  * it reports what happened instead of throwing, so the caller can keep what arrived.
  */
 import { runChat } from '../../api/chat.js';
-import { ReplyCutError } from '../../core/errors.js';
+import { ApiError, ReplyCutError } from '../../core/errors.js';
 import type { ChatCompletion, ChatRequest } from '../../api/chat-types.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Prompt } from '../../attachments/message.js';
 import type { Turn } from '../../conversations/model.js';
 import { startSpinner, type IO } from '../../terminal/io.js';
 import { stdoutFailure } from '../../terminal/stdout-check.js';
-import { loadReplyRenderer } from './reply-renderer.js';
-import { ReplyWriter, type ReasoningShown } from './reply-writer.js';
+import { ReplyWriter, type OpenRenderer, type ReasoningShown } from './reply-writer.js';
+import type { ResolvedSettings } from '../../factory.js';
+import type { RenderTarget } from '../../render/terminal-renderer.js';
 import { reasoningOf } from '../../api/chat-assembler.js';
-import type { StreamUsageAsk } from '../../chat/stream-usage.js';
+
+/**
+ * Whether replies are rendered as Markdown: only when stdout is a terminal and the render setting
+ * (--raw, SVC_RENDER, `svc config set render`) is `auto`; in a pipe or a file the reply is the
+ * service's text, byte for byte. The setting is read only for a terminal, so a pipe's output
+ * never depends on it (and a mistyped SVC_RENDER does not stop a script). TERM=dumb (Emacs'
+ * shell, some CI consoles) understands no escape sequence, styles or line redraws: text as sent.
+ */
+export function rendersReplies(io: IO, settings: Pick<ResolvedSettings, 'render'>): boolean {
+  return io.stdoutIsTTY && !io.plain && settings.render.value === 'auto';
+}
+
+/**
+ * Start loading the renderer (and highlight.js) for stdout. Called as the request goes out, so
+ * the load runs while the service thinks and adds nothing before the first token.
+ */
+async function loadReplyRenderer(io: IO): Promise<OpenRenderer> {
+  const { terminalRenderer } = await import('../../render/terminal-renderer.js');
+  return (write) => terminalRenderer({ stream: io.stdout as RenderTarget['stream'], env: io.env, write });
+}
+
+/**
+ * Whether a streamed chat asks for token counts (`stream_options.include_usage`, the OpenAI
+ * convention: without it a stream carries none, for --usage, /usage, cost and the saved turn).
+ * The `streamUsage` setting turns it off for a server that refuses the field; left on, a server
+ * that answers 400 naming `stream_options` gets the request again without it, and is not asked
+ * again for the rest of the run (one session, one batch), so one refusal costs one round trip.
+ */
+export class StreamUsageAsk {
+  #on: boolean;
+
+  constructor(on: boolean) {
+    this.#on = on;
+  }
+
+  get on(): boolean {
+    return this.#on;
+  }
+
+  /** True when `error` is the service refusing the field: it is then not asked for again. */
+  refusedBy(error: unknown): boolean {
+    if (!this.#on || !(error instanceof ApiError) || error.status !== 400) return false;
+    const said = `${error.serviceMessage ?? ''} ${error.body ?? ''}`;
+    if (!said.includes('stream_options') && !said.includes('include_usage')) return false;
+    this.#on = false;
+    return true;
+  }
+}
 
 export interface ReplyOutcome {
   /** The whole completion, or as much of it as arrived (finish_reason null then). */
@@ -32,7 +80,7 @@ export interface ReplyOptions {
   signal: AbortSignal;
   /** Print nothing while streaming (`--json` prints the whole object afterwards). */
   quiet?: boolean;
-  /** Render the reply as Markdown (stdout is a terminal: see reply-renderer.ts). */
+  /** Render the reply as Markdown (stdout is a terminal: see rendersReplies). */
   render?: boolean;
   /** Where reasoning text goes (reply-writer.ts); never shown unless asked. */
   reasoning?: ReasoningShown;
@@ -84,7 +132,7 @@ export function replyText(completion: ChatCompletion | undefined): string {
 
 /**
  * The reply to `request`. A server that refuses `stream_options` (400 naming it, before any text)
- * is asked again without it, once; the run does not ask for it again (chat/stream-usage.ts).
+ * is asked again without it, once; the run does not ask for it again (StreamUsageAsk).
  */
 export async function streamReply(io: IO, client: ApiClient, request: ChatRequest, options: ReplyOptions): Promise<ReplyOutcome> {
   const outcome = await streamOnce(io, client, request, options);

@@ -23,7 +23,10 @@ export function completionCommand(context: CommandContext, root: () => CommandUn
     .action((shell) => runCompletion(context.factory.io, root(), shell));
 }
 
-export async function runCompletion(io: IO, program: CommandUnknownOpts, shell: (typeof SHELLS)[number]): Promise<void> {
-  const { renderCompletion } = await import('./render.js');
-  io.stdout.write(renderCompletion(program, shell));
+/** The model and the one shell's script load when the command runs, never as the program starts. */
+async function runCompletion(io: IO, program: CommandUnknownOpts, shell: (typeof SHELLS)[number]): Promise<void> {
+  const model = (await import('./model.js')).completionModel(program);
+  const script =
+    shell === 'bash' ? (await import('./bash.js')).renderBash(model) : shell === 'zsh' ? (await import('./zsh.js')).renderZsh(model) : (await import('./fish.js')).renderFish(model);
+  io.stdout.write(script);
 }

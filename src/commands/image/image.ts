@@ -12,7 +12,7 @@ import { Command, Option, type OptionValues } from '@commander-js/extra-typings'
 import { ASPECT_RATIOS, IMAGE_FORMATS, randomSeed } from '../../api/images/formats.js';
 import { SvcError, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
-import { PREVIEW_CHOICES } from '../../settings/preview-choices.js';
+import { PREVIEW_CHOICES } from '../../settings/definitions.js';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 import { addConnectionOptions, collect, settingFlagsFrom } from '../setting-flags.js';

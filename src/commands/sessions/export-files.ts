@@ -13,7 +13,7 @@ import { describeSystemError, errnoCode } from '../../core/system-errors.js';
 import { existsBeforeStart, nameTaken, notAFile } from '../../images/file-names.js';
 import { commitFile } from '../../images/save.js';
 import type { EmbeddedImage } from '../../export/html.js';
-import { tempPathIn } from '../../storage/temp-name.js';
+import { tempPathIn } from '../../storage/replace-file.js';
 import { checkFolder } from '../image-target.js';
 
 /** Markdown; each image linked relative to `base` (where the export is read from), or to its copy. */

@@ -12,11 +12,10 @@ import { jsonForOutput } from '../../core/json.js';
 import { parseIntegerInRange } from '../../core/parse-values.js';
 import { forOutput } from '../../core/terminal-text.js';
 import type { Factory } from '../../factory.js';
-import { costOfSpent } from '../../settings/prices.js';
+import { costOfSpent, formatUsage } from '../../settings/prices.js';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 import { confirmDeletion, describeMany, yesOption } from '../deletion.js';
-import { formatUsage } from '../usage-line.js';
 import { exportCommand } from './export.js';
 import { filterOf, filterOptions, searchCommand, type FilterFlags } from './search.js';
 

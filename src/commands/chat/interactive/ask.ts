@@ -17,7 +17,7 @@ import { askByKeys, askByLine } from '../../../terminal/tool-approval.js';
 import { emptyReplyNote } from '../../../api/reply-checks.js';
 import { chatParams } from '../../../core/request-params.js';
 import { buildChatRequest, fieldsWithRole } from '../options.js';
-import { replyUsageLine } from '../../usage-line.js';
+import { replyUsageLine } from '../../../settings/prices.js';
 import { say, type SessionDeps, type SessionState } from './session-state.js';
 
 export type TurnDeps = SessionDeps;

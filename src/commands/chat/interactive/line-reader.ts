@@ -8,15 +8,39 @@
  * prompt, and every line typed ahead is kept in a queue, none lost. Ctrl-C during a reply is
  * caught by the key feed and handed to `whileBusy`'s handler.
  */
+import { openSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { ReadStream } from 'node:tty';
+import { UsageError } from '../../../core/errors.js';
+import type { IO } from '../../../terminal/io.js';
 import { KEEP, type InputHistory } from '../../../conversations/input-history.js';
 import { completeSessionLine, isCommandLine, type Completion, type CompletionContext } from './complete-line.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE, KeyFeed, PASTED_NEWLINE, PASTED_TAB } from './key-feed.js';
-import type { TerminalInput } from './terminal-input.js';
 import { ReadQueue, type ReadResult } from './read-queue.js';
 
 export type { ReadResult } from './read-queue.js';
+
+/**
+ * The keyboard of the session: stdin when it is a terminal, otherwise /dev/tty (for
+ * `cat notes.md | svc chat -i`, where stdin was the pipe).
+ */
+export interface TerminalInput {
+  stream: ReadStream;
+  fd: number;
+}
+
+export function openTerminalInput(io: IO): TerminalInput {
+  if (!io.stderrIsTTY) throw new UsageError('the interactive session needs a terminal on stderr', { hint: 'give a prompt for a one-shot answer' });
+  if (io.stdinKind === 'tty' && io.stdin instanceof ReadStream) return { stream: io.stdin, fd: 0 };
+  let fd: number;
+  try {
+    fd = openSync('/dev/tty', 'r');
+  } catch {
+    throw new UsageError('-i needs a terminal to go on talking from, and there is none', { hint: 'without -i, the piped text gets a one-shot answer' });
+  }
+  return { stream: new ReadStream(fd), fd };
+}
 
 export class LineReader {
   readonly #terminal: TerminalInput;

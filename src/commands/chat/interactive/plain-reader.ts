@@ -1,5 +1,5 @@
 /**
- * The session's lines in plain mode (terminal/plain.ts): the terminal stays in its own line mode,
+ * The session's lines in plain mode (plainWanted in terminal/io.ts): the terminal stays in its own line mode,
  * so it echoes and edits what is typed itself and svc never moves the cursor or redraws a line;
  * the prompt is written once, as text. Ctrl-C reaches svc as SIGINT, through the session's
  * interrupt router: at the prompt it is reported as an interrupt (the session says how to leave),

@@ -3,7 +3,6 @@
  * send it each turn, until the user leaves. Every turn is saved as it happens.
  */
 import { PlainLineReader } from './plain-reader.js';
-import { StreamUsageAsk } from '../../../chat/stream-usage.js';
 import type { Price } from '../../../settings/prices.js';
 import type { ApiClient } from '../../../api/client.js';
 import { firstLineOf, noUsage } from '../../../conversations/model.js';
@@ -18,16 +17,15 @@ import type { CommandContext } from '../../context.js';
 import { applySystemFlag, chooseChatModel, openConversation } from '../open-conversation.js';
 import type { DefaultModelPlace } from '../../../chat/model-choice.js';
 import type { ChatPlan } from '../options.js';
-import { rendersReplies } from '../reply-renderer.js';
+import { rendersReplies, StreamUsageAsk } from '../reply.js';
 import { askTurn } from './ask.js';
 import { takeAttachments } from './attach.js';
 import { applyRole } from './role.js';
 import { runSlashCommand } from './commands.js';
 import { MessageComposer } from './composer.js';
-import { LineReader } from './line-reader.js';
+import { LineReader, openTerminalInput, type TerminalInput } from './line-reader.js';
 import { say, type SessionDeps, type SessionReader, type SessionState } from './session-state.js';
 import { parseInput, unknownCommandHint } from './slash-commands.js';
-import { openTerminalInput, type TerminalInput } from './terminal-input.js';
 import { openChatTools } from '../tool-turn.js';
 import { ToolSet } from '../../../chat/tool-runner.js';
 import { toolNameText } from '../../../core/names.js';

@@ -3,7 +3,7 @@
  * the state of one interactive session. Kept apart so those modules depend on it, not on each other.
  */
 import { noteFor } from '../../../terminal/wrap-note.js';
-import type { StreamUsageAsk } from '../../../chat/stream-usage.js';
+import type { StreamUsageAsk } from '../reply.js';
 import type { DefaultModelPlace } from '../../../chat/model-choice.js';
 import type { Price } from '../../../settings/prices.js';
 import type { ApiClient } from '../../../api/client.js';
@@ -16,8 +16,7 @@ import type { ConversationStore } from '../../../conversations/store.js';
 import type { IO } from '../../../terminal/io.js';
 import type { CommandContext } from '../../context.js';
 import type { ChatPlan } from '../options.js';
-import type { LineReader } from './line-reader.js';
-import type { TerminalInput } from './terminal-input.js';
+import type { LineReader, TerminalInput } from './line-reader.js';
 import type { ToolSet } from '../../../chat/tool-runner.js';
 
 /** What the session needs of the line reader (a test drives the session with its own). */
