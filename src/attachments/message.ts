@@ -102,6 +102,14 @@ export function summariseMessage(text: string, files: readonly AttachmentRef[] |
   return shown + text.slice(from);
 }
 
+/** "[image photo.jpg, 412.3 KiB, 2048×1536]", or "[image https://…]": how a transcript names an image sent. */
+export function describeImageRef(image: ImageRef): string {
+  if (image.url !== undefined) return `[image ${image.url}]`;
+  const size = image.bytes === undefined ? '' : `, ${formatBytes(image.bytes)}`;
+  const pixels = image.width === undefined || image.height === undefined ? '' : `, ${image.width}×${image.height}`;
+  return `[image ${image.name}${size}${pixels}]`;
+}
+
 /** "3 files, 14.2 KiB": the total, as said on a terminal before sending. */
 export function describeTotal(files: readonly Pick<AttachedFile, 'bytes' | 'image'>[]): string {
   const bytes = files.reduce((sum, file) => sum + (file.image && 'input' in file.image ? file.image.input.bytes.length : file.bytes), 0);

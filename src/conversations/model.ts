@@ -5,7 +5,7 @@
  */
 import type { ContentPart, RequestMessage, Usage } from '../api/chat-types.js';
 import { imagePart, type ImageDetail } from '../api/content-parts.js';
-import type { KeptExtension } from '../storage/image-store.js';
+import { ImageStoreError, keptImageDataUrl, readKeptImage, type KeptExtension } from '../storage/image-store.js';
 
 /**
  * A file attached to a user message: where its fenced block is in the message's text (UTF-16
@@ -40,6 +40,15 @@ export interface ImageRef {
 
 /** The `data:` URL of a kept image (the session reads it from the store, or has it in memory). */
 export type ImageUrlOf = (image: ImageRef) => string;
+
+/** The URL of each image as sent: its address, or its kept bytes read back from `dataDir`. */
+export function keptImageUrls(dataDir: string): ImageUrlOf {
+  return (image) => {
+    if (image.url !== undefined) return image.url;
+    if (image.sha256 === undefined || image.ext === undefined) throw new ImageStoreError(`the image ${image.name} of this conversation names no kept file`);
+    return keptImageDataUrl(readKeptImage(dataDir, image.sha256, image.ext), image.ext);
+  };
+}
 
 /**
  * A user message's content: its text alone, or with images the text as a `text` part (left

@@ -6,7 +6,7 @@
  */
 import type { ContentPart, RequestMessage, Usage } from '../api/chat-types.js';
 import { describeSystemError } from '../core/system-errors.js';
-import { ImageStoreError, keepImage, KEPT_MIME, readKeptImage, type KeptExtension } from '../storage/image-store.js';
+import { ImageStoreError, keepImage, keptImageDataUrl, readKeptImage, type KeptExtension } from '../storage/image-store.js';
 import { addUsage, addUsageOfModel, replay, toMessages, type Conversation, type ConversationRecord, type ImageNote, type ImageRef, type Turn } from './model.js';
 import { newConversationName } from '../core/names.js';
 import type { ConversationStore } from './store.js';
@@ -119,7 +119,7 @@ export class ConversationSession {
       bytes = readKeptImage(this.#dataDir, sha256, ext);
       this.#images.set(sha256, { bytes, ext });
     }
-    return `data:${KEPT_MIME[ext]};base64,${bytes.toString('base64')}`;
+    return keptImageDataUrl(bytes, ext);
   }
 
   addTurn(turn: Omit<Turn, 'at' | 'id'>): void {

@@ -101,3 +101,8 @@ export function readKeptImage(dataDir: string, sha256: string, ext: string): Buf
   }
   return bytes;
 }
+
+/** The `data:` URL of image bytes kept under `ext`, as a message sends it. */
+export function keptImageDataUrl(bytes: Buffer, ext: KeptExtension): string {
+  return `data:${KEPT_MIME[ext]};base64,${bytes.toString('base64')}`;
+}

@@ -169,6 +169,17 @@ describe('images: the exact request, the conversation file, refusals', () => {
     expect(result.stderr).toContain('content must not be empty');
   });
 
+  it('sessions show lists each image by name, size and pixels; --json sends it back as it was sent', async () => {
+    context.server.script(answer('A red square.'));
+    const png = pngOf(40, 30);
+    put(sandbox, 'red.png', png);
+    await runSvc(['chat', '--session', 'look', '-f', 'red.png', '-f', 'https://example.com/x.png', 'what?'], sandbox);
+    const shown = await runSvc(['sessions', 'show', 'look'], sandbox);
+    expect(shown.stdout).toBe(`[user]\nwhat?\n[image red.png, ${png.length} B, 40×30]\n[image https://example.com/x.png]\n\n[assistant]\nA red square.\n`);
+    const json = await runSvc(['sessions', 'show', 'look', '--json'], sandbox);
+    expect(JSON.parse(json.stdout)).toEqual(sent()[0]!.slice(0, 1).concat([{ role: 'assistant', content: 'A red square.' }]));
+  });
+
   it('--dry-run shows each data: URL as its type and size', async () => {
     put(sandbox, 'red.png', pngOf(40, 30));
     const result = await runSvc(['chat', '--dry-run', '-f', 'red.png', 'q'], sandbox);

@@ -27,7 +27,7 @@ Examples:
   $ cat notes.md | svc chat -i     # the notes first, then keep talking
   $ svc chat --continue "and in Python?"
   $ svc chat -f app.log -f 'src/**/*.ts' "why does this crash?"   # files after the words
-  $ svc chat -f photo.png "what is in this picture?"               # an image, for a model that takes them
+  $ svc chat -f photo.jpg "what is in this picture?"               # an image, for a model that takes them
   $ svc chat --role shell "find files over 1 GB"                     # just the command
   $ git diff --staged | svc chat --role commit
   $ svc chat --dry-run -t 0 "hello"   # the request as a curl command; nothing sent
