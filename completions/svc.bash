@@ -16,7 +16,7 @@ _svc() {
   path=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
-    case " --profile -m --model -s --system -f --file --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --param --tools --allow --max-steps --base-url --timeout --max-retries -o --output --aspect --format --seed -n --count --negative --preview --prompts --concurrency --images-dir --limit --since --at --with-images --prompt --url --env --header --cwd --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay --context " in
+    case " --profile -m --model -s --system -f --file --image-detail --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --session --param --tools --allow --max-steps --base-url --timeout --max-retries -o --output --aspect --format --seed -n --count --negative --preview --prompts --concurrency --images-dir --limit --since --at --with-images --prompt --url --env --header --cwd --port --host --api-key --block --delay --fail --cut-after --latency --record --cassette --replay --context " in
       *" $word "*) ((i++)); continue ;;
     esac
     [[ "$word" == -* ]] && continue
@@ -49,6 +49,7 @@ _svc_complete_path() {
         -m|--model) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc config choices model 2>/dev/null)" -- "$cur")); return ;;
         -s|--system) compopt +o default 2>/dev/null; return ;;
         -f|--file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --image-detail) compopt +o default 2>/dev/null; return ;;
         --var) compopt +o default 2>/dev/null; return ;;
         --role) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc roles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
         --max-tokens) compopt +o default 2>/dev/null; return ;;
@@ -68,7 +69,7 @@ _svc_complete_path() {
         --max-retries) compopt +o default 2>/dev/null; return ;;
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json -x --extract --extract-last --raw --usage --show-reasoning --no-stdin -i --interactive -c --continue --session --no-save --list --dry-run --param --tools --no-tools --allow --max-steps --base-url --timeout --max-retries --plain --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --image-detail --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json -x --extract --extract-last --raw --usage --show-reasoning --no-stdin -i --interactive -c --continue --session --no-save --list --dry-run --param --tools --no-tools --allow --max-steps --base-url --timeout --max-retries --plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'image')

@@ -13,7 +13,7 @@ function __svc_path
             set skip 0
             continue
         end
-        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--tools' '--allow' '--max-steps' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '-n' '--count' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--limit' '--since' '--at' '--with-images' '--prompt' '--url' '--env' '--header' '--cwd' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay' '--context'
+        if contains -- $word '--profile' '-m' '--model' '-s' '--system' '-f' '--file' '--image-detail' '--var' '--role' '--max-tokens' '-t' '--temperature' '--top-p' '--stop' '--presence-penalty' '--frequency-penalty' '--user' '--session' '--param' '--tools' '--allow' '--max-steps' '--base-url' '--timeout' '--max-retries' '-o' '--output' '--aspect' '--format' '--seed' '-n' '--count' '--negative' '--preview' '--prompts' '--concurrency' '--images-dir' '--limit' '--since' '--at' '--with-images' '--prompt' '--url' '--env' '--header' '--cwd' '--port' '--host' '--api-key' '--block' '--delay' '--fail' '--cut-after' '--latency' '--record' '--cassette' '--replay' '--context'
             set skip 1
             continue
         end
@@ -66,7 +66,8 @@ complete -c svc -n '__svc_at' -l profile -x -a '(svc profiles list 2>/dev/null |
 complete -c svc -n '__svc_at' -s h -l help -d 'show help'
 complete -c svc -n '__svc_at chat' -s m -l model -x -a '(svc config choices model 2>/dev/null)' -d 'chat model (env SVC_MODEL; default svc-pro)'
 complete -c svc -n '__svc_at chat' -s s -l system -x -d 'system message sent before the prompt'
-complete -c svc -n '__svc_at chat' -s f -l file -r -F -d 'attach a file\'s text after the words (repeatable; a quoted glob such as \'src/*.ts\' is expanded by svc)'
+complete -c svc -n '__svc_at chat' -s f -l file -r -F -d 'attach a file\'s text after the words, or an image (PNG, JPEG, WebP, GIF, or an http(s) address); repeatable, a quoted glob such as \'src/*.ts\' is expanded by svc'
+complete -c svc -n '__svc_at chat' -l image-detail -x -d 'how closely the model looks at the images of -f: low, high or auto'
 complete -c svc -n '__svc_at chat' -l var -x -d 'fill the role\'s {{name}} blanks (repeatable; {{input}} is the prompt itself)'
 complete -c svc -n '__svc_at chat' -l role -x -a '(svc roles list 2>/dev/null | cut -f1)' -d 'use a saved role: its system message and defaults (flags given beat it; see `svc roles list`)'
 complete -c svc -n '__svc_at chat' -l max-tokens -x -d 'most tokens in the reply (whole number, 1 or more)'

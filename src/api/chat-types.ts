@@ -1,10 +1,14 @@
 /** The chat endpoint's shapes (docs/service-api.md, "Chat"). */
+import type { ContentPart } from './content-parts.js';
+
+export type { ContentPart, ImagePart, TextPart } from './content-parts.js';
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 
 export interface ChatMessage {
   role: ChatRole;
-  content: string;
+  /** Parts only for a user message with images (content-parts.ts); text otherwise. */
+  content: string | ContentPart[];
 }
 
 /** A function call the model asked for, as OpenAI shapes it (`arguments` is JSON text). */

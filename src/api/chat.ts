@@ -2,7 +2,8 @@
  * One chat completion, streamed or not, delivered as text deltas to a callback and returned
  * whole as one answer object (docs/service-api.md, "The answer, whole").
  */
-import { MalformedResponseError, NetworkError, ReplyCutError } from '../core/errors.js';
+import { ApiError, MalformedResponseError, NetworkError, ReplyCutError } from '../core/errors.js';
+import { imagesRefusedError, refusesImages, sendsContentParts } from './images-refused.js';
 import { isObject } from '../core/json.js';
 import { htmlAnswerError, isHtmlAnswer, peekBody, readUpTo } from './answer-body.js';
 import { CompletionAssembler } from './chat-assembler.js';
@@ -154,7 +155,12 @@ async function readStream(response: ApiResponse, body: AsyncIterable<Uint8Array>
  * ReplyCutError holding what had arrived (its `partial`) and the failure itself (its `cause`).
  */
 export async function runChat(client: ApiClient, request: ChatRequest, callbacks: ChatCallbacks = {}): Promise<ChatCompletion> {
-  const response = await client.post('chat/completions', request, callbacks.signal);
+  let response;
+  try {
+    response = await client.post('chat/completions', request, callbacks.signal);
+  } catch (error) {
+    throw error instanceof ApiError && sendsContentParts(request) && refusesImages(error) ? imagesRefusedError(error) : error;
+  }
   callbacks.onResponse?.({ status: response.status, requestId: response.requestId });
   const assembler = new CompletionAssembler(request.model);
   try {

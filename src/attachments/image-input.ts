@@ -15,7 +15,7 @@ import { imagePart, type ImageDetail, type ImagePart } from '../api/content-part
 import { detectFormat, readDimensions } from '../images/file-format.js';
 import { describeBytes, formatBytes } from '../core/byte-size.js';
 import { gifFrames, gifSize, isGif, jpegOrientation, orientedSize, shrinkImage, UnreadableImageError, type InputFormat, type Size } from '../images/shrink.js';
-import { refused, type FileOption } from './read.js';
+import { refused, type AttachedFile, type FileOption } from './read.js';
 
 const MIB = 1024 * 1024;
 
@@ -162,4 +162,18 @@ export function shortDataUrl(url: string): string {
   const padding = match[2] ? (url.endsWith('==') ? 2 : url.endsWith('=') ? 1 : 0) : 0;
   const bytes = match[2] ? Math.floor((payload * 3) / 4) - padding : payload;
   return `${match[0]}… (${formatBytes(bytes)})`;
+}
+
+/**
+ * The files of `-f` or `/file` with each image read from the disk prepared to go (scaled down
+ * when over `max`), in order: the first refusal stops them all (exit 2, nothing sent).
+ */
+export async function prepareImages(files: readonly AttachedFile[], options: Omit<ImageInputOptions, 'name'>): Promise<AttachedFile[]> {
+  const prepared: AttachedFile[] = [];
+  for (const file of files) {
+    const image = file.image;
+    if (image === undefined || !('data' in image)) prepared.push(file);
+    else prepared.push({ ...file, image: { input: await prepareImage(image.data, { ...options, name: file.name }) } });
+  }
+  return prepared;
 }

@@ -2,13 +2,18 @@
  * `-f, --file` and `/file`: the files named (globs expanded), read and checked before anything
  * is sent. Every refusal is a UsageError naming the file (exit 2, nothing sent): a missing or
  * unreadable file, a folder, a binary file, one over the size limit, or too much in all.
+ *
+ * A file whose first bytes are a PNG, JPEG, WebP or GIF is an image, read whole (up to the
+ * image limit, image-input.ts) and not counted with the text; an http(s) address is an image the
+ * service fetches, nothing read. Both go as `image_url` parts (image-input.ts prepareImages).
  */
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatBytes } from '../core/byte-size.js';
+import { describeBytes, formatBytes } from '../core/byte-size.js';
 import { UsageError } from '../core/errors.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { globFiles, hasGlobMagic } from './glob.js';
+import { imageFormatOf, isImageUrl, MAX_IMAGE_BYTES, type ImageInput } from './image-input.js';
 
 const MIB = 1024 * 1024;
 /**
@@ -29,6 +34,11 @@ export interface AttachedFile {
   text: string;
   /** Its size on disk. */
   bytes: number;
+  /**
+   * An image (its text is then ''): the file's bytes as read, then as they go once prepared
+   * (image-input.ts prepareImages), or the http(s) address the service fetches.
+   */
+  image?: { data: Buffer } | { input: ImageInput } | { url: string };
 }
 
 /** How the refusals name the option: "-f" on the command line, "/file" in the session. */
@@ -41,13 +51,22 @@ export type FileOption = '-f' | '/file';
 export function readAttachments(args: readonly string[], cwd: string, option: FileOption = '-f', already: readonly AttachedFile[] = []): AttachedFile[] {
   const files: AttachedFile[] = [];
   const seen = new Set(already.map((file) => file.path));
-  let total = already.reduce((sum, file) => sum + file.bytes, 0);
+  let total = already.reduce((sum, file) => sum + (file.image ? 0 : file.bytes), 0);
   for (const arg of args) {
+    if (isImageUrl(arg)) {
+      if (!seen.has(arg)) files.push({ name: arg, path: arg, text: '', bytes: 0, image: { url: arg } });
+      seen.add(arg);
+      continue;
+    }
     for (const name of filesNamedBy(arg, cwd, option)) {
       const path = resolve(cwd, name);
       if (seen.has(path)) continue;
       seen.add(path);
       const file = readOne(name, path, option);
+      if (file.image) {
+        files.push(file);
+        continue;
+      }
       total += file.bytes;
       if (total > MAX_TOTAL_BYTES) {
         throw refused(option, `${option}: the files come to more than ${formatBytes(MAX_TOTAL_BYTES)} together (at ${name})`, 'attach fewer files, or the parts that matter');
@@ -90,9 +109,13 @@ function cannotRead(name: string, error: unknown, option: FileOption): UsageErro
   return refused(option, `${option} ${name}: cannot read it: ${describeSystemError(error)}`);
 }
 
+/** The first bytes, enough to tell an image by (image-input.ts imageFormatOf). */
+const HEAD_BYTES = 64;
+
 /**
- * At most MAX_FILE_BYTES + 1 bytes are read, whatever the file claims to be: a file growing
- * while read, `-f <(command)` (a pipe) or /dev/zero cannot take more memory than that.
+ * At most the limit + 1 bytes are read (MAX_FILE_BYTES for text, MAX_IMAGE_BYTES for an
+ * image), whatever the file claims to be: a file growing while read, `-f <(command)` (a pipe) or
+ * /dev/zero cannot take more memory than that.
  */
 function readOne(name: string, path: string, option: FileOption): AttachedFile {
   let fd: number;
@@ -102,16 +125,18 @@ function readOne(name: string, path: string, option: FileOption): AttachedFile {
     throw cannotRead(name, error, option);
   }
   let bytes: Buffer;
+  let image = false;
   try {
-    if (fstatSync(fd).size > MAX_FILE_BYTES) throw tooBig(name, option);
-    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
-    let length = 0;
-    for (;;) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-      if (length > MAX_FILE_BYTES) throw tooBig(name, option);
-    }
+    const head = Buffer.alloc(HEAD_BYTES);
+    let length = readFully(fd, head, 0);
+    image = imageFormatOf(head.subarray(0, length)) !== undefined;
+    const limit = image ? MAX_IMAGE_BYTES : MAX_FILE_BYTES;
+    const tooLarge = (): UsageError => (image ? imageTooBig(name, option) : tooBig(name, option));
+    if (fstatSync(fd).size > limit) throw tooLarge();
+    const buffer = Buffer.alloc(Math.max(limit + 1, HEAD_BYTES));
+    head.copy(buffer, 0, 0, length);
+    length = readFully(fd, buffer, length);
+    if (length > limit) throw tooLarge();
     bytes = buffer.subarray(0, length);
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -119,7 +144,22 @@ function readOne(name: string, path: string, option: FileOption): AttachedFile {
   } finally {
     closeSync(fd);
   }
+  if (image) return { name, path, text: '', bytes: bytes.length, image: { data: Buffer.from(bytes) } };
   return { name, path, text: textOf(name, bytes, option), bytes: bytes.length };
+}
+
+/** Read into `buffer` from `length` on until the file ends or the buffer is full; the length read in all. */
+function readFully(fd: number, buffer: Buffer, length: number): number {
+  while (length < buffer.length) {
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) break;
+    length += read;
+  }
+  return length;
+}
+
+function imageTooBig(name: string, option: FileOption): UsageError {
+  return refused(option, `${option} ${name} is larger than ${describeBytes(MAX_IMAGE_BYTES)}, the most svc sends of one image`, 'make it smaller first (e.g. a JPEG of 2048 pixels on its long side)');
 }
 
 function tooBig(name: string, option: FileOption): UsageError {

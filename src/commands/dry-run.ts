@@ -10,6 +10,7 @@
  * value), since the command may well be shown on one.
  */
 import { escapeJsonForTerminal } from '../core/json.js';
+import { shortDataUrl } from '../attachments/image-input.js';
 import { endpointUrl, requestHeaders } from '../api/url.js';
 import { requireBaseUrl, type ResolvedSettings } from '../factory.js';
 import type { IO } from '../terminal/io.js';
@@ -35,6 +36,14 @@ interface CurlRequest {
   stream: boolean;
 }
 
+/**
+ * An image part's `data:` URL as its type and size (image-input.ts shortDataUrl): megabytes of
+ * base64 say nothing on a screen. The command then sends a stand-in, not the picture.
+ */
+function shortImageUrls(key: string, value: unknown): unknown {
+  return key === 'url' && typeof value === 'string' ? shortDataUrl(value) : value;
+}
+
 function curlCommand(request: CurlRequest): string {
   // -sS: no progress meter in the way of piped output, but errors still said. --fail-with-body:
   // an HTTP error is curl's exit 22 (as svc's own exit codes tell a script), its body still shown.
@@ -44,7 +53,7 @@ function curlCommand(request: CurlRequest): string {
     if (name.toLowerCase() === 'authorization') lines.push(`-H "Authorization: Bearer $${API_KEY_ENV}"`);
     else lines.push(`-H ${shellQuote(`${headerName(name)}: ${value}`)}`);
   }
-  lines.push(`--data-raw ${shellQuote(escapeJsonForTerminal(JSON.stringify(request.body)))}`);
+  lines.push(`--data-raw ${shellQuote(escapeJsonForTerminal(JSON.stringify(request.body, shortImageUrls)))}`);
   return lines.join(' \\\n  ');
 }
 

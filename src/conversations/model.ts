@@ -3,7 +3,9 @@
  * append is one write, so two processes adding turns at once both keep theirs, and a crash
  * mid-write damages at most the last line, which reading skips.
  */
-import type { RequestMessage, Usage } from '../api/chat-types.js';
+import type { ContentPart, RequestMessage, Usage } from '../api/chat-types.js';
+import { imagePart, type ImageDetail } from '../api/content-parts.js';
+import { ImageStoreError, keptImageDataUrl, readKeptImage, type KeptExtension } from '../storage/image-store.js';
 
 /**
  * A file attached to a user message: where its fenced block is in the message's text (UTF-16
@@ -15,6 +17,46 @@ export interface AttachmentRef {
   bytes: number;
   start: number;
   end: number;
+}
+
+/**
+ * An image sent with a user message, after its text. A picture from the disk is kept once in
+ * svc's data folder under its hash (storage/image-store.ts) and named here by `sha256` and `ext`
+ * with its size and pixels, never its bytes; an http(s) address is kept as `url`, as it was sent.
+ */
+export interface ImageRef {
+  /** The file as the user named it (or the address). */
+  name: string;
+  sha256?: string;
+  ext?: KeptExtension;
+  /** The bytes sent, and the picture's size in pixels as sent. */
+  bytes?: number;
+  width?: number;
+  height?: number;
+  url?: string;
+  /** `--image-detail`, when one was chosen. */
+  detail?: ImageDetail;
+}
+
+/** The `data:` URL of a kept image (the session reads it from the store, or has it in memory). */
+export type ImageUrlOf = (image: ImageRef) => string;
+
+/** The URL of each image as sent: its address, or its kept bytes read back from `dataDir`. */
+export function keptImageUrls(dataDir: string): ImageUrlOf {
+  return (image) => {
+    if (image.url !== undefined) return image.url;
+    if (image.sha256 === undefined || image.ext === undefined) throw new ImageStoreError(`the image ${image.name} of this conversation names no kept file`);
+    return keptImageDataUrl(readKeptImage(dataDir, image.sha256, image.ext), image.ext);
+  };
+}
+
+/**
+ * A user message's content: its text alone, or with images the text as a `text` part (left
+ * out when empty) and each image as an `image_url` part.
+ */
+export function userContent(text: string, images: readonly ImageRef[] | undefined, urlOf: ImageUrlOf): string | ContentPart[] {
+  if (!images || images.length === 0) return text;
+  return [...(text === '' ? [] : [{ type: 'text' as const, text }]), ...images.map((image) => imagePart(image.url ?? urlOf(image), image.detail))];
 }
 
 /**
@@ -49,6 +91,8 @@ export interface Turn {
   user: string;
   /** The files attached to it, when there were any. */
   files?: AttachmentRef[];
+  /** The images sent with it, after its text (older svc reads the turn as its text alone). */
+  images?: ImageRef[];
   /**
    * The tool loop between the message and the reply: each reply that called tools, with the
    * results sent back. Absent when no tool was called; older svc reads the turn without it.
@@ -199,15 +243,19 @@ export function replay(name: string, records: ConversationRecord[]): Conversatio
  * An interrupted reply goes as far as it came; an empty one is left out (the user spoke, nothing
  * came back).
  */
-export function toMessages(conversation: Pick<Conversation, 'system' | 'turns'>): RequestMessage[] {
+export function toMessages(conversation: Pick<Conversation, 'system' | 'turns'>, urlOf: ImageUrlOf = noImages): RequestMessage[] {
   const messages: RequestMessage[] = [];
   if (conversation.system) messages.push({ role: 'system', content: conversation.system });
   for (const turn of conversation.turns) {
-    messages.push({ role: 'user', content: turn.user });
+    messages.push({ role: 'user', content: userContent(turn.user, turn.images, urlOf) });
     for (const step of turn.steps ?? []) messages.push(...stepMessages(step));
     if (turn.assistant !== '') messages.push({ role: 'assistant', content: turn.assistant });
   }
   return messages;
+}
+
+function noImages(image: ImageRef): string {
+  throw new Error(`no store to read the image ${image.name} from`);
 }
 
 /** A tool step as messages: the assistant's message with its calls, then each call's result. */

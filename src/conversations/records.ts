@@ -6,7 +6,9 @@
  */
 import type { Usage } from '../api/chat-types.js';
 import { isObject, type JsonObject } from '../core/json.js';
-import type { AttachmentRef, ConversationRecord, ImageNote, ToolCallRecord, ToolStep, Turn } from './model.js';
+import { IMAGE_DETAILS, type ImageDetail } from '../api/content-parts.js';
+import { KEPT_EXTENSIONS, type KeptExtension } from '../storage/image-store.js';
+import type { AttachmentRef, ConversationRecord, ImageNote, ImageRef, ToolCallRecord, ToolStep, Turn } from './model.js';
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
@@ -32,6 +34,29 @@ function filesOf(value: unknown, user: string): AttachmentRef[] | undefined {
     after = item.end;
   }
   return files.length > 0 ? files : undefined;
+}
+
+/**
+ * The images of a turn: each kept one by hash and extension (checked again when read back,
+ * storage/image-store.ts), or an address. A list with anything else (a hand edit) is dropped.
+ */
+function imagesOf(value: unknown): ImageRef[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const images: ImageRef[] = [];
+  for (const item of value as unknown[]) {
+    if (!isObject(item) || !isString(item.name)) return undefined;
+    const { sha256, ext, url, detail } = item;
+    if (detail !== undefined && !(IMAGE_DETAILS as readonly unknown[]).includes(detail)) return undefined;
+    const chosen = detail === undefined ? {} : { detail: detail as ImageDetail };
+    if (isString(url)) {
+      images.push({ name: item.name, url, ...chosen });
+      continue;
+    }
+    if (!isString(sha256) || !(KEPT_EXTENSIONS as readonly unknown[]).includes(ext)) return undefined;
+    const sizes = Object.fromEntries((['bytes', 'width', 'height'] as const).filter((key) => isCount(item[key])).map((key) => [key, item[key] as number]));
+    images.push({ name: item.name, sha256, ext: ext as KeptExtension, ...sizes, ...chosen });
+  }
+  return images.length > 0 ? images : undefined;
 }
 
 function callOf(value: unknown): ToolCallRecord | undefined {
@@ -66,12 +91,14 @@ function turnOf(value: JsonObject): (Turn & { type: 'turn' }) | undefined {
   if (reasoning !== undefined && !isString(reasoning)) return undefined;
   if (id !== undefined && !isString(id)) return undefined;
   const files = filesOf(value.files, user);
+  const images = imagesOf(value.images);
   const steps = stepsOf(value.steps);
   return {
     type: 'turn',
     ...(id === undefined ? {} : { id }),
     user,
     ...(files ? { files } : {}),
+    ...(images ? { images } : {}),
     ...(steps ? { steps } : {}),
     assistant,
     ...(reasoning ? { reasoning } : {}),

@@ -4,9 +4,10 @@
  * being streamed. A write that fails (a full disk) does not stop the conversation: it goes on in
  * memory, no longer saved, and the failure is kept for the caller to report.
  */
-import type { RequestMessage, Usage } from '../api/chat-types.js';
+import type { ContentPart, RequestMessage, Usage } from '../api/chat-types.js';
 import { describeSystemError } from '../core/system-errors.js';
-import { addUsage, addUsageOfModel, replay, toMessages, type Conversation, type ConversationRecord, type ImageNote, type Turn } from './model.js';
+import { ImageStoreError, keepImage, keptImageDataUrl, readKeptImage, type KeptExtension } from '../storage/image-store.js';
+import { addUsage, addUsageOfModel, replay, toMessages, type Conversation, type ConversationRecord, type ImageNote, type ImageRef, type Turn } from './model.js';
 import { newConversationName } from '../core/names.js';
 import type { ConversationStore } from './store.js';
 
@@ -34,19 +35,24 @@ export class ConversationSession {
   /** Nothing is written until there is something worth keeping (the first turn or setting). */
   #started: boolean;
   #saveFailure: SaveFailure | undefined;
+  /** Where kept images are read from (svc's data folder); undefined with no store at all. */
+  readonly #dataDir: string | undefined;
+  /** The bytes of the images of this run, by hash: sent again without reading, kept with their turn. */
+  readonly #images = new Map<string, { bytes: Buffer; ext: KeptExtension }>();
   /** Called once, when a write fails and the conversation stops being saved. */
   onSaveFailure: ((failure: SaveFailure) => void) | undefined;
 
-  private constructor(conversation: Conversation, store: ConversationStore | undefined, started: boolean) {
+  private constructor(conversation: Conversation, store: ConversationStore | undefined, started: boolean, dataDir: string | undefined) {
     this.#conversation = conversation;
     this.#store = store;
     this.#started = started;
+    this.#dataDir = dataDir;
   }
 
   /** A new conversation; `store` undefined keeps it in memory only (--no-save). */
   static fresh(store: ConversationStore | undefined, name = newConversationName()): ConversationSession {
     const now = new Date().toISOString();
-    return new ConversationSession(replay(name, [{ type: 'start', v: 1, name, created: now }]), store, false);
+    return new ConversationSession(replay(name, [{ type: 'start', v: 1, name, created: now }]), store, false, store?.dataDir);
   }
 
   /**
@@ -55,7 +61,7 @@ export class ConversationSession {
    */
   static resume(store: ConversationStore, name: string, save: boolean): ConversationSession {
     if (store.isFree(name)) return ConversationSession.fresh(save ? store : undefined, name);
-    return new ConversationSession(store.read(name), save ? store : undefined, true);
+    return new ConversationSession(store.read(name), save ? store : undefined, true, store.dataDir);
   }
 
   get name(): string {
@@ -91,10 +97,29 @@ export class ConversationSession {
   }
 
   /** The messages to send, with `next` as the new user message when given. */
-  messages(next?: string): RequestMessage[] {
-    const messages = toMessages(this.#conversation);
+  messages(next?: string | ContentPart[]): RequestMessage[] {
+    const messages = toMessages(this.#conversation, (image) => this.imageUrl(image));
     if (next !== undefined) messages.push({ role: 'user', content: next });
     return messages;
+  }
+
+  /** Hold an image of this run (its bytes as sent), to send again and to keep with its turn. */
+  rememberImage(sha256: string, ext: KeptExtension, bytes: Buffer): void {
+    this.#images.set(sha256, { bytes, ext });
+  }
+
+  /** The `data:` URL of a kept image: from this run's, else read back from svc's data folder. */
+  imageUrl(image: ImageRef): string {
+    if (image.url !== undefined) return image.url;
+    const { sha256, ext } = image;
+    if (sha256 === undefined || ext === undefined) throw new ImageStoreError(`the image ${image.name} of this conversation names no kept file`);
+    let bytes = this.#images.get(sha256)?.bytes;
+    if (bytes === undefined) {
+      if (this.#dataDir === undefined) throw new ImageStoreError(`the image ${image.name} of this conversation was not kept`);
+      bytes = readKeptImage(this.#dataDir, sha256, ext);
+      this.#images.set(sha256, { bytes, ext });
+    }
+    return keptImageDataUrl(bytes, ext);
   }
 
   addTurn(turn: Omit<Turn, 'at' | 'id'>): void {
@@ -102,7 +127,7 @@ export class ConversationSession {
     this.#conversation.turns.push({ ...turn, id: record.id, at: record.at });
     addUsage(this.#conversation.spent, turn.usage);
     addUsageOfModel(this.#conversation.spentByModel, turn.model, turn.usage);
-    this.#write(record);
+    this.#write(record, turn.images);
   }
 
   /** Keep an image made in the session (in the log and the history; never sent to the model). */
@@ -130,10 +155,18 @@ export class ConversationSession {
     this.#write({ type: 'model', model: model ?? null, at: new Date().toISOString() });
   }
 
-  #write(record: ConversationRecord): void {
+  /**
+   * Write `record`; the images of this run it names are kept first (a turn never names an image
+   * that is not on disk), each once: storage/image-store.ts finds one kept before.
+   */
+  #write(record: ConversationRecord, images: readonly ImageRef[] = []): void {
     const store = this.#store;
     if (!store) return;
     try {
+      for (const image of images) {
+        const held = image.sha256 === undefined ? undefined : this.#images.get(image.sha256);
+        if (held) keepImage(store.dataDir, held.bytes, held.ext);
+      }
       if (!this.#started) {
         store.create(this.name, new Date(this.#conversation.created));
         this.#started = true;

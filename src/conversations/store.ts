@@ -57,12 +57,15 @@ export interface StoreOptions {
 
 export class ConversationStore {
   readonly dir: string;
+  /** svc's data folder, where the images conversations refer to are kept (storage/image-store.ts). */
+  readonly dataDir: string;
   /** Where listings keep what they saw of each file (listing-cache.ts). */
   readonly listingCachePath: string;
   readonly #warn: (line: string) => void;
 
   constructor(env: Record<string, string | undefined>, options: StoreOptions = {}) {
-    this.dir = join(dataDir(env), 'conversations');
+    this.dataDir = dataDir(env);
+    this.dir = join(this.dataDir, 'conversations');
     this.listingCachePath = join(cacheDir(env), 'conversation-list.jsonl');
     this.#warn = options.warn ?? (() => {});
   }

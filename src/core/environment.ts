@@ -16,6 +16,7 @@ export const ENVIRONMENT: readonly EnvironmentGroup[] = [
   { names: ['SVC_MODEL', 'SVC_IMAGE_MODEL', 'SVC_TIMEOUT', 'SVC_MAX_RETRIES'], what: 'models, seconds of silence allowed, retries' },
   { names: ['SVC_RENDER', 'SVC_PREVIEW', 'SVC_PLAIN'], what: 'replies rendered or raw; image previews; 1: plain mode (as --plain)' },
   { names: ['SVC_PARAMS', 'SVC_STREAM_USAGE', 'SVC_IMAGE_METADATA', 'SVC_SAVE_ONE_SHOTS'], what: 'extra request fields; usage in streams; provenance in images; saving one-shots' },
+  { names: ['SVC_IMAGE_INPUT_MAX'], what: 'pixels on the long side an image sent in a message is scaled down to' },
   { names: ['SVC_TOOLS'], what: 'tools every chat offers (as --tools names them)' },
   { names: ['SVC_DEBUG'], what: '1: a request log and stack traces (the key redacted)' },
   { names: ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'], what: 'proxies (lower case too)' },

@@ -104,6 +104,13 @@ export const settingDefinitions = {
     parse: (text: string, source: string): RenderMode => parseChoice(text, source, RENDER_MODES),
     stores: 'string',
   } satisfies SettingDefinition<RenderMode>,
+  imageInputMax: {
+    env: 'SVC_IMAGE_INPUT_MAX',
+    defaultValue: 2048,
+    description: 'pixels on the long side an image attached to a message (-f, /file) is scaled down to',
+    parse: (text: string, source: string) => parseIntegerInRange(text, source, 64, 8192),
+    stores: 'number',
+  } satisfies SettingDefinition<number>,
   imageMetadata: switchSetting('SVC_IMAGE_METADATA', "write each saved image's prompt, model and seed into the file (XMP): on, or off for the bytes as sent"),
   streamUsage: switchSetting('SVC_STREAM_USAGE', 'ask streamed replies for token counts (stream_options.include_usage): on, or off for a server that refuses it'),
   keyCommand: {

@@ -19,6 +19,9 @@ import { replaceFile } from './replace-file.js';
 export const KEPT_EXTENSIONS = ['png', 'jpg', 'webp', 'gif'] as const;
 export type KeptExtension = (typeof KEPT_EXTENSIONS)[number];
 
+/** The media type of an image kept under `ext`, for its `data:` URL. */
+export const KEPT_MIME: Readonly<Record<KeptExtension, string>> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
+
 /** An image kept: its hash and extension (what a conversation records), and where it is. */
 export interface KeptImage {
   sha256: string;
@@ -97,4 +100,9 @@ export function readKeptImage(dataDir: string, sha256: string, ext: string): Buf
     throw new ImageStoreError(`the kept image ${path} is damaged: its bytes do not match its name`, { hint: 'attach the picture again (-f, /file)' });
   }
   return bytes;
+}
+
+/** The `data:` URL of image bytes kept under `ext`, as a message sends it. */
+export function keptImageDataUrl(bytes: Buffer, ext: KeptExtension): string {
+  return `data:${KEPT_MIME[ext]};base64,${bytes.toString('base64')}`;
 }

@@ -5,6 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { pngFile, subFilteredRows } from '../../src/images/png-write.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReadResult } from '../../src/commands/chat/interactive/line-reader.js';
 import { runSession } from '../../src/commands/chat/interactive/repl.js';
@@ -83,6 +85,18 @@ describe('/file', () => {
     expect(stderr).toContain('[you] look at these\n\n[file src/a.ts, 13 B]\n\n[file my notes.md, 2.0 KiB]\n');
     expect(stderr).not.toContain('x'.repeat(100));
     expect(store.read('talk').turns[0]!.user).toBe(first);
+  });
+
+  it('takes an image as -f does: an image_url part after the words, sent again with later turns, kept by hash', async () => {
+    context.server.script(answer('A1'), answer('A2'));
+    const png = pngFile(4, 2, false, deflateSync(subFilteredRows(new Uint8Array(4 * 2 * 3).fill(200), 4, 2, false)));
+    writeFileSync(join(sandbox.home, 'shot.png'), png);
+    const { store } = await session(['/file shot.png', 'what is it?', 'and now?']);
+    const url = `data:image/png;base64,${png.toString('base64')}`;
+    const withImage = { role: 'user', content: [{ type: 'text', text: 'what is it?' }, { type: 'image_url', image_url: { url } }] };
+    expect(sent()[0]!.messages).toEqual([withImage]);
+    expect(sent()[1]!.messages).toEqual([withImage, { role: 'assistant', content: 'A1' }, { role: 'user', content: 'and now?' }]);
+    expect(store.read('talk').turns[0]!.images).toEqual([{ name: 'shot.png', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), ext: 'png', bytes: png.length, width: 4, height: 2 }]);
   });
 
   it('/file clear drops them; /file alone says when there are none', async () => {

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeJpeg } from '@svc/emulator/images';
 import { startEmulator, type RunningEmulator } from '@svc/emulator';
 import { createFactory } from '../../src/factory.js';
 import { buildProgram } from '../../src/program.js';
@@ -107,6 +108,8 @@ async function examplesSandbox(): Promise<{ sandbox: Sandbox; env: Record<string
   writeFileSync(home('build.log'), 'error TS2322: Type "string" is not assignable to type "number".\n');
   writeFileSync(home('notes.md'), '# Notes\n\n| day | task |\n|---|---|\n| Mon | ship |\n');
   writeFileSync(home('app.log'), 'TypeError: cannot read properties of undefined (reading "id")\n');
+  // The picture `svc chat -f photo.jpg` asks about: a small blue square.
+  writeFileSync(home('photo.jpg'), await encodeJpeg(new Uint8Array(16 * 16 * 4).map((_, i) => [30, 30, 220, 255][i % 4]!), 16, 16));
   mkdirSync(home('src', 'lib'), { recursive: true });
   writeFileSync(home('src', 'main.ts'), 'export const answer = 42;\n');
   writeFileSync(home('src', 'lib', 'util.ts'), 'export const twice = (n: number) => n * 2;\n');

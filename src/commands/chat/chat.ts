@@ -16,6 +16,7 @@ import type { CommandContext } from '../context.js';
 import { addConnectionOptions, addRequestFieldOptions, collect, settingFlagsFrom } from '../setting-flags.js';
 import type { ChatPlan, ConversationChoice } from './options.js';
 import { parseToolFlags } from './tool-flags.js';
+import { IMAGE_DETAILS } from '../../api/content-parts.js';
 
 const EXAMPLES = `
 Examples:
@@ -26,6 +27,7 @@ Examples:
   $ cat notes.md | svc chat -i     # the notes first, then keep talking
   $ svc chat --continue "and in Python?"
   $ svc chat -f app.log -f 'src/**/*.ts' "why does this crash?"   # files after the words
+  $ svc chat -f photo.jpg "what is in this picture?"               # an image, for a model that takes them
   $ svc chat --role shell "find files over 1 GB"                     # just the command
   $ git diff --staged | svc chat --role commit
   $ svc chat --dry-run -t 0 "hello"   # the request as a curl command; nothing sent
@@ -38,7 +40,9 @@ Examples:
 
 The prompt is the words, then each -f file as a fenced block labelled with its path, then
 piped stdin, separated by blank lines. A file must be UTF-8 text of at most 1 MiB (4 MiB for
-all of them); a quoted glob (*, ?, **, {a,b}) is expanded by svc. The reply goes to stdout;
+all of them); a quoted glob (*, ?, **, {a,b}) is expanded by svc. A PNG, JPEG, WebP or GIF file
+(told by its bytes, at most 20 MiB) goes as an image after the text, scaled down to
+imageInputMax pixels (2048) on its long side when larger; -f https://... sends the address. The reply goes to stdout;
 spinner, warnings and errors go to stderr. With no prompt on a terminal, svc chat opens an
 interactive session (/help inside lists its commands). Conversations are saved in
 $XDG_DATA_HOME/svc/conversations unless --no-save.
@@ -59,7 +63,8 @@ export function declareChatCommand() {
     .argument('[prompt...]', 'the prompt; piped stdin is appended after a blank line')
     .addOption(completes(new Option('-m, --model <id>', 'chat model (env SVC_MODEL; default svc-pro)'), { kind: 'models' }))
     .option('-s, --system <text>', 'system message sent before the prompt')
-    .addOption(completes(new Option('-f, --file <path>', "attach a file's text after the words (repeatable; a quoted glob such as 'src/*.ts' is expanded by svc)").argParser(collect), { kind: 'files' }))
+    .addOption(completes(new Option('-f, --file <path>', "attach a file's text after the words, or an image (PNG, JPEG, WebP, GIF, or an http(s) address); repeatable, a quoted glob such as 'src/*.ts' is expanded by svc").argParser(collect), { kind: 'files' }))
+    .addOption(new Option('--image-detail <level>', 'how closely the model looks at the images of -f: low, high or auto').choices(IMAGE_DETAILS))
     .option('--var <name=value>', "fill the role's {{name}} blanks (repeatable; {{input}} is the prompt itself)", collect)
     .addOption(completes(new Option('--role <name>', 'use a saved role: its system message and defaults (flags given beat it; see `svc roles list`)'), { kind: 'roles' }));
   const withFields = addRequestFieldOptions(command)
@@ -134,6 +139,7 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
     conversation,
     settings: { ...settingFlagsFrom(flags, 'model'), render: flags.raw === true ? 'raw' : undefined },
     files: flags.file ?? [],
+    ...(flags.imageDetail === undefined ? {} : { imageDetail: flags.imageDetail }),
     role: flags.role === undefined ? undefined : parseRoleName(flags.role, '--role'),
     dryRun,
     params: parseParams(flags.param ?? [], CHAT_OWNED),

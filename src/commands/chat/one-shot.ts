@@ -12,7 +12,7 @@ import { applySystemFlag, chooseChatModel, openConversation } from './open-conve
 import { unsetModelError } from '../../chat/model-choice.js';
 import { readPrompt } from './prompt-input.js';
 import { promptWithRole } from '../../roles/fill-role.js';
-import { reasoningShown, rendersReplies, replyText, StreamUsageAsk } from './reply.js';
+import { promptContent, reasoningShown, rendersReplies, replyText, StreamUsageAsk } from './reply.js';
 import { completionWithSteps, declinedError, oneShotApproval, openChatTools, replyWithTools, stepLimitError, toolTurn } from './tool-turn.js';
 import { DEFAULT_MAX_STEPS } from './tool-flags.js';
 import { emptyReplyNote } from '../../api/reply-checks.js';
@@ -38,7 +38,7 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const typed = await readPrompt(io, plan, inputs.files, signal);
   const prompt = { ...typed, text: promptWithRole(inputs.role, typed.text) };
   const text = prompt.text;
-  if (text === '') {
+  if (text === '' && !prompt.images) {
     // -x on its own would otherwise read as a session: it takes the code of one answer.
     if (plan.extract) throw new UsageError(`${plan.extract === 'last' ? '--extract-last' : '-x'} needs a one-shot prompt: words, -f files or piped text`, { hint: 'svc chat -x "a bash script that counts lines" > count.sh   (in a session, /copy code copies the code of the last reply)' });
     throw new UsageError('no prompt: give it as words or pipe it in', { hint: 'svc chat "why is the sky blue?"   or   git diff | svc chat "write a commit message"' });
@@ -58,7 +58,7 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const requestFor = (messages: RequestMessage[]): ChatRequest => buildChatRequest(model, messages, { streamUsage: streamUsage.on, fields: fieldsWithRole(plan.fields, role), stream: plan.stream, params: chatParams(settings.params.value, role?.params, plan.params) });
   const tools = await openChatTools((servers, stop) => factory.openTools(servers, stop), plan.tools, role, () => settings.tools.value, signal);
   if (!client) {
-    const request = requestFor(session.messages(text));
+    const request = requestFor(session.messages(promptContent(session, prompt)));
     if (tools.definitions.length > 0) request.tools = tools.definitions;
     await tools.close();
     printDryRun(io, settings, 'chat/completions', request, plan.stream);
@@ -71,7 +71,7 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const approval = tools.definitions.length > 0 ? oneShotApproval(io) : undefined;
   let loop;
   try {
-    loop = await replyWithTools(replyIO, client, session.messages(text), { tools, maxSteps, request: requestFor, reply: { signal, quiet, render, reasoning, streamUsage }, ask: approval?.ask });
+    loop = await replyWithTools(replyIO, client, session.messages(promptContent(session, prompt)), { tools, maxSteps, request: requestFor, reply: { signal, quiet, render, reasoning, streamUsage }, ask: approval?.ask });
   } finally {
     approval?.close();
     await tools.close();

@@ -4,6 +4,7 @@
  * (docs/service-api.md, "Chat: the request"), for a one-shot answer and for a session's turn.
  */
 import type { ChatRequest, RequestMessage } from '../../api/chat-types.js';
+import type { ImageDetail } from '../../api/content-parts.js';
 import type { AttachedFile } from '../../attachments/read.js';
 import type { RequestFields } from '../../chat/request-fields.js';
 import { withParams, type RequestParams } from '../../core/request-params.js';
@@ -44,6 +45,8 @@ export interface ChatPlan {
   settings: SettingFlags;
   /** `-f`: the files (or quoted globs) whose text joins the message, read before anything is sent. */
   files?: readonly string[];
+  /** `--image-detail`: the `detail` of each image part (the service's default when not given). */
+  imageDetail?: ImageDetail;
   /** `--role`: the saved role whose system message and defaults apply (flags given beat it). */
   role?: string | undefined;
   /** `--dry-run`: print the request as a curl command instead of sending it. */

@@ -4,6 +4,7 @@
  */
 import { composeMessage, type Prompt } from '../../attachments/message.js';
 import type { AttachedFile } from '../../attachments/read.js';
+import type { ImageDetail } from '../../api/content-parts.js';
 import { InterruptedError } from '../../core/errors.js';
 import type { IO } from '../../terminal/io.js';
 import { asBytes } from '../../terminal/streams.js';
@@ -54,18 +55,18 @@ export async function readPipedPrompt(io: IO, words: string[], signal: AbortSign
 }
 
 /** Words, attached files (-f) and stdin, in that order; an empty text means there is no prompt. */
-export function composeUserMessage(words: string[], files: readonly AttachedFile[], stdinText: string | undefined): Prompt {
+export function composeUserMessage(words: string[], files: readonly AttachedFile[], stdinText: string | undefined, detail?: ImageDetail): Prompt {
   const fromWords = words.join(' ').trim();
   const fromStdin = (stdinText ?? '').replace(/^\uFEFF/, '').replace(/\s+$/, '');
-  return composeMessage(fromWords, files, fromStdin.trim() === '' ? '' : fromStdin);
+  return composeMessage(fromWords, files, fromStdin.trim() === '' ? '' : fromStdin, detail);
 }
 
 /**
  * The message of a chat: the words, the files already read, then stdin when it is a pipe or a
  * file; its text is '' when there is none of them.
  */
-export async function readPrompt(io: IO, options: { words: string[]; stdin: boolean }, files: readonly AttachedFile[], signal: AbortSignal): Promise<Prompt> {
+export async function readPrompt(io: IO, options: { words: string[]; stdin: boolean; imageDetail?: ImageDetail | undefined }, files: readonly AttachedFile[], signal: AbortSignal): Promise<Prompt> {
   // Files count as a prompt given: a pipe that never closes is then worth a notice too.
   const given = [...options.words, ...files.map((file) => file.name)];
-  return composeUserMessage(options.words, files, stdinHasInput(io, options.stdin) ? await readPipedPrompt(io, given, signal) : undefined);
+  return composeUserMessage(options.words, files, stdinHasInput(io, options.stdin) ? await readPipedPrompt(io, given, signal) : undefined, options.imageDetail);
 }

@@ -5,10 +5,11 @@
  */
 import { runChat } from '../../api/chat.js';
 import { ApiError, ReplyCutError } from '../../core/errors.js';
-import type { ChatCompletion, ChatRequest } from '../../api/chat-types.js';
+import type { ChatCompletion, ChatRequest, ContentPart } from '../../api/chat-types.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Prompt } from '../../attachments/message.js';
-import type { Turn } from '../../conversations/model.js';
+import { userContent, type Turn } from '../../conversations/model.js';
+import type { ConversationSession } from '../../conversations/session.js';
 import { startSpinner, type IO } from '../../terminal/io.js';
 import { stdoutFailure } from '../../terminal/stdout-check.js';
 import { ReplyWriter, type OpenRenderer, type ReasoningShown } from './reply-writer.js';
@@ -100,6 +101,17 @@ export function reasoningShown(io: IO, options: { json: boolean; showReasoning: 
   return options.showReasoning ? 'stderr' : 'hidden';
 }
 
+/**
+ * The content of the user's message as sent: its text, or its text and images as parts. The
+ * session holds each image's bytes from then on, to send again and to keep with the turn.
+ */
+export function promptContent(session: ConversationSession, prompt: Prompt): string | ContentPart[] {
+  for (const image of prompt.images ?? []) {
+    if (image.input && image.ref.sha256 !== undefined && image.ref.ext !== undefined) session.rememberImage(image.ref.sha256, image.ref.ext, image.input.bytes);
+  }
+  return userContent(prompt.text, prompt.images?.map((image) => image.ref), (image) => session.imageUrl(image));
+}
+
 /** The turn to keep for the user's message: the reply as far as it came, marked if unfinished. */
 export function turnFrom(prompt: Prompt, model: string, outcome: ReplyOutcome): Omit<Turn, 'at'> {
   const counts = outcome.completion?.usage;
@@ -107,10 +119,12 @@ export function turnFrom(prompt: Prompt, model: string, outcome: ReplyOutcome): 
   const usage = counts && { prompt_tokens: counts.prompt_tokens, completion_tokens: counts.completion_tokens, total_tokens: counts.total_tokens };
   const unfinished = outcome.error !== undefined || outcome.cutByReader;
   const files = prompt.files.length > 0 ? { files: prompt.files } : {};
+  const images = prompt.images ? { images: prompt.images.map((image) => image.ref) } : {};
   const reasoning = reasoningText(outcome.completion);
   return {
     user: prompt.text,
     ...files,
+    ...images,
     assistant: replyText(outcome.completion),
     ...(reasoning ? { reasoning } : {}),
     model,

@@ -6,9 +6,9 @@
  */
 import { describeTotal } from '../../attachments/message.js';
 import { readAttachments } from '../../attachments/read.js';
+import { prepareImages } from '../../attachments/image-input.js';
 import { UsageError } from '../../core/errors.js';
 import { promptWithRole, roleToUse } from '../../roles/fill-role.js';
-import type { IO } from '../../terminal/io.js';
 import type { CommandContext } from '../context.js';
 import { runOneShot } from './one-shot.js';
 import type { ChatInputs, ChatPlan } from './options.js';
@@ -16,7 +16,7 @@ import { readPrompt } from './prompt-input.js';
 
 export async function startChat(plan: ChatPlan, context: CommandContext): Promise<void> {
   const { io } = context.factory;
-  const inputs = prepareChat(io, plan);
+  const inputs = await prepareChat(context, plan);
   const personAtBothEnds = io.stdinKind === 'tty' && io.stdoutIsTTY;
   const noPrompt = plan.words.length === 0 && inputs.files.length === 0;
   if (plan.dryRun || plan.extract || (!plan.interactive && !(noPrompt && personAtBothEnds))) {
@@ -29,14 +29,17 @@ export async function startChat(plan: ChatPlan, context: CommandContext): Promis
   // terminal has none.
   const first = await readPrompt(io, plan, inputs.files, context.signal);
   const { runInteractive } = await import('./interactive/repl.js');
-  const firstMessage = first.text === '' ? undefined : { ...first, text: promptWithRole(inputs.role, first.text) };
+  const firstMessage = first.text === '' && !first.images ? undefined : { ...first, text: promptWithRole(inputs.role, first.text) };
   await runInteractive(plan, inputs.role, context, firstMessage);
 }
 
-function prepareChat(io: IO, plan: ChatPlan): ChatInputs {
+async function prepareChat(context: CommandContext, plan: ChatPlan): Promise<ChatInputs> {
+  const { io } = context.factory;
   // Its blanks are checked and its system message filled here, before stdin is read.
   const role = roleToUse(io.env, plan.role, plan.vars);
-  const files = readAttachments(plan.files ?? [], io.cwd);
+  const read = readAttachments(plan.files ?? [], io.cwd);
+  // Images are scaled down here, so a refusal (a damaged file) comes before stdin is read too.
+  const files = read.some((file) => file.image && 'data' in file.image) ? await prepareImages(read, { max: (await context.factory.settings(plan.settings)).imageInputMax.value, option: '-f' }) : read;
   // On a terminal, the size of what goes out (a glob can match more than meant); scripts get quiet.
   if (files.length > 0 && io.stderrIsTTY) io.note(`attached ${describeTotal(files)}`);
   return { role, files };

@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { Argument, Command, Option } from '@commander-js/extra-typings';
-import { toMessages } from '../../conversations/model.js';
+import { keptImageUrls, toMessages } from '../../conversations/model.js';
 import { conversationStoreFor } from '../../conversations/store.js';
 import { UsageError } from '../../core/errors.js';
 import { forOutput } from '../../core/terminal-text.js';
@@ -74,7 +74,7 @@ export async function runExport(factory: Factory, given: string, options: Export
   const base = path === undefined ? io.cwd : dirname(path);
   const files = await import('./export-files.js');
   let text: string;
-  if (format === 'json') text = `${JSON.stringify(toMessages(conversation), null, 2)}\n`;
+  if (format === 'json') text = `${JSON.stringify(toMessages(conversation, keptImageUrls(store.dataDir)), null, 2)}\n`;
   else if (format === 'html') text = await files.htmlExport(conversation);
   else {
     const copies = options.withImages === undefined ? undefined : new files.ImageCopies(resolve(io.cwd, options.withImages), options.withImages);

@@ -4,7 +4,8 @@
  */
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import type { LogEntry } from '../../conversations/timeline.js';
-import { toMessages } from '../../conversations/model.js';
+import { keptImageUrls, toMessages } from '../../conversations/model.js';
+import { describeImageRef } from '../../attachments/message.js';
 import { checkConversationName } from '../../core/names.js';
 import type { ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../core/errors.js';
@@ -92,7 +93,7 @@ export async function runShow(factory: Factory, text: string | undefined, option
   const name = text === undefined ? latestName(store) : store.resolve(text);
   const conversation = store.read(name);
   if (options.json) {
-    io.stdout.write(jsonForOutput(toMessages(conversation), io.stdoutIsTTY));
+    io.stdout.write(jsonForOutput(toMessages(conversation, keptImageUrls(store.dataDir)), io.stdoutIsTTY));
     return;
   }
   const clean = (text: string): string => forOutput(text, io.stdoutIsTTY);
@@ -110,7 +111,7 @@ export async function runShow(factory: Factory, text: string | undefined, option
     }
     const { turn, dropped } = entry;
     const mark = dropped ? ', dropped' : '';
-    parts.push(`[user${mark}]\n${clean(turn.user)}`);
+    parts.push(`[user${mark}]\n${[clean(turn.user), ...(turn.images ?? []).map((image) => clean(describeImageRef(image)))].filter((line) => line !== '').join('\n')}`);
     for (const step of turn.steps ?? []) {
       if (step.text !== '') parts.push(`[assistant${mark}]\n${clean(step.text)}`);
       for (const call of step.calls) {

@@ -8,7 +8,7 @@ import { addUsage, addUsageOfModel } from '../../../conversations/model.js';
 import { ApiError } from '../../../core/errors.js';
 import { refusesModel, unsetModelError } from '../../../chat/model-choice.js';
 import { reportError } from '../../../terminal/report-error.js';
-import { reasoningShown, replyText } from '../reply.js';
+import { promptContent, reasoningShown, replyText } from '../reply.js';
 import { replyWithTools, toolTurn } from '../tool-turn.js';
 import { DEFAULT_MAX_STEPS } from '../tool-flags.js';
 import type { ChatRequest, RequestMessage } from '../../../api/chat-types.js';
@@ -57,7 +57,7 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
   try {
     const reasoning = reasoningShown(io, { json: false, showReasoning: plan.showReasoning === true });
     const reply = { signal: stop.signal, render: state.render, reasoning, ...(deps.streamUsage ? { streamUsage: deps.streamUsage } : {}) };
-    loop = await replyWithTools(io, client, state.session.messages(prompt.text), { tools: state.tools, maxSteps, request: requestFor, reply, ask: sessionApproval(state) });
+    loop = await replyWithTools(io, client, state.session.messages(promptContent(state.session, prompt)), { tools: state.tools, maxSteps, request: requestFor, reply, ask: sessionApproval(state) });
   } finally {
     releaseKeys();
     release();

@@ -6,6 +6,7 @@
 import { promptWithRole } from '../../../roles/fill-role.js';
 import { composeMessage, describeFile, type Prompt } from '../../../attachments/message.js';
 import { readAttachments } from '../../../attachments/read.js';
+import { prepareImages } from '../../../attachments/image-input.js';
 import { UsageError } from '../../../core/errors.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { savePath } from './save-messages.js';
@@ -42,8 +43,8 @@ function listPending(state: SessionState): string {
   return state.attachments.map((file) => neutraliseForTerminal(describeFile(file))).join(' ');
 }
 
-/** `/file` lists, `/file clear` drops, `/file <path...>` attaches. */
-export function fileCommand(state: SessionState, arg: string): void {
+/** `/file` lists, `/file clear` drops, `/file <path...>` attaches (an image scaled down as -f does). */
+export async function fileCommand(state: SessionState, arg: string): Promise<void> {
   const paths = splitPaths(arg.trim());
   if (paths.length === 0) {
     say(state, state.attachments.length > 0 ? `with your next message: ${listPending(state)}` : '(no files attached; /file <path...> attaches some)');
@@ -59,7 +60,9 @@ export function fileCommand(state: SessionState, arg: string): void {
   const { cwd, env } = state.io;
   const named = paths.map((path) => (path === '~' || path.startsWith('~/') ? savePath(path, cwd, env) : path));
   try {
-    state.attachments = [...state.attachments, ...readAttachments(named, cwd, '/file', state.attachments)];
+    const read = readAttachments(named, cwd, '/file', state.attachments);
+    const max = read.some((file) => file.image && 'data' in file.image) ? (await state.deps.context.factory.settings(state.deps.plan.settings)).imageInputMax.value : undefined;
+    state.attachments = [...state.attachments, ...(max === undefined ? read : await prepareImages(read, { max, option: '/file' }))];
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     say(state, neutraliseForTerminal([error.message, ...(error.hint ? [error.hint] : [])].join('\n')));
@@ -71,7 +74,7 @@ export function fileCommand(state: SessionState, arg: string): void {
 /** The message to send for typed `text`: with the files attached so far, which are then taken. */
 export function takeAttachments(state: SessionState, text: string): Prompt {
   // A role with a prompt template wraps each message typed (roles/fill-role.ts).
-  const composed = composeMessage(text, state.attachments, '');
+  const composed = composeMessage(text, state.attachments, '', state.deps.plan.imageDetail);
   const prompt = { ...composed, text: promptWithRole(state.role, composed.text) };
   state.attachments = [];
   return prompt;
