@@ -12,18 +12,14 @@
  */
 import { createHash } from 'node:crypto';
 import { imagePart, type ImageDetail, type ImagePart } from '../api/content-parts.js';
-import { detectFormat, readDimensions } from '../images/file-format.js';
+import { readDimensions } from '../images/file-format.js';
 import { describeBytes, formatBytes } from '../core/byte-size.js';
-import { gifFrames, gifSize, isGif, jpegOrientation, orientedSize, shrinkImage, UnreadableImageError, type InputFormat, type Size } from '../images/shrink.js';
-import { refused, type AttachedFile, type FileOption } from './read.js';
+import { gifFrames, gifSize, jpegOrientation, orientedSize, shrinkImage, UnreadableImageError, type InputFormat, type Size } from '../images/shrink.js';
+import { IMAGE_EXTENSION, imageFormatOf, isImageUrl, MAX_IMAGE_BYTES, refused, type AttachedFile, type FileOption, type ImageInput } from './read.js';
 
-const MIB = 1024 * 1024;
+export { IMAGE_EXTENSION, imageFormatOf, isImageUrl, MAX_IMAGE_BYTES, type ImageInput };
 
-/**
- * The largest image file svc sends or scales: OpenAI's limit for one image, which other services
- * keep to or stay under. A bigger file is refused before it is read whole.
- */
-export const MAX_IMAGE_BYTES = 20 * MIB;
+
 
 /** Pixels on the long side an image is scaled down to (the `imageInputMax` setting's default). */
 export const DEFAULT_IMAGE_INPUT_MAX = 2048;
@@ -37,24 +33,6 @@ export const MAX_INPUT_PIXELS = 64_000_000;
 
 export const MIME_TYPE: Readonly<Record<InputFormat, string>> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
 
-/** The extension an image is kept under (storage/image-store.ts), by what its bytes are. */
-export const IMAGE_EXTENSION: Readonly<Record<InputFormat, 'png' | 'jpg' | 'webp' | 'gif'>> = { png: 'png', jpeg: 'jpg', webp: 'webp', gif: 'gif' };
-
-/** An image ready to send: the bytes that go, what they are, and where they came from. */
-export interface ImageInput {
-  /** The format of `bytes` (a GIF that had to be changed is a PNG). */
-  format: InputFormat;
-  mime: string;
-  bytes: Buffer;
-  /** The picture's size as it is shown (a photo's EXIF turn applied). */
-  width: number;
-  height: number;
-  /** The size of the file it was scaled down from, when it was. */
-  scaledFrom?: Size;
-  /** The SHA-256 of `bytes`, in hex: the name it is kept under. */
-  sha256: string;
-}
-
 export interface ImageInputOptions {
   /** The file as the user named it, for messages. */
   name: string;
@@ -62,11 +40,6 @@ export interface ImageInputOptions {
   max?: number | undefined;
   /** How the refusals name the option: "-f" on the command line, "/file" in the session. */
   option?: FileOption | undefined;
-}
-
-/** The image format the first bytes say, or undefined for anything else (a text file among them). */
-export function imageFormatOf(head: Uint8Array): InputFormat | undefined {
-  return detectFormat(head) ?? (isGif(head) ? 'gif' : undefined);
 }
 
 /** `size` scaled down, keeping its aspect, until its long side is at most `max`; itself when it already is. */
@@ -134,34 +107,10 @@ export function imageInputPart(image: Pick<ImageInput, 'mime' | 'bytes'>, detail
   return imagePart(imageDataUrl(image), detail);
 }
 
-/** True when `arg` is an http(s) address (`-f https://…/x.png`): sent as it is, for the service to fetch. */
-export function isImageUrl(arg: string): boolean {
-  if (!/^https?:\/\//i.test(arg)) return false;
-  try {
-    return new URL(arg).host !== '';
-  } catch {
-    return false;
-  }
-}
-
 /** "[image photo.jpg, 412.3 KiB, 2048×1536, scaled from 4032×3024]": how a list or /history names an attached image. */
 export function describeImage(name: string, image: Pick<ImageInput, 'bytes' | 'width' | 'height' | 'scaledFrom'>): string {
   const from = image.scaledFrom ? `, scaled from ${image.scaledFrom.width}×${image.scaledFrom.height}` : '';
   return `[image ${name}, ${formatBytes(image.bytes.length)}, ${image.width}×${image.height}${from}]`;
-}
-
-/**
- * A `data:` URL as a dry run shows it: its type and the size of what it holds, not the base64
- * ("data:image/png;base64,… (412.3 KiB)"). Anything else is returned as it is.
- */
-export function shortDataUrl(url: string): string {
-  const match = /^data:([^;,]*)(;base64)?,/i.exec(url);
-  if (!match) return url;
-  const payload = url.length - match[0].length;
-  // Four base64 characters carry three bytes; the padding at the end carries none.
-  const padding = match[2] ? (url.endsWith('==') ? 2 : url.endsWith('=') ? 1 : 0) : 0;
-  const bytes = match[2] ? Math.floor((payload * 3) / 4) - padding : payload;
-  return `${match[0]}… (${formatBytes(bytes)})`;
 }
 
 /**

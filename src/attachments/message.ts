@@ -7,8 +7,7 @@
 import type { ImageDetail } from '../api/content-parts.js';
 import { formatBytes } from '../core/byte-size.js';
 import type { AttachmentRef, ImageRef } from '../conversations/model.js';
-import { IMAGE_EXTENSION, type ImageInput } from './image-input.js';
-import type { AttachedFile } from './read.js';
+import { IMAGE_EXTENSION, type AttachedFile, type ImageInput } from './read.js';
 
 /** An image of a message: what the turn keeps of it, and its bytes when they came from the disk. */
 export interface PromptImage {

@@ -13,7 +13,47 @@ import { describeBytes, formatBytes } from '../core/byte-size.js';
 import { UsageError } from '../core/errors.js';
 import { describeSystemError, errnoCode } from '../core/system-errors.js';
 import { globFiles, hasGlobMagic } from './glob.js';
-import { imageFormatOf, isImageUrl, MAX_IMAGE_BYTES, type ImageInput } from './image-input.js';
+import { detectFormat, isGif } from '../images/file-format.js';
+import type { InputFormat, Size } from '../images/shrink.js';
+
+/**
+ * The largest image file svc sends or scales: OpenAI's limit for one image, which other services
+ * keep to or stay under. A bigger file is refused before it is read whole.
+ */
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+/** The extension an image is kept under (storage/image-store.ts), by what its bytes are. */
+export const IMAGE_EXTENSION: Readonly<Record<InputFormat, 'png' | 'jpg' | 'webp' | 'gif'>> = { png: 'png', jpeg: 'jpg', webp: 'webp', gif: 'gif' };
+
+/** An image ready to send: the bytes that go, what they are, and where they came from. */
+export interface ImageInput {
+  /** The format of `bytes` (a GIF that had to be changed is a PNG). */
+  format: InputFormat;
+  mime: string;
+  bytes: Buffer;
+  /** The picture's size as it is shown (a photo's EXIF turn applied). */
+  width: number;
+  height: number;
+  /** The size of the file it was scaled down from, when it was. */
+  scaledFrom?: Size;
+  /** The SHA-256 of `bytes`, in hex: the name it is kept under. */
+  sha256: string;
+}
+
+/** The image format the first bytes say, or undefined for anything else (a text file among them). */
+export function imageFormatOf(head: Uint8Array): InputFormat | undefined {
+  return detectFormat(head) ?? (isGif(head) ? 'gif' : undefined);
+}
+
+/** True when `arg` is an http(s) address (`-f https://…/x.png`): sent as it is, for the service to fetch. */
+export function isImageUrl(arg: string): boolean {
+  if (!/^https?:\/\//i.test(arg)) return false;
+  try {
+    return new URL(arg).host !== '';
+  } catch {
+    return false;
+  }
+}
 
 const MIB = 1024 * 1024;
 /**

@@ -10,7 +10,7 @@
  * value), since the command may well be shown on one.
  */
 import { escapeJsonForTerminal } from '../core/json.js';
-import { shortDataUrl } from '../attachments/image-input.js';
+import { formatBytes } from '../core/byte-size.js';
 import { endpointUrl, requestHeaders } from '../api/url.js';
 import { requireBaseUrl, type ResolvedSettings } from '../factory.js';
 import type { IO } from '../terminal/io.js';
@@ -78,4 +78,18 @@ export function printDryRun(io: IO, settings: ResolvedSettings, endpoint: string
 export function noteKeyVariable(io: IO): void {
   if (io.env[API_KEY_ENV]) return;
   io.note(`dry run, nothing sent; the command reads the key from $${API_KEY_ENV}, which is not set here: set it first with  read -rs ${API_KEY_ENV} && export ${API_KEY_ENV}`);
+}
+
+/**
+ * A `data:` URL as a dry run shows it: its type and the size of what it holds, not the base64
+ * ("data:image/png;base64,… (412.3 KiB)"). Anything else is returned as it is.
+ */
+export function shortDataUrl(url: string): string {
+  const match = /^data:([^;,]*)(;base64)?,/i.exec(url);
+  if (!match) return url;
+  const payload = url.length - match[0].length;
+  // Four base64 characters carry three bytes; the padding at the end carries none.
+  const padding = match[2] ? (url.endsWith('==') ? 2 : url.endsWith('=') ? 1 : 0) : 0;
+  const bytes = match[2] ? Math.floor((payload * 3) / 4) - padding : payload;
+  return `${match[0]}… (${formatBytes(bytes)})`;
 }

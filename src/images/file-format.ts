@@ -88,3 +88,8 @@ export function readDimensions(head: Uint8Array): Dimensions | undefined {
       return undefined;
   }
 }
+
+/** True for a GIF (either version of the format), from its first six bytes. */
+export function isGif(head: Uint8Array): boolean {
+  return head.length >= 6 && Buffer.from(head.buffer, head.byteOffset, 6).toString('latin1').match(/^GIF8[79]a$/) !== null;
+}

@@ -13,6 +13,9 @@
 import type { ImageFormat } from '../api/images/formats.js';
 import type { PixelRows, Pixels } from './pixels.js';
 import { wasmCodec } from './wasm-codec.js';
+import { isGif } from './file-format.js';
+
+export { isGif };
 
 /** What an image attached to a message can be: the image endpoint's formats and GIF. */
 export type InputFormat = ImageFormat | 'gif';
@@ -48,11 +51,6 @@ const ENCODERS = {
 
 /** The picture's data could not be decoded: the file is damaged or cut short. */
 export class UnreadableImageError extends Error {}
-
-/** True for a GIF (either version of the format), from its first six bytes. */
-export function isGif(head: Uint8Array): boolean {
-  return head.length >= 6 && Buffer.from(head.buffer, head.byteOffset, 6).toString('latin1').match(/^GIF8[79]a$/) !== null;
-}
 
 /** A GIF's logical screen size (the canvas its frames are drawn on), from its header. */
 export function gifSize(bytes: Uint8Array): Size | undefined {

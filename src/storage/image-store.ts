@@ -8,7 +8,6 @@
  * with the hash checked: a missing, damaged or unreadable file is an ImageStoreError naming it.
  * `dataDir` is the caller's (settings/paths.ts): storage knows no settings.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SvcError } from '../core/errors.js';
@@ -51,7 +50,9 @@ export function keptImagePath(dataDir: string, sha256: string, ext: string): str
   return join(imagesDir(dataDir), `${sha256}.${ext}`);
 }
 
-const hashOf = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+// node:crypto is loaded only when an image is kept or read back: conversations read this module's
+// names on every listing, which must not pay for it.
+const hashOf = (bytes: Uint8Array): string => process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('hex');
 
 /** The file's bytes, or undefined when there is none; other failures go up. */
 function readIfThere(path: string): Buffer | undefined {

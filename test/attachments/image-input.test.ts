@@ -4,6 +4,7 @@
  * 2,048 pixels on the long side and encoded again in their own format (GIF as PNG), or passed
  * through byte for byte; every refusal a UsageError naming the file (exit 2).
  */
+import { shortDataUrl } from '../../src/commands/dry-run.js';
 import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { GifReader, GifWriter } from 'omggif';
@@ -19,7 +20,6 @@ import {
   isImageUrl,
   MAX_IMAGE_BYTES,
   prepareImage,
-  shortDataUrl,
   type ImageInput,
 } from '../../src/attachments/image-input.js';
 import { ExitCode, UsageError } from '../../src/core/errors.js';

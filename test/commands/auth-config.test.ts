@@ -90,6 +90,7 @@ describe('svc config', () => {
       'imageModel\tsvc-vision\tdefault',
       'preview\tauto\tdefault',
       'render\tauto\tdefault',
+      'imageInputMax\t2048\tdefault',
       'imageMetadata\ton\tdefault',
       'streamUsage\ton\tdefault',
       'keyCommand\t\tdefault',

@@ -11,6 +11,7 @@
  * line shows (the launcher and PATH are the other lines', and test/e2e's, to show). The npm
  * lines are what CI itself runs (.ci/run) and the demo has its own test below.
  */
+import { encodeJpeg } from '@svc/emulator/images';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,7 +69,7 @@ interface Place {
   env: Record<string, string>;
 }
 
-/** A home with `svc` on PATH and what the examples read: a build log, notes, a repository with a staged change. */
+/** A home with `svc` on PATH and what the examples read: a build log, notes, a photo, a repository with a staged change. */
 async function makePlace(): Promise<Place> {
   const sandbox = makeSandbox();
   const bin = join(sandbox.home, 'bin');
@@ -78,6 +79,8 @@ async function makePlace(): Promise<Place> {
   const env = { ...sandbox.env, PATH: `${bin}:${join(root, 'node_modules', '.bin')}:${sandbox.env.PATH}`, SVC_BASE_URL: emulator.baseUrl, SVC_API_KEY: KEY, KEY: 'sk-readme-0123456789abcdef', SHELL: '/bin/bash' };
   writeFileSync(join(sandbox.home, 'build.log'), 'error TS2322: Type "string" is not assignable to type "number".\n');
   writeFileSync(join(sandbox.home, 'notes.md'), '# Notes\n- ship on Friday\n- ask about the budget\n');
+  // The picture `svc chat -f photo.jpg` asks about: a small blue square, a real JPEG.
+  writeFileSync(join(sandbox.home, 'photo.jpg'), await encodeJpeg(new Uint8Array(16 * 16 * 4).map((_, i) => [30, 30, 220, 255][i % 4]!), 16, 16));
   await execa('sh', ['-c', 'git init -q . && echo "hello" > hello.txt && git add hello.txt'], { cwd: sandbox.home, env });
   return { sandbox, env };
 }
