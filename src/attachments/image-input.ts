@@ -15,9 +15,7 @@ import { imagePart, type ImageDetail, type ImagePart } from '../api/content-part
 import { readDimensions } from '../images/file-format.js';
 import { describeBytes, formatBytes } from '../core/byte-size.js';
 import { gifFrames, gifSize, jpegOrientation, orientedSize, shrinkImage, UnreadableImageError, type InputFormat, type Size } from '../images/shrink.js';
-import { IMAGE_EXTENSION, imageFormatOf, isImageUrl, MAX_IMAGE_BYTES, refused, type AttachedFile, type FileOption, type ImageInput } from './read.js';
-
-export { IMAGE_EXTENSION, imageFormatOf, isImageUrl, MAX_IMAGE_BYTES, type ImageInput };
+import { imageFormatOf, MAX_IMAGE_BYTES, refused, type AttachedFile, type FileOption, type ImageInput } from './read.js';
 
 
 

@@ -15,8 +15,6 @@ import type { PixelRows, Pixels } from './pixels.js';
 import { wasmCodec } from './wasm-codec.js';
 import { isGif } from './file-format.js';
 
-export { isGif };
-
 /** What an image attached to a message can be: the image endpoint's formats and GIF. */
 export type InputFormat = ImageFormat | 'gif';
 

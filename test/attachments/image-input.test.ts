@@ -15,13 +15,10 @@ import {
   DEFAULT_IMAGE_INPUT_MAX,
   fitWithin,
   imageDataUrl,
-  imageFormatOf,
   imageInputPart,
-  isImageUrl,
-  MAX_IMAGE_BYTES,
   prepareImage,
-  type ImageInput,
 } from '../../src/attachments/image-input.js';
+import { imageFormatOf, isImageUrl, MAX_IMAGE_BYTES, type ImageInput } from '../../src/attachments/read.js';
 import { ExitCode, UsageError } from '../../src/core/errors.js';
 import { readDimensions } from '../../src/images/file-format.js';
 import { decodeRows } from '../../src/images/decode.js';
