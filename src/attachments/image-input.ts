@@ -13,11 +13,9 @@
 import { createHash } from 'node:crypto';
 import { imagePart, type ImageDetail, type ImagePart } from '../api/content-parts.js';
 import { readDimensions } from '../images/file-format.js';
-import { describeBytes, formatBytes } from '../core/byte-size.js';
+import { formatBytes } from '../core/byte-size.js';
 import { gifFrames, gifSize, jpegOrientation, orientedSize, shrinkImage, UnreadableImageError, type InputFormat, type Size } from '../images/shrink.js';
-import { imageFormatOf, MAX_IMAGE_BYTES, refused, type AttachedFile, type FileOption, type ImageInput } from './read.js';
-
-
+import { imageFormatOf, imageTooLarge, MAX_IMAGE_BYTES, refused, type AttachedFile, type FileOption, type ImageInput } from './read.js';
 
 /** Pixels on the long side an image is scaled down to (the `imageInputMax` setting's default). */
 export const DEFAULT_IMAGE_INPUT_MAX = 2048;
@@ -56,9 +54,7 @@ export function fitWithin(size: Size, max: number): Size {
 export async function prepareImage(bytes: Uint8Array, options: ImageInputOptions): Promise<ImageInput> {
   const { name, max = DEFAULT_IMAGE_INPUT_MAX, option = '-f' } = options;
   const label = `${option} ${name}`;
-  if (bytes.length > MAX_IMAGE_BYTES) {
-    throw refused(option, `${label} is larger than ${describeBytes(MAX_IMAGE_BYTES)}, the most svc sends of one image`, 'make it smaller first (e.g. a JPEG of 2048 pixels on its long side)');
-  }
+  if (bytes.length > MAX_IMAGE_BYTES) throw imageTooLarge(option, name);
   const format = imageFormatOf(bytes.subarray(0, 64));
   if (format === undefined) throw refused(option, `${label} is not an image svc can send: PNG, JPEG, WebP or GIF`);
   // The codecs' own words can quote the file ("unknown marker 0x…"): only the format is named.

@@ -109,6 +109,14 @@ export function describeImageRef(image: ImageRef): string {
   return `[image ${image.name}${size}${pixels}]`;
 }
 
+/**
+ * A user message with its images named after its text, one `[image …]` each (describeImageRef):
+ * how /history, /rewind (`separator` ' ') and `svc sessions show` ('\n') list a turn's message.
+ */
+export function withImagesNamed(text: string, images: readonly ImageRef[] | undefined, separator: string): string {
+  return [text, ...(images ?? []).map(describeImageRef)].filter((part) => part !== '').join(separator);
+}
+
 /** "3 files, 14.2 KiB": the total, as said on a terminal before sending. */
 export function describeTotal(files: readonly Pick<AttachedFile, 'bytes' | 'image'>[]): string {
   const bytes = files.reduce((sum, file) => sum + (file.image && 'input' in file.image ? file.image.input.bytes.length : file.bytes), 0);

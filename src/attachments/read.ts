@@ -171,7 +171,7 @@ function readOne(name: string, path: string, option: FileOption): AttachedFile {
     let length = readFully(fd, head, 0);
     image = imageFormatOf(head.subarray(0, length)) !== undefined;
     const limit = image ? MAX_IMAGE_BYTES : MAX_FILE_BYTES;
-    const tooLarge = (): UsageError => (image ? imageTooBig(name, option) : tooBig(name, option));
+    const tooLarge = (): UsageError => (image ? imageTooLarge(option, name) : tooBig(name, option));
     if (fstatSync(fd).size > limit) throw tooLarge();
     const buffer = Buffer.alloc(Math.max(limit + 1, HEAD_BYTES));
     head.copy(buffer, 0, 0, length);
@@ -198,7 +198,8 @@ function readFully(fd: number, buffer: Buffer, length: number): number {
   return length;
 }
 
-function imageTooBig(name: string, option: FileOption): UsageError {
+/** The refusal of an image file over MAX_IMAGE_BYTES, read here or handed to prepareImage. */
+export function imageTooLarge(option: FileOption, name: string): UsageError {
   return refused(option, `${option} ${name} is larger than ${describeBytes(MAX_IMAGE_BYTES)}, the most svc sends of one image`, 'make it smaller first (e.g. a JPEG of 2048 pixels on its long side)');
 }
 

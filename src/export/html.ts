@@ -2,7 +2,7 @@
  * A conversation as one self-contained HTML file (`svc sessions export --format html`): every
  * message's Markdown rendered (marked; code highlighted by highlight.js into plain `<span>`s with
  * an inline stylesheet), every `/image` embedded as a `data:` URL with its prompt and revised
- * prompt, in the order they happened. Readable offline and without script.
+ * prompt, in the order they happened, and every image sent with a message embedded after it. Readable offline and without script.
  *
  * Safe against any text in the conversation: the model's (and the user's) text can make
  * Markdown, never markup. Raw HTML in a message is shown as text; links keep only http(s),
@@ -11,7 +11,8 @@
  * slip through.
  */
 import { Marked, type Tokens } from 'marked';
-import type { Conversation, ImageNote, ToolStep, Turn } from '../conversations/model.js';
+import type { Conversation, ImageNote, ImageRef, ToolStep, Turn } from '../conversations/model.js';
+import { describeImageRef } from '../attachments/message.js';
 import { callName, prettyArguments, resultKind } from '../conversations/tool-steps.js';
 import { whenUtc } from '../export/markdown.js';
 import { imageOptionsText, timeline } from '../conversations/timeline.js';
@@ -77,8 +78,16 @@ figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; border-ra
 @media (prefers-color-scheme: dark) { .hljs-keyword, .hljs-selector-tag, .hljs-built_in { color: #ff7b72; } .hljs-string, .hljs-attr { color: #a5d6ff; } .hljs-comment { color: #8b949e; } .hljs-number, .hljs-literal { color: #79c0ff; } .hljs-title, .hljs-title.function_ { color: #d2a8ff; } }
 `;
 
-/** The whole document; `imageOf` gives an image's bytes to embed (undefined: the file is gone). */
-export function toHtml(conversation: Conversation, imageOf: (image: ImageNote) => EmbeddedImage | undefined): string {
+/** Where the page gets its images' bytes; undefined when an image's file is gone. */
+export interface ImageBytes {
+  /** An image made with /image. */
+  made: (image: ImageNote) => EmbeddedImage | undefined;
+  /** An image sent with a message, kept in svc's data folder (an address image is never asked for). */
+  sent: (image: ImageRef) => EmbeddedImage | undefined;
+}
+
+/** The whole document, every image embedded (`images` gives their bytes). */
+export function toHtml(conversation: Conversation, images: ImageBytes): string {
   const marked = markdownRenderer();
   const md = (text: string): string => (text.trim() === '' ? '<p><em>(nothing)</em></p>' : (marked.parse(text) as string));
   const parts: string[] = [];
@@ -87,8 +96,8 @@ export function toHtml(conversation: Conversation, imageOf: (image: ImageNote) =
   if (conversation.system) parts.push(`<section class="system"><h2 class="who">System</h2><div class="body">${md(conversation.system)}</div></section>`);
   let turnNumber = 0;
   for (const entry of timeline(conversation)) {
-    if (entry.kind === 'image') parts.push(figure(entry.image, imageOf(entry.image)));
-    else parts.push(turnHtml(entry.turn, (turnNumber += 1), md));
+    if (entry.kind === 'image') parts.push(figure(entry.image, images.made(entry.image)));
+    else parts.push(turnHtml(entry.turn, (turnNumber += 1), md, images.sent));
   }
   return `<!doctype html>
 <html lang="en">
@@ -109,10 +118,13 @@ ${parts.join('\n')}
 `;
 }
 
-function turnHtml(turn: Turn, number: number, md: (text: string) => string): string {
+function turnHtml(turn: Turn, number: number, md: (text: string) => string, sent: ImageBytes['sent']): string {
   const about = [turn.model, whenUtc(turn.at), turn.interrupted ? 'interrupted' : undefined].filter(Boolean).join(', ');
+  const images = turn.images ?? [];
+  // A message of images alone is its images, not "(nothing)".
+  const text = turn.user.trim() === '' && images.length > 0 ? '' : md(turn.user);
   return [
-    `<section class="user"><h2 class="who">User (turn ${number})</h2><div class="body">${md(turn.user)}</div></section>`,
+    `<section class="user"><h2 class="who">User (turn ${number})</h2><div class="body">${text}${images.map((image) => sentFigure(image, sent)).join('')}</div></section>`,
     ...(turn.steps ?? []).map((step) => stepHtml(step, md)),
     `<section class="assistant"><h2 class="who">Assistant <span class="meta">(${escapeHtml(about)})</span></h2><div class="body">${md(turn.assistant)}</div></section>`,
   ].join('\n');
@@ -131,6 +143,28 @@ function stepHtml(step: ToolStep, md: (text: string) => string): string {
   return parts.join('\n');
 }
 
+/**
+ * An image sent with a message: its kept bytes inline, captioned with its name, size and pixels;
+ * an address image as a link (never loaded: the page must not call out when it is opened); a
+ * kept file that is gone as a note naming the image.
+ */
+function sentFigure(image: ImageRef, sent: ImageBytes['sent']): string {
+  const caption = `<figcaption>${escapeHtml(describeImageRef(image))}</figcaption>`;
+  if (image.url !== undefined) {
+    const link = SAFE_LINK.test(image.url.trim()) ? `<a href="${escapeHtml(image.url.trim())}" rel="noopener noreferrer">[image: ${escapeHtml(image.name)}]</a>` : `[image: ${escapeHtml(image.name)}]`;
+    return `<figure class="image sent"><p>${link}</p></figure>`;
+  }
+  const data = sent(image);
+  if (!data) return `<figure class="image sent missing"><p class="meta">(the image ${escapeHtml(image.name)}: its kept file is gone)</p>${caption}</figure>`;
+  return `<figure class="image sent">${img(data, image.name)}${caption}</figure>`;
+}
+
+/** An embedded image; its text, when it cannot be shown, `alt`. */
+function img(data: EmbeddedImage, alt: string): string {
+  const size = data.width && data.height ? ` width="${data.width}" height="${data.height}"` : '';
+  return `<img src="data:${data.mime};base64,${data.base64}"${size} alt="${escapeHtml(alt)}">`;
+}
+
 function figure(image: ImageNote, data: EmbeddedImage | undefined): string {
   const revised = image.revisedPrompt ? `<br>Revised prompt: ${escapeHtml(image.revisedPrompt)}` : '';
   // When and how it was made, as the Markdown export's heading says it.
@@ -138,6 +172,5 @@ function figure(image: ImageNote, data: EmbeddedImage | undefined): string {
   const about = `<span class="meta">(${escapeHtml(whenUtc(image.at))}${options === '' ? '' : `, ${escapeHtml(options)}`})</span>`;
   const caption = `<figcaption>Image ${about}: ${escapeHtml(image.prompt)}${revised}</figcaption>`;
   if (!data) return `<figure class="image missing"><p class="meta">(the image file is gone: ${escapeHtml(image.path)})</p>${caption}</figure>`;
-  const size = data.width && data.height ? ` width="${data.width}" height="${data.height}"` : '';
-  return `<figure class="image"><img src="data:${data.mime};base64,${data.base64}"${size} alt="${escapeHtml(image.prompt)}">${caption}</figure>`;
+  return `<figure class="image">${img(data, image.prompt)}${caption}</figure>`;
 }

@@ -1,9 +1,10 @@
 /**
  * A conversation as a Markdown document, for `svc sessions export`: a title, then a heading per
  * message that says who spoke, and for a reply the model and the time (UTC). The messages
- * themselves are Markdown already (that is how models write) and go in as they are.
+ * themselves are Markdown already (that is how models write) and go in as they are; the images
+ * of a message follow it as Markdown images, never as base64 in the text.
  */
-import type { Conversation, ImageNote, ToolStep } from '../conversations/model.js';
+import type { Conversation, ImageNote, ImageRef, ToolStep } from '../conversations/model.js';
 import { fenceFor } from '../attachments/message.js';
 import { callName, prettyArguments, resultKind } from '../conversations/tool-steps.js';
 import { imageOptionsText, timeline } from '../conversations/timeline.js';
@@ -39,11 +40,32 @@ function stepParts(step: ToolStep): string[] {
   return parts;
 }
 
-/**
- * The Markdown of `conversation`, images made with /image in their place. `imageLink` gives the
- * path an image is linked by (relative to where the export goes), or undefined when its file is gone.
- */
-export function toMarkdown(conversation: Conversation, imageLink: (image: ImageNote) => string | undefined = (image) => image.path): string {
+/** An image's alt text: one line, no brackets to end it early. */
+function altText(text: string): string {
+  return text.replace(/[[\]\n]/g, ' ').slice(0, 100);
+}
+
+/** Where the export links its images; undefined when an image's file is gone. */
+export interface ImageLinks {
+  /** The path an image made with /image is linked by (relative to where the export goes). */
+  made: (image: ImageNote) => string | undefined;
+  /** The path an image kept from a message is linked by (an address image links its address). */
+  sent: (image: ImageRef) => string | undefined;
+}
+
+/** An image sent with a message, after the message: a Markdown image of its kept file, or of its address. */
+function sentImage(image: ImageRef, links: ImageLinks): string {
+  if (image.url !== undefined) {
+    // Only an http(s) address is a link (a hand-edited file may hold anything); spaces and brackets escaped, its own escapes kept.
+    if (!/^https?:\/\//i.test(image.url)) return `*(image: ${image.url.replace(/\s+/g, ' ')})*\n`;
+    return `![${altText(image.name)}](${image.url.replace(/[\s()<>]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})\n`;
+  }
+  const link = links.sent(image);
+  return link === undefined ? `*(the kept file of the image ${image.name.replace(/\s+/g, ' ')} is gone)*\n` : `![${altText(image.name)}](${linkTarget(link)})\n`;
+}
+
+/** The Markdown of `conversation`, images made with /image in their place, a message's images after it. */
+export function toMarkdown(conversation: Conversation, links: ImageLinks): string {
   const count = conversation.turns.length;
   const parts = [`# ${conversation.name}\n`, `${count} ${count === 1 ? 'turn' : 'turns'}, started ${whenUtc(conversation.created)}, last changed ${whenUtc(conversation.updated || conversation.created)}.\n`];
   if (conversation.system) parts.push(`## System\n`, body(conversation.system));
@@ -51,16 +73,17 @@ export function toMarkdown(conversation: Conversation, imageLink: (image: ImageN
   for (const entry of timeline(conversation)) {
     if (entry.kind === 'image') {
       const { image } = entry;
-      const link = imageLink(image);
+      const link = links.made(image);
       const options = imageOptionsText(image);
-      const alt = image.prompt.replace(/[[\]\n]/g, ' ').slice(0, 100);
-      parts.push(`## Image (${whenUtc(image.at)}${options === '' ? '' : `, ${options}`})\n`, link === undefined ? `*(the image file is gone: ${image.path})*\n` : `![${alt}](${linkTarget(link)})\n`);
+      parts.push(`## Image (${whenUtc(image.at)}${options === '' ? '' : `, ${options}`})\n`, link === undefined ? `*(the image file is gone: ${image.path})*\n` : `![${altText(image.prompt)}](${linkTarget(link)})\n`);
       parts.push(`Prompt: ${image.prompt}\n${image.revisedPrompt ? `\nRevised prompt: ${image.revisedPrompt}\n` : ''}`);
       continue;
     }
     const { turn } = entry;
     turnNumber += 1;
-    parts.push(`## User (turn ${turnNumber})\n`, body(turn.user));
+    const images = turn.images ?? [];
+    // A message of images alone is its images, not "(nothing)".
+    parts.push(`## User (turn ${turnNumber})\n`, ...(turn.user.trim() === '' && images.length > 0 ? [] : [body(turn.user)]), ...images.map((image) => sentImage(image, links)));
     for (const step of turn.steps ?? []) parts.push(...stepParts(step));
     const about = [turn.model, whenUtc(turn.at), turn.interrupted ? 'interrupted' : undefined].filter(Boolean).join(', ');
     parts.push(`## Assistant (${about})\n`, body(turn.assistant));

@@ -57,6 +57,12 @@ describe('completeSessionLine', () => {
     ['/file ~/', [['~/pics/', '~/todo.md '], '~/']],
     ['/file ~/to', [['~/todo.md '], '~/to']],
     ['/file nowhere/x', [[], 'nowhere/x']],
+    // /file's words once a letter of them is typed: last (any word, before the files that match) and clear (alone).
+    ['/file l', [['last '], 'l']],
+    ['/file c', [['clear '], 'c']],
+    ['/file notes.md l', [['last '], 'l']],
+    ['/file notes.md c', [[], 'c']],
+    ['/file "l', [[], '"l']],
     // /role: built-in and user roles.
     ['/role ', [['commit ', 'explain ', 'poet ', 'shell ', 'translate '], '']],
     ['/role p', [['poet '], 'p']],

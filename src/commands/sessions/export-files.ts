@@ -1,33 +1,80 @@
 /**
  * What `svc sessions export` writes, loaded only when it runs: a conversation as Markdown (its
- * images linked, or copied beside it) or as one HTML page (its images embedded), and the file
+ * images, made with /image or sent with a message, linked, or copied beside it) or as one HTML
+ * page (its images embedded), and the file
  * written whole or not at all (a temporary file in the same folder, then renamed).
  */
 import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { detectFormat, readDimensions } from '../../images/file-format.js';
 import { toMarkdown } from '../../export/markdown.js';
-import type { Conversation, ImageNote } from '../../conversations/model.js';
+import type { Conversation, ImageNote, ImageRef } from '../../conversations/model.js';
 import { SvcError } from '../../core/errors.js';
 import { describeSystemError, errnoCode } from '../../core/system-errors.js';
 import { existsBeforeStart, nameTaken, notAFile } from '../../images/file-names.js';
 import { commitFile } from '../../images/save.js';
 import type { EmbeddedImage } from '../../export/html.js';
 import { tempPathIn } from '../../storage/replace-file.js';
+import { ImageStoreError, keptImagePath, KEPT_MIME, readKeptImage } from '../../storage/image-store.js';
 import { checkFolder } from '../image-target.js';
 
-/** Markdown; each image linked relative to `base` (where the export is read from), or to its copy. */
-export function markdownExport(conversation: Conversation, base: string, copies: ImageCopies | undefined): string {
-  return toMarkdown(conversation, (image) => {
-    if (!existsSync(image.path)) return undefined;
-    return relative(base, copies ? copies.copy(image.path) : image.path);
+/** Where the image of a message is kept, when its file is there (a name a hand edit spoiled is not). */
+function keptFileOf(dataDir: string, image: ImageRef): string | undefined {
+  if (image.sha256 === undefined || image.ext === undefined) return undefined;
+  try {
+    const path = keptImagePath(dataDir, image.sha256, image.ext);
+    return existsSync(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The name a message's image is copied under (--with-images): the name it was attached by, with
+ * the extension of what was kept (a moving GIF went as a PNG); its hash when that name is no name.
+ */
+function copyNameOf(image: ImageRef, kept: string): string {
+  const named = basename(image.name.split('\\').join('/'));
+  const stem = basename(named, extname(named)).replace(/[\u0000-\u001f\u007f]/g, '');
+  return stem === '' || stem === '.' || stem === '..' ? basename(kept) : `${stem}${extname(kept)}`;
+}
+
+/**
+ * Markdown; each image made with /image linked relative to `base` (where the export is read
+ * from), each image of a message by the absolute path it is kept under in svc's data folder
+ * (`dataDir`); with `copies`, both linked to their copies.
+ */
+export function markdownExport(conversation: Conversation, base: string, copies: ImageCopies | undefined, dataDir: string): string {
+  return toMarkdown(conversation, {
+    made: (image) => {
+      if (!existsSync(image.path)) return undefined;
+      return relative(base, copies ? copies.copy(image.path) : image.path);
+    },
+    sent: (image) => {
+      const kept = keptFileOf(dataDir, image);
+      if (kept === undefined) return undefined;
+      return copies ? relative(base, copies.copy(kept, copyNameOf(image, kept))) : kept;
+    },
   });
 }
 
 /** One self-contained HTML page (export/html.ts, which loads marked: only for this format). */
-export async function htmlExport(conversation: Conversation): Promise<string> {
+export async function htmlExport(conversation: Conversation, dataDir: string): Promise<string> {
   const { toHtml } = await import('../../export/html.js');
-  return toHtml(conversation, embeddedImage);
+  return toHtml(conversation, { made: embeddedImage, sent: (image) => keptImageEmbedded(dataDir, image) });
+}
+
+/** The kept bytes of a message's image for the HTML export (checked against its hash), or undefined when they are gone or damaged. */
+function keptImageEmbedded(dataDir: string, image: ImageRef): EmbeddedImage | undefined {
+  if (image.sha256 === undefined || image.ext === undefined) return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = readKeptImage(dataDir, image.sha256, image.ext);
+  } catch (error) {
+    if (error instanceof ImageStoreError) return undefined;
+    throw error;
+  }
+  return { mime: KEPT_MIME[image.ext], base64: bytes.toString('base64'), width: image.width, height: image.height };
 }
 
 /** An image file's bytes for the HTML export, or undefined when it is gone or not an image. */
@@ -59,15 +106,16 @@ export class ImageCopies {
     this.#shownAs = shownAs;
   }
 
-  copy(source: string): string {
+  /** Copy `source` as `name` (its own by default), or the next free variant of it; where it went. */
+  copy(source: string, name = basename(source)): string {
     const known = this.#done.get(source);
     if (known) return known;
     if (dirname(source) === this.#dir) return source;
     try {
       mkdirSync(this.#dir, { recursive: true });
-      const ext = extname(source);
-      const stem = basename(source, ext);
-      let target = join(this.#dir, basename(source));
+      const ext = extname(name);
+      const stem = basename(name, ext);
+      let target = join(this.#dir, name);
       // nameTaken, not existsSync: a dangling link by that name is taken too (COPYFILE_EXCL would fail on it).
       for (let n = 2; nameTaken(target); n += 1) target = join(this.#dir, `${stem}-${n}${ext}`);
       copyFileSync(source, target, constants.COPYFILE_EXCL);

@@ -75,10 +75,10 @@ export async function runExport(factory: Factory, given: string, options: Export
   const files = await import('./export-files.js');
   let text: string;
   if (format === 'json') text = `${JSON.stringify(toMessages(conversation, keptImageUrls(store.dataDir)), null, 2)}\n`;
-  else if (format === 'html') text = await files.htmlExport(conversation);
+  else if (format === 'html') text = await files.htmlExport(conversation, store.dataDir);
   else {
     const copies = options.withImages === undefined ? undefined : new files.ImageCopies(resolve(io.cwd, options.withImages), options.withImages);
-    text = files.markdownExport(conversation, base, copies);
+    text = files.markdownExport(conversation, base, copies, store.dataDir);
     if (copies && copies.count > 0) io.note(`copied ${copies.count} ${copies.count === 1 ? 'image' : 'images'} to ${options.withImages!}`);
   }
   if (path === undefined) {

@@ -5,7 +5,7 @@
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import type { LogEntry } from '../../conversations/timeline.js';
 import { keptImageUrls, toMessages } from '../../conversations/model.js';
-import { describeImageRef } from '../../attachments/message.js';
+import { withImagesNamed } from '../../attachments/message.js';
 import { checkConversationName } from '../../core/names.js';
 import type { ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../core/errors.js';
@@ -111,7 +111,7 @@ export async function runShow(factory: Factory, text: string | undefined, option
     }
     const { turn, dropped } = entry;
     const mark = dropped ? ', dropped' : '';
-    parts.push(`[user${mark}]\n${[clean(turn.user), ...(turn.images ?? []).map((image) => clean(describeImageRef(image)))].filter((line) => line !== '').join('\n')}`);
+    parts.push(`[user${mark}]\n${clean(withImagesNamed(turn.user, turn.images, '\n'))}`);
     for (const step of turn.steps ?? []) {
       if (step.text !== '') parts.push(`[assistant${mark}]\n${clean(step.text)}`);
       for (const call of step.calls) {

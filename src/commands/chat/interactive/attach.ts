@@ -3,12 +3,14 @@
  * then), as `-f` does for a one-shot chat. A refusal attaches nothing of that command and says
  * why; the session goes on.
  */
+import { existsSync } from 'node:fs';
 import { promptWithRole } from '../../../roles/fill-role.js';
 import { composeMessage, describeFile, type Prompt } from '../../../attachments/message.js';
 import { readAttachments } from '../../../attachments/read.js';
 import { prepareImages } from '../../../attachments/image-input.js';
 import { UsageError } from '../../../core/errors.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
+import { shownPath } from '../../image-job.js';
 import { savePath } from './save-messages.js';
 import { say, type SessionState } from './session-state.js';
 
@@ -43,7 +45,20 @@ function listPending(state: SessionState): string {
   return state.attachments.map((file) => neutraliseForTerminal(describeFile(file))).join(' ');
 }
 
-/** `/file` lists, `/file clear` drops, `/file <path...>` attaches (an image scaled down as -f does). */
+/**
+ * The file `/file last` stands for: the newest image /image saved in this session, else (none
+ * made yet) the newest one of the conversation, as a --continue'd conversation lists it in
+ * /history. Named as the saved line showed it (relative to the session's folder when inside it).
+ * A refusal says why when there is none, or its file is gone.
+ */
+function lastImageFile(state: SessionState): string {
+  const path = state.lastImage ?? state.session.images.at(-1)?.path;
+  if (path === undefined) throw new UsageError('/file last: no image made with /image yet; nothing attached', { hint: '/image <what to draw> makes one; /file <path> attaches any picture' });
+  if (!existsSync(path)) throw new UsageError(`/file last: the last image made, ${path}, is no longer there; nothing attached`, { hint: '/file <path> attaches a picture where it is now' });
+  return shownPath(state.io.cwd, path);
+}
+
+/** `/file` lists, `/file clear` drops, `/file last` attaches the last /image, `/file <path...>` attaches (an image scaled down as -f does). */
 export async function fileCommand(state: SessionState, arg: string): Promise<void> {
   const paths = splitPaths(arg.trim());
   if (paths.length === 0) {
@@ -56,10 +71,11 @@ export async function fileCommand(state: SessionState, arg: string): Promise<voi
     say(state, count > 0 ? `(dropped ${count} file${count === 1 ? '' : 's'})` : '(no files were attached)');
     return;
   }
-  // `~/x` as a shell would read it; globs and relative paths from the session's folder.
+  // `~/x` as a shell would read it; globs and relative paths from the session's folder; a file
+  // named "last" is ./last.
   const { cwd, env } = state.io;
-  const named = paths.map((path) => (path === '~' || path.startsWith('~/') ? savePath(path, cwd, env) : path));
   try {
+    const named = paths.map((path) => (path === 'last' ? lastImageFile(state) : path === '~' || path.startsWith('~/') ? savePath(path, cwd, env) : path));
     const read = readAttachments(named, cwd, '/file', state.attachments);
     const max = read.some((file) => file.image && 'data' in file.image) ? (await state.deps.context.factory.settings(state.deps.plan.settings)).imageInputMax.value : undefined;
     state.attachments = [...state.attachments, ...(max === undefined ? read : await prepareImages(read, { max, option: '/file' }))];

@@ -1,6 +1,7 @@
 /**
  * What each slash command does to the session. Parsing and help text live in slash-commands.ts.
  */
+import { withImagesNamed } from '../../../attachments/message.js';
 import { firstLineOf } from '../../../conversations/model.js';
 import { SvcError, UsageError } from '../../../core/errors.js';
 import { forkName, forkRecords } from '../../../conversations/fork.js';
@@ -76,7 +77,8 @@ const handlers: Record<SlashCommandName, Handler> = {
     if (state.unsent !== undefined) return state.ask(state.unsent);
     const last = state.session.undo();
     if (!last) return say(state, '(nothing to retry yet)');
-    await state.ask({ text: last.user, files: last.files ?? [] });
+    // The images go again as they went: their bytes from this run, or read back from where they are kept.
+    await state.ask({ text: last.user, files: last.files ?? [], ...(last.images ? { images: last.images.map((ref) => ({ ref })) } : {}) });
   },
   undo: (state) => {
     const last = state.session.undo();
@@ -152,7 +154,7 @@ async function rewind(state: SessionState, arg: string): Promise<void> {
   const first = turns.length - count;
   say(state, `${count === 1 ? 'this turn goes' : `these ${count} turns go`}:`);
   turns.slice(first).forEach((turn, index) => {
-    say(state, `  ${first + index + 1}. [you] ${neutraliseForTerminal(firstLineOf(turn.user))}`);
+    say(state, `  ${first + index + 1}. [you] ${neutraliseForTerminal(withImagesNamed(firstLineOf(turn.user), turn.images, ' '))}`);
     say(state, `     [${neutraliseForTerminal(turn.model ?? 'assistant')}] ${neutraliseForTerminal(firstLineOf(turn.assistant))}${turn.interrupted ? ' [interrupted]' : ''}`);
   });
   if (state.io.stderrIsTTY) {

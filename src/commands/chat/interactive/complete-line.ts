@@ -5,8 +5,8 @@
  * `~/` and escapes stay as the user wrote them.
  *
  * Slash-command names, /image's options and their values, /file paths (escaped with `\ ` as
- * attach.ts reads them), /role names. A plain message gets nothing (line-reader.ts then inserts
- * a Tab). Reads the file system, nothing else.
+ * attach.ts reads them) and its words, /role names. A plain message gets nothing (line-reader.ts
+ * then inserts a Tab). Reads the file system, nothing else.
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
@@ -48,7 +48,7 @@ export function completeSessionLine(line: string, context: CompletionContext): C
     case 'image':
       return completeImage(arg, context);
     case 'file':
-      return completePath(currentPathWord(arg), context, 'backslash');
+      return completeFile(arg, context);
     case 'role': {
       const word = arg.trimStart();
       if (/\s/.test(word)) return [[], word];
@@ -61,6 +61,19 @@ export function completeSessionLine(line: string, context: CompletionContext): C
     default:
       return [[], arg];
   }
+}
+
+/**
+ * /file: paths, and its words `last` (any word) and `clear` (alone) once a letter of them is
+ * typed: an empty word lists the folder only.
+ */
+function completeFile(arg: string, context: CompletionContext): Completion {
+  const word = currentPathWord(arg);
+  const [paths, replaced] = completePath(word, context, 'backslash');
+  if (word.value === '' || word.typed !== word.value) return [paths, replaced];
+  const first = word.typed.length === arg.trimStart().length;
+  const words = startingWith(word.value, first ? ['clear', 'last'] : ['last']);
+  return [[...words, ...paths.filter((path) => !words.includes(path))], replaced];
 }
 
 /** /image: options for a word starting with "-", values after --aspect / --format, paths after -o. */

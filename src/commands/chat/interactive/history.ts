@@ -1,11 +1,11 @@
 /**
  * /history: the conversation so far, on stderr, in order: the system message, each turn (a file
- * attached to a message shown as its name and size), each image made with /image, and a message
- * not sent. When the session renders replies and stderr is a terminal, each reply is shown
+ * attached to a message shown as its name and size, an image sent with it by name, size and
+ * pixels), each image made with /image, and a message not sent. When the session renders replies and stderr is a terminal, each reply is shown
  * rendered, as it looked when it came; otherwise as text, neutralised, one line per message. The
  * stored turns are never changed: /copy and /save still give the Markdown as the service sent it.
  */
-import { summariseMessage } from '../../../attachments/message.js';
+import { summariseMessage, withImagesNamed } from '../../../attachments/message.js';
 import { cutLine, firstLineOf, type Turn } from '../../../conversations/model.js';
 import { callName, resultKind } from '../../../conversations/tool-steps.js';
 import { timeline } from '../../../conversations/timeline.js';
@@ -26,7 +26,7 @@ export async function showHistory(state: SessionState): Promise<void> {
       continue;
     }
     const { turn } = entry;
-    say(state, `[you] ${neutraliseForTerminal(summariseMessage(turn.user, turn.files))}`);
+    say(state, `[you] ${neutraliseForTerminal(withImagesNamed(summariseMessage(turn.user, turn.files), turn.images, ' '))}`);
     for (const step of turn.steps ?? []) {
       for (const call of step.calls) {
         const kind = resultKind(call);
@@ -41,7 +41,8 @@ export async function showHistory(state: SessionState): Promise<void> {
       say(state, `[${neutraliseForTerminal(turn.model ?? 'assistant')}] ${neutraliseForTerminal(turn.assistant)}${turn.interrupted ? ' [interrupted]' : ''}`);
     }
   }
-  if (state.unsent !== undefined) say(state, `[you] ${neutraliseForTerminal(summariseMessage(state.unsent.text, state.unsent.files))} [not sent: /retry sends it]`);
+  const { unsent } = state;
+  if (unsent !== undefined) say(state, `[you] ${neutraliseForTerminal(withImagesNamed(summariseMessage(unsent.text, unsent.files), unsent.images?.map((image) => image.ref), ' '))} [not sent: /retry sends it]`);
   else if (shown === 0) say(state, '(nothing yet)');
 }
 

@@ -95,6 +95,7 @@ export async function runImageCommand(state: SessionState, arg: string): Promise
     const saved = await generateAndSave(io, plan, { ...job, signal: stop.signal });
     for (const image of saved) {
       state.session.addImage({ prompt: plan.prompt, ...(image.revisedPrompt === undefined ? {} : { revisedPrompt: image.revisedPrompt }), options: typedOptions(raw), path: image.path });
+      state.lastImage = image.path;
     }
   } catch (error) {
     if (stop.signal.aborted) say(state, '(image cancelled; nothing saved)');

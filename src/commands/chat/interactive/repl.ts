@@ -118,6 +118,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
     leaving: false,
     unsent: undefined,
     attachments: [],
+    lastImage: undefined,
     role: start.role,
     modelTrial: undefined,
     render: start.render ?? false,

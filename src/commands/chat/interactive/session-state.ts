@@ -55,6 +55,8 @@ export interface SessionState {
   unsent: Prompt | undefined;
   /** Files attached with /file, sent with the next message. */
   attachments: AttachedFile[];
+  /** The file of the newest image /image saved in this session (/file last), whatever conversation it went to. */
+  lastImage: string | undefined;
   /** The role in use (--role, /role): its request defaults apply under the flags given. */
   role: RoleInUse | undefined;
   /** After /model, until the new model has answered once: what to go back to if it is refused. */
