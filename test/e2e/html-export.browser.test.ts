@@ -2,10 +2,11 @@
  * Conversations exported with their images (issue 25, item 4), read as a person would: the HTML
  * export loaded in a real headless browser (Debian's chromium, driven by playwright-core) and
  * checked for what it shows: the headings, a highlighted code block, each image decoded at its
- * size, the revised prompt, no console error, and no script run or markup made from the
+ * size (those made with /image and those sent with a message), the revised prompt, no console error, and no script run or markup made from the
  * conversation's text. Also the Markdown export with --with-images. Skipped, saying why, where
  * chromium is not installed (CI installs it: .ci/run).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -51,6 +52,18 @@ beforeAll(() => {
     { type: 'image', prompt: 'a gone picture', options: {}, path: join(images, 'gone.png'), at },
   ];
   writeFileSync(join(dir, 'trip.jsonl'), `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
+  // "seen": images sent with a message, kept by hash in the data folder, one under a hostile name,
+  // an address image, and one whose kept file is gone.
+  const kept = picture(20, 12);
+  const sha256 = createHash('sha256').update(kept).digest('hex');
+  mkdirSync(join(sandbox.home, 'data', 'svc', 'images'), { recursive: true });
+  writeFileSync(join(sandbox.home, 'data', 'svc', 'images', `${sha256}.png`), kept);
+  const sent = { sha256, ext: 'png', bytes: kept.length, width: 20, height: 12 };
+  const seen = [
+    { type: 'start', v: 1, name: 'seen', created: at },
+    { type: 'turn', user: 'what are these?', images: [{ name: 'shot.png', ...sent }, { name: '<img src=x onerror="window.__pwned = 4">.png', ...sent }, { name: 'http://127.0.0.1:9/cat.png', url: 'http://127.0.0.1:9/cat.png' }, { name: 'gone.png', ...sent, sha256: 'f'.repeat(64) }], assistant: 'Pictures.', model: 'svc-pro', at },
+  ];
+  writeFileSync(join(dir, 'seen.jsonl'), `${seen.map((record) => JSON.stringify(record)).join('\n')}\n`);
 });
 afterAll(() => sandbox?.cleanup());
 
@@ -128,6 +141,34 @@ describe.skipIf(!CHROMIUM)('svc sessions export --format html, in a real browser
       expect(await page.locator('main').isVisible()).toBe(true);
       expect(requests).toEqual([]);
       expect(problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it('shows the images sent with a message inline, read from where they are kept; an address image is never loaded', async () => {
+    const result = await runSvc(['sessions', 'export', 'seen', '-o', 'seen.html'], sandbox);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const file = join(sandbox.home, 'seen.html');
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage();
+      const requests: string[] = [];
+      page.on('request', (request) => {
+        if (!request.url().startsWith('file:') && !request.url().startsWith('data:')) requests.push(request.url());
+      });
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForLoadState('load');
+      const shown = await page.locator('section.user img').evaluateAll((images) => images.map((image) => { const img = image as unknown as { complete: boolean; naturalWidth: number; naturalHeight: number; alt: string }; return [img.complete, img.naturalWidth, img.naturalHeight, img.alt]; }));
+      expect(shown).toEqual([
+        [true, 20, 12, 'shot.png'],
+        [true, 20, 12, '<img src=x onerror="window.__pwned = 4">.png'],
+      ]);
+      expect(await page.locator('section.user a[href="http://127.0.0.1:9/cat.png"]').innerText()).toBe('[image: http://127.0.0.1:9/cat.png]');
+      expect(await page.locator('figure.missing').innerText()).toContain('(the image gone.png: its kept file is gone)');
+      expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(requests).toEqual([]);
     } finally {
       await browser.close();
     }
