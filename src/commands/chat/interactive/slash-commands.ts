@@ -16,7 +16,7 @@ export const SLASH_COMMANDS = {
   rewind: { usage: '/rewind [N]', summary: 'drop the last N exchanges (default 1), after showing them' },
   fork: { usage: '/fork [name]', summary: 'copy this conversation into a new one and go on there (this one stays)' },
   edit: { usage: '/edit [text]', summary: 'write the next message in $VISUAL / $EDITOR' },
-  file: { usage: '/file [path...|last]', summary: 'attach files to the next message (quoted globs too; last: the last /image); clear drops them' },
+  file: { usage: '/file [path...|last]', summary: 'attach files or last (the last /image) to the next message; clear drops' },
   role: { usage: '/role [name]', summary: 'show the role, or use a saved one (svc roles list)' },
   save: { usage: '/save <file.json>', summary: 'write the messages array as JSON (not overwriting a file)' },
   usage: { usage: '/usage', summary: 'tokens used in this session' },
