@@ -134,11 +134,22 @@ describe('the images of a turn', () => {
     expect(shown.stdout).toContain(`[user]\nwhat is it?\n[image shot.png, ${SHOT.length} B, 4×2]\n`);
   });
 
-  it('/retry sends the images again', async () => {
+  it('a message not sent keeps its images: /history names them, /retry sends them', async () => {
     server().script(reply.json(500, { error: { message: 'overloaded' } }), answer('a grey square'));
-    await session(['/file shot.png', 'what is it?', '/retry']);
+    const stderr = await session(['/file shot.png', 'what is it?', '/history', '/retry']);
+    expect(stderr).toContain(`[you] what is it? [image shot.png, ${SHOT.length} B, 4×2] [not sent: /retry sends it]\n`);
     expect(imageUrls(chats()[1]![0]!.content)).toEqual([dataUrl(SHOT)]);
     expect(store().read('talk').turns[0]!.images?.map((image) => image.name)).toEqual(['shot.png']);
+  });
+
+  it('/retry after a reply asks again with the same images, in a later session too', async () => {
+    server().script(answer('A1'), answer('A2'));
+    await session(['/file shot.png', 'what is it?', '/retry']);
+    expect(imageUrls(chats()[1]![0]!.content)).toEqual([dataUrl(SHOT)]);
+    server().script(answer('A3'));
+    await session(['/retry'], { continueLatest: true });
+    expect(chats()[2]).toEqual([{ role: 'user', content: [{ type: 'text', text: 'what is it?' }, { type: 'image_url', image_url: { url: dataUrl(SHOT) } }] }]);
+    expect(store().read('talk').turns.map((turn) => [turn.assistant, turn.images?.length])).toEqual([['A3', 1]]);
   });
 
   it('/rewind shows the image of the turn it drops, and the next request no longer carries it', async () => {
