@@ -86,5 +86,5 @@ describe('currentPathWord', () => {
 });
 
 it('/help says what Tab completes', () => {
-  expect(helpText()).toContain('Tab               completes commands, /image options, /file paths, /role names');
+  expect(helpText()).toContain('Tab               completes commands, /image options, /file paths and last, /role names');
 });

@@ -67,7 +67,7 @@ export function helpText(): string {
     '  """ ... """       a block of several lines     a paste stays one message',
     '  Up / Down         earlier inputs (also from earlier sessions)   Ctrl-D  leave',
     '  //text            send a message that starts with "/"',
-    '  Tab               completes commands, /image options, /file paths, /role names',
+    '  Tab               completes commands, /image options, /file paths and last, /role names',
   ].join('\n');
 }
 
