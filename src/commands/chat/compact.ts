@@ -80,7 +80,7 @@ export function compactedNote(outcome: Extract<CompactOutcome, { kind: 'compacte
   const { record, summarised, previous } = outcome;
   const what = `${summarised} turn${summarised === 1 ? '' : 's'}${previous ? ' and the summary before' : ''}`;
   const size = record.usage ? ` (${record.usage.completion_tokens} token${record.usage.completion_tokens === 1 ? '' : 's'})` : '';
-  const kept = record.kept === 0 ? 'no turn is sent as it was' : `the last ${record.kept === 1 ? 'turn is' : `${record.kept} turns are`} sent as they are`;
+  const kept = record.kept === 0 ? 'no turn is sent as it was' : record.kept === 1 ? 'the last turn is sent as it is' : `the last ${record.kept} turns are sent as they are`;
   const cut = outcome.cut ? '; the summary was cut at the token limit' : '';
   return `compacted ${what} into a summary${size}; ${kept}${cut}; ${undo}`;
 }
