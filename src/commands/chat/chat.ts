@@ -81,7 +81,7 @@ export function declareChatCommand() {
     .option('-i, --interactive', 'after the prompt (words or piped stdin), go on talking from the terminal')
     .option('-c, --continue', 'continue the conversation changed last')
     .addOption(completes(new Option('--session <name>', 'continue the conversation of this name (created if new)'), { kind: 'sessions' }))
-    .option('--compact', 'with --continue or --session: first summarise all but the last 2 turns of that conversation (printed), and send that summary in their place from then on')
+    .option('--compact', 'with --continue or --session: first have the model summarise all but its last 2 turns (printed), sent in their place from then on')
     .option('--no-save', 'keep nothing: no saved conversation, no input history')
     .option('--list', 'list saved conversations (same as `svc sessions list`)')
     .option('--dry-run', 'send nothing: print the request as a curl command (the key written as $SVC_API_KEY)')
