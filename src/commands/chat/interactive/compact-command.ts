@@ -54,8 +54,7 @@ export async function compactCommand(state: SessionState, arg: string): Promise<
       addUsageOfModel(state.usageByModel, model, usage);
       say(state, `(${compactedNote(outcome, '/rewind undoes it')})`);
       // A blank line before the next prompt, as after a reply.
-      io.stderr.write('\n');
-      return;
+      return say(state, '');
     }
   }
 }
