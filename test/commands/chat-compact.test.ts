@@ -49,7 +49,7 @@ describe('svc chat --compact', () => {
     saved('work', 4);
     saved('other', 1);
     scripted.server.script(answer('S'), answer('A5'));
-    const result = await runSvc(['chat', '--session', 'work', '--compact', 'Q5'], sandbox);
+    const result = await runSvc(['chat', '--session', 'work', '--compact', '--max-tokens', '9', '-t', '0.5', 'Q5'], sandbox);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('A5\n');
     expect(result.stderr).toContain('svc: compacted 2 turns into a summary');
@@ -63,6 +63,11 @@ describe('svc chat --compact', () => {
       { role: 'user', content: 'Q5' },
     ]);
     expect(store().read('work').turns.at(-1)).toMatchObject({ user: 'Q5', assistant: 'A5' });
+    // The request settings go with the summary request too, but not --max-tokens: that limit is the reply's.
+    const [summarising, replying] = scripted.server.requests.map((request) => JSON.parse(request.body) as Record<string, unknown>);
+    expect(summarising).toMatchObject({ model: 'svc-pro', temperature: 0.5, stream: true });
+    expect(summarising!.max_tokens).toBeUndefined();
+    expect(replying).toMatchObject({ temperature: 0.5, max_tokens: 9 });
   });
 
   it('with nothing new to compact it says so, sends nothing, and exits 0 (a message still goes)', async () => {

@@ -14,7 +14,7 @@ import type { IO } from '../../terminal/io.js';
 import { replyText, streamReply, type StreamUsageAsk } from './reply.js';
 
 export interface CompactOptions {
-  /** The request for `messages` with the chat's model, fields and params (never tools). */
+  /** The request for `messages` with the chat's model, fields and params (its tools and max_tokens are left out). */
   request(messages: RequestMessage[]): ChatRequest;
   /** Abort to stop the summary (Ctrl-C): nothing is kept then. */
   signal: AbortSignal;
@@ -52,7 +52,9 @@ export async function compactSession(io: IO, client: ApiClient, session: Convers
   const plan = planCompaction(session.turns, keep, session.activeCompaction);
   if (!plan) return { kind: 'nothing', turns: session.turns.length };
   const request = options.request(summaryRequest(plan));
+  // No tools, and no --max-tokens: that limit is for replies, and a summary cut short loses what it was for.
   delete request.tools;
+  delete request.max_tokens;
   const outcome = await streamReply(io, client, request, {
     signal: options.signal,
     ...(options.quiet === undefined ? {} : { quiet: options.quiet }),
