@@ -70,6 +70,15 @@ describe('svc chat --compact', () => {
     expect(replying).toMatchObject({ temperature: 0.5, max_tokens: 9 });
   });
 
+  it('--usage prints the summary\'s counts; with --no-save nothing is kept, and the note says so', async () => {
+    saved('work', 4);
+    scripted.server.script(answer('S'));
+    const result = await runSvc(['chat', '--continue', '--compact', '--usage', '--no-save'], sandbox);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('svc: compacted 2 turns into a summary (7 tokens); the last 2 turns are sent as they are; not saved (--no-save)\ntokens: 50 prompt + 7 completion = 57 total\n');
+    expect(store().read('work').compactions).toEqual([]);
+  });
+
   it('with nothing new to compact it says so, sends nothing, and exits 0 (a message still goes)', async () => {
     saved('work', 2);
     const alone = await runSvc(['chat', '--continue', '--compact'], sandbox);

@@ -19,7 +19,7 @@ import { emptyReplyNote } from '../../api/reply-checks.js';
 import { chatParams } from '../../core/request-params.js';
 import { buildChatRequest, fieldsWithRole, type ChatInputs, type ChatPlan } from './options.js';
 import { printDryRun } from '../dry-run.js';
-import { replyUsageLine } from '../../settings/prices.js';
+import { replyUsageLine, type Price } from '../../settings/prices.js';
 import { jsonForOutput } from '../../core/json.js';
 import { extractedCode } from '../../chat/code-blocks.js';
 import { forOutput } from '../../core/terminal-text.js';
@@ -63,7 +63,7 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const streamUsage = new StreamUsageAsk(settings.streamUsage.value === 'on');
   const requestFor = (messages: RequestMessage[]): ChatRequest => buildChatRequest(model, messages, { streamUsage: streamUsage.on, fields: fieldsWithRole(plan.fields, role), stream: plan.stream, params: chatParams(settings.params.value, role?.params, plan.params) });
   if (plan.compact && client) {
-    await compactFirst(io, client, session, { request: requestFor, signal, streamUsage, message, settings });
+    await compactFirst(io, client, session, { request: requestFor, signal, streamUsage, message, settings, prices: plan.usage ? await factory.prices() : undefined });
     if (!message) {
       const notSaved = notSavedError(session);
       if (notSaved) throw notSaved;
@@ -133,7 +133,12 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
  * a terminal on stderr, or nowhere. What it did is said on stderr; a failure ends the run before
  * the message is sent (exit as for a reply's error), Ctrl-C too (130), keeping nothing.
  */
-async function compactFirst(io: IO, client: ApiClient, session: ConversationSession, how: { request: (messages: RequestMessage[]) => ChatRequest; signal: AbortSignal; streamUsage: StreamUsageAsk; message: boolean; settings: ResolvedSettings }): Promise<void> {
+async function compactFirst(
+  io: IO,
+  client: ApiClient,
+  session: ConversationSession,
+  how: { request: (messages: RequestMessage[]) => ChatRequest; signal: AbortSignal; streamUsage: StreamUsageAsk; message: boolean; settings: ResolvedSettings; prices: ReadonlyMap<string, Price> | undefined },
+): Promise<void> {
   const shownOn = how.message ? answerOnStderr(io) : io;
   const quiet = how.message && !io.stderrIsTTY;
   const outcome = await compactSession(shownOn, client, session, DEFAULT_KEEP, { request: how.request, signal: how.signal, render: !quiet && rendersReplies(shownOn, how.settings), quiet, streamUsage: how.streamUsage });
@@ -146,7 +151,9 @@ async function compactFirst(io: IO, client: ApiClient, session: ConversationSess
     case 'failed':
       throw outcome.error instanceof EmptySummaryError ? new SvcError(outcome.error.message, { hint: 'run it again, or with another model (-m)' }) : outcome.error;
     case 'compacted':
-      io.note(compactedNote(outcome, `/rewind in \`svc chat --session ${session.name}\` undoes it`));
+      io.note(compactedNote(outcome, session.saved ? `/rewind in \`svc chat --session ${session.name}\` undoes it` : 'not saved (--no-save)'));
+      // --usage: the summary's counts, as a reply's are printed.
+      if (how.prices) io.say(replyUsageLine(outcome.record.usage, how.prices, outcome.record.model));
   }
 }
 

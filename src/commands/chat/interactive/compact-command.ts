@@ -9,6 +9,7 @@ import { addUsage, addUsageOfModel } from '../../../conversations/model.js';
 import { parseIntegerInRange } from '../../../core/parse-values.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { reportError } from '../../../terminal/report-error.js';
+import { replyUsageLine } from '../../../settings/prices.js';
 import { compactedNote, compactSession, EmptySummaryError, nothingNote } from '../compact.js';
 import { say, sessionRequest, type SessionState } from './session-state.js';
 
@@ -53,6 +54,8 @@ export async function compactCommand(state: SessionState, arg: string): Promise<
       addUsage(state.usage, usage);
       addUsageOfModel(state.usageByModel, model, usage);
       say(state, `(${compactedNote(outcome, '/rewind undoes it')})`);
+      // --usage: the summary's counts, as each reply's are.
+      if (deps.plan.usage) say(state, replyUsageLine(usage, deps.prices ?? new Map(), model));
       // A blank line before the next prompt, as after a reply.
       return say(state, '');
     }
