@@ -91,6 +91,11 @@ export function compactRecord(plan: CompactionPlan, summary: string, meta: { at:
   };
 }
 
+/** "turns 1–6" (or "turn 1"): the turns a compaction covers, as svc names them to people. */
+export function coveredTurns(compaction: Pick<Compaction, 'through'>): string {
+  return compaction.through === 1 ? 'turn 1' : `turns 1–${compaction.through}`;
+}
+
 /**
  * The system note that stands for the summarised turns. It is joined to the conversation's own
  * system prompt into one system message: many chat templates (llama.cpp's among them) refuse a

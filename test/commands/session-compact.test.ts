@@ -151,6 +151,13 @@ describe('undoing a compaction, and where it shows', () => {
     expect(stderr).toMatch(/\(dropped: "Q4" and its reply\)\n\(the compaction of turns 1–2 is undone: every turn is sent again\)/);
   });
 
+  it('resuming a compacted conversation says how many of its turns are summarised', async () => {
+    await fourTurns();
+    server().script(answer('S'));
+    await session(['/compact']);
+    expect((await session([])).stderr).toContain('resuming "talk" (4 turns, the first 2 summarised)');
+  });
+
   it('/history shows the summary after the turns it stands for', async () => {
     await fourTurns();
     server().script(answer('They spoke of boats.'));

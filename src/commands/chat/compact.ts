@@ -8,7 +8,7 @@
 import type { ChatRequest, RequestMessage, Usage } from '../../api/chat-types.js';
 import type { ApiClient } from '../../api/client.js';
 import type { CompactRecord, Compaction } from '../../conversations/compaction-record.js';
-import { compactRecord, planCompaction, summaryRequest } from '../../conversations/compaction.js';
+import { compactRecord, coveredTurns, planCompaction, summaryRequest } from '../../conversations/compaction.js';
 import type { ConversationSession } from '../../conversations/session.js';
 import type { IO } from '../../terminal/io.js';
 import { replyText, streamReply, type StreamUsageAsk } from './reply.js';
@@ -70,11 +70,6 @@ export async function compactSession(io: IO, client: ApiClient, session: Convers
   const record = compactRecord(plan, summary, { at: new Date().toISOString(), model: request.model, usage });
   session.addCompaction(record);
   return { kind: 'compacted', record, summarised: plan.summarise.length, previous: plan.previous, cut: outcome.completion?.choices[0]?.finish_reason === 'length' };
-}
-
-/** "turns 1–6" (or "turn 1"): the turns a compaction covers. */
-export function coveredTurns(compaction: Pick<Compaction, 'through'>): string {
-  return compaction.through === 1 ? 'turn 1' : `turns 1–${compaction.through}`;
 }
 
 /** What a compaction did, in one line for stderr. */

@@ -94,9 +94,9 @@ export async function runShow(factory: Factory, text: string | undefined, option
   const name = text === undefined ? latestName(store) : store.resolve(text);
   const conversation = store.read(name);
   const active = conversation.compactions.at(-1);
+  const { compactedMessages, coveredTurns } = await import('../../conversations/compaction.js');
   if (options.json) {
     // What the service would be sent: after a compaction, its summary in the system message and the turns after it.
-    const { compactedMessages } = await import('../../conversations/compaction.js');
     io.stdout.write(jsonForOutput(compactedMessages(conversation, active, keptImageUrls(store.dataDir)), io.stdoutIsTTY));
     return;
   }
@@ -111,7 +111,7 @@ export async function runShow(factory: Factory, text: string | undefined, option
     if (entry.kind === 'compact') {
       // --all: where it was made, after the turns it covers and those it kept; else in their place.
       const { compaction, undone } = entry;
-      const covered = compaction.through === 1 ? 'turn 1' : `turns 1–${compaction.through}`;
+      const covered = coveredTurns(compaction);
       const heading = options.all
         ? `[compaction: ${covered} summarised, the last ${compaction.kept} kept${undone ? ', undone' : ''}${tokensOf(compaction.usage)}]`
         : `[summary of ${covered}, sent in their place; --all shows them${tokensOf(compaction.usage)}]`;

@@ -14,7 +14,7 @@ import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { imageHistoryLine } from './image-command.js';
 import { say, type SessionState } from './session-state.js';
 import type { Compaction } from '../../../conversations/compaction-record.js';
-import { coveredTurns } from '../compact.js';
+import { coveredTurns } from '../../../conversations/compaction.js';
 
 export async function showHistory(state: SessionState): Promise<void> {
   const { session } = state;
