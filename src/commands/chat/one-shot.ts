@@ -63,7 +63,7 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const streamUsage = new StreamUsageAsk(settings.streamUsage.value === 'on');
   const requestFor = (messages: RequestMessage[]): ChatRequest => buildChatRequest(model, messages, { streamUsage: streamUsage.on, fields: fieldsWithRole(plan.fields, role), stream: plan.stream, params: chatParams(settings.params.value, role?.params, plan.params) });
   if (plan.compact && client) {
-    await compactFirst(io, client, session, { request: requestFor, signal, streamUsage, message, settings, prices: plan.usage ? await factory.prices() : undefined });
+    await compactBeforeSending(io, client, session, DEFAULT_KEEP, { request: requestFor, signal, streamUsage, message, settings, prices: plan.usage ? await factory.prices() : undefined });
     if (!message) {
       const notSaved = notSavedError(session);
       if (notSaved) throw notSaved;
@@ -128,23 +128,24 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
 }
 
 /**
- * --compact: the conversation's earlier turns summarised before the message is sent. Alone, the
+ * --compact: the conversation's earlier turns summarised (all but `keep`) before the message is sent. Alone, the
  * summary is the output (stdout); before a message, stdout is the reply's, so the summary goes to
  * a terminal on stderr, or nowhere. What it did is said on stderr; a failure ends the run before
  * the message is sent (exit as for a reply's error), Ctrl-C too (130), keeping nothing.
  */
-async function compactFirst(
+export async function compactBeforeSending(
   io: IO,
   client: ApiClient,
   session: ConversationSession,
+  keep: number,
   how: { request: (messages: RequestMessage[]) => ChatRequest; signal: AbortSignal; streamUsage: StreamUsageAsk; message: boolean; settings: ResolvedSettings; prices: ReadonlyMap<string, Price> | undefined },
 ): Promise<void> {
   const shownOn = how.message ? answerOnStderr(io) : io;
   const quiet = how.message && !io.stderrIsTTY;
-  const outcome = await compactSession(shownOn, client, session, DEFAULT_KEEP, { request: how.request, signal: how.signal, render: !quiet && rendersReplies(shownOn, how.settings), quiet, streamUsage: how.streamUsage });
+  const outcome = await compactSession(shownOn, client, session, keep, { request: how.request, signal: how.signal, render: !quiet && rendersReplies(shownOn, how.settings), quiet, streamUsage: how.streamUsage });
   switch (outcome.kind) {
     case 'nothing':
-      io.note(nothingNote(outcome, DEFAULT_KEEP, session.activeCompaction));
+      io.note(nothingNote(outcome, keep, session.activeCompaction));
       return;
     case 'interrupted':
       throw new InterruptedError();

@@ -10,7 +10,7 @@ import { parseIntegerInRange } from '../../../core/parse-values.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { reportError } from '../../../terminal/report-error.js';
 import { replyUsageLine } from '../../../settings/prices.js';
-import { compactedNote, compactSession, EmptySummaryError, nothingNote } from '../compact.js';
+import { compactedNote, compactSession, EmptySummaryError, nothingNote, type CompactOutcome } from '../compact.js';
 import { say, sessionRequest, type SessionState } from './session-state.js';
 
 export async function compactCommand(state: SessionState, arg: string): Promise<void> {
@@ -22,6 +22,15 @@ export async function compactCommand(state: SessionState, arg: string): Promise<
       return say(state, `${neutraliseForTerminal((error as Error).message)} (/compact N keeps the last N turns as they are)`);
     }
   }
+  await compactInSession(state, keep);
+}
+
+/**
+ * Compact the session's conversation keeping its last `keep` turns, as /compact does: the summary
+ * streamed (Ctrl-C stops it), what happened said on stderr (a failure reported as a turn's is),
+ * the summary's tokens counted in the session's. Also for a compaction before a send.
+ */
+export async function compactInSession(state: SessionState, keep: number): Promise<CompactOutcome> {
   const { io, deps } = state;
   const { context } = deps;
   const stop = new AbortController();
@@ -41,13 +50,18 @@ export async function compactCommand(state: SessionState, arg: string): Promise<
   }
   switch (outcome.kind) {
     case 'nothing':
-      return say(state, `(${nothingNote(outcome, keep, active)})`);
+      say(state, `(${nothingNote(outcome, keep, active)})`);
+      break;
     case 'interrupted':
-      return say(state, '(compaction interrupted; nothing changed)');
+      say(state, '(compaction interrupted; nothing changed)');
+      break;
     case 'failed':
-      if (outcome.error instanceof EmptySummaryError) return say(state, `(${outcome.error.message})`);
-      await reportError(io, outcome.error, context.factory.loadedApiKey());
-      return say(state, '(nothing was compacted: /compact tries again)');
+      if (outcome.error instanceof EmptySummaryError) say(state, `(${outcome.error.message})`);
+      else {
+        await reportError(io, outcome.error, context.factory.loadedApiKey());
+        say(state, '(nothing was compacted: /compact tries again)');
+      }
+      break;
     case 'compacted': {
       const { usage, model } = outcome.record;
       // The summary's tokens are this session's too, as a reply's are.
@@ -56,8 +70,9 @@ export async function compactCommand(state: SessionState, arg: string): Promise<
       say(state, `(${compactedNote(outcome, '/rewind undoes it')})`);
       // --usage: the summary's counts, as each reply's are.
       if (deps.plan.usage) say(state, replyUsageLine(usage, deps.prices ?? new Map(), model));
-      // A blank line before the next prompt, as after a reply.
-      return say(state, '');
+      // A blank line before what comes next, as after a reply.
+      say(state, '');
     }
   }
+  return outcome;
 }
