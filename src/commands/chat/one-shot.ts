@@ -128,10 +128,11 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
 }
 
 /**
- * --compact: the conversation's earlier turns summarised (all but `keep`) before the message is sent. Alone, the
- * summary is the output (stdout); before a message, stdout is the reply's, so the summary goes to
- * a terminal on stderr, or nowhere. What it did is said on stderr; a failure ends the run before
- * the message is sent (exit as for a reply's error), Ctrl-C too (130), keeping nothing.
+ * --compact: the conversation's turns but the last `keep` summarised before the message is sent.
+ * Alone, the summary is the output (stdout); before a message, stdout is the reply's, so the
+ * summary goes to a terminal on stderr, or nowhere. What it did is said on stderr; a failure ends
+ * the run before the message is sent (exit as for a reply's error), Ctrl-C too (130), keeping
+ * nothing.
  */
 export async function compactBeforeSending(
   io: IO,
