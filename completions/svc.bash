@@ -69,7 +69,7 @@ _svc_complete_path() {
         --max-retries) compopt +o default 2>/dev/null; return ;;
         --profile) compopt +o default 2>/dev/null; COMPREPLY=($(compgen -W "$(svc profiles list 2>/dev/null | cut -f1)" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --image-detail --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json -x --extract --extract-last --raw --usage --show-reasoning --no-stdin -i --interactive -c --continue --session --no-save --list --dry-run --param --tools --no-tools --allow --max-steps --base-url --timeout --max-retries --plain --profile -h --help' -- "$cur")); return; fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W '-m --model -s --system -f --file --image-detail --var --role --max-tokens -t --temperature --top-p --stop --presence-penalty --frequency-penalty --user --no-stream --json -x --extract --extract-last --raw --usage --show-reasoning --no-stdin -i --interactive -c --continue --session --compact --no-save --list --dry-run --param --tools --no-tools --allow --max-steps --base-url --timeout --max-retries --plain --profile -h --help' -- "$cur")); return; fi
       :
       ;;
     'image')

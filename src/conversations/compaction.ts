@@ -4,35 +4,18 @@
  * then on the conversation sends one system message (its own system prompt, then the summary)
  * and the turns after the summarised ones (compactedMessages).
  *
- * Nothing is cut from the log: the compaction is a record of its own (`type: "compact"`), after
- * every turn it covers, which stay as they were, so `sessions show --all` still shows them and
- * where the compaction came. Replaying it (onCompactRecord, onUndo) keeps a stack: a later
+ * Nothing is cut from the log: the compaction is a record of its own (`type: "compact"`,
+ * compaction-record.ts), after every turn it covers, which stay as they were, so `sessions show
+ * --all` still shows them and where the compaction came. Replaying it (onCompactRecord, onUndo) keeps a stack: a later
  * compaction covers the summary before it, and undoing a turn that was there when a compaction
  * was made (a /rewind past it) drops that compaction, uncovering the one before, if any.
  */
 import type { ChatMessage, RequestMessage, Usage } from '../api/chat-types.js';
-import { isObject, type JsonObject } from '../core/json.js';
-import { toMessages, type Turn } from './model.js';
+import type { Compaction, CompactRecord } from './compaction-record.js';
+import { toMessages, type ImageUrlOf, type Turn } from './model.js';
 
 /** Turns sent as they are after `/compact` (`/compact N` to choose). */
 export const DEFAULT_KEEP = 2;
-
-/** A compaction as the log keeps it. */
-export interface Compaction {
-  /** The summary the model wrote. */
-  summary: string;
-  /** How many turns, from the first, the summary covers (those before it included). */
-  through: number;
-  /** The turns left as they were (`/compact N`): the conversation had `through + kept` turns when it was made. */
-  kept: number;
-  at: string;
-  /** The model that wrote the summary. */
-  model?: string;
-  /** What the summary request cost: counted in the conversation's tokens, as a reply's are. */
-  usage?: Usage;
-}
-
-export type CompactRecord = { type: 'compact' } & Compaction;
 
 /** What one `/compact` summarises and keeps. */
 export interface CompactionPlan {
@@ -108,6 +91,11 @@ export function compactRecord(plan: CompactionPlan, summary: string, meta: { at:
   };
 }
 
+/** "turns 1–6" (or "turn 1"): the turns a compaction covers, as svc names them to people. */
+export function coveredTurns(compaction: Pick<Compaction, 'through'>): string {
+  return compaction.through === 1 ? 'turn 1' : `turns 1–${compaction.through}`;
+}
+
 /**
  * The system note that stands for the summarised turns. It is joined to the conversation's own
  * system prompt into one system message: many chat templates (llama.cpp's among them) refuse a
@@ -123,40 +111,9 @@ export function summaryNote(compaction: Compaction): string {
  * summary), then the turns after the summarised ones, as toMessages makes them. Without a
  * compaction, toMessages itself.
  */
-export function compactedMessages(conversation: { system: string | undefined; turns: readonly Turn[] }, active: Compaction | undefined): RequestMessage[] {
-  if (!active) return toMessages({ system: conversation.system, turns: [...conversation.turns] });
+export function compactedMessages(conversation: { system: string | undefined; turns: readonly Turn[] }, active: Compaction | undefined, urlOf?: ImageUrlOf): RequestMessage[] {
+  if (!active) return toMessages({ system: conversation.system, turns: [...conversation.turns] }, urlOf);
   const note = summaryNote(active);
   const system = conversation.system ? `${conversation.system}\n\n${note}` : note;
-  return [{ role: 'system', content: system }, ...toMessages({ system: undefined, turns: conversation.turns.slice(active.through) })];
-}
-
-/** Replay: a compact record puts its compaction on top of the stack. */
-export function onCompactRecord(stack: readonly Compaction[], record: CompactRecord): Compaction[] {
-  const { type: _type, ...compaction } = record;
-  return [...stack, compaction];
-}
-
-/**
- * Replay: the turn at `index` was undone. Every compaction made while that turn was there (its
- * `through + kept` turns include it) is dropped: the conversation is back before it.
- */
-export function onUndo(stack: readonly Compaction[], index: number): Compaction[] {
-  let end = stack.length;
-  while (end > 0 && index < stack[end - 1]!.through + stack[end - 1]!.kept) end -= 1;
-  return end === stack.length ? [...stack] : stack.slice(0, end);
-}
-
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
-
-/** The compact record in `value` (a line of the log), checked field by field as records.ts checks the others; undefined when it is not one. */
-export function compactRecordOf(value: JsonObject): CompactRecord | undefined {
-  const { summary, through, kept, at, model, usage } = value;
-  if (value.type !== 'compact' || typeof summary !== 'string' || typeof at !== 'string' || !isCount(kept) || !isCount(through) || through < 1) return undefined;
-  if (model !== undefined && typeof model !== 'string') return undefined;
-  let counted: Usage | undefined;
-  if (usage !== undefined) {
-    if (!isObject(usage) || !isCount(usage.prompt_tokens) || !isCount(usage.completion_tokens) || !isCount(usage.total_tokens)) return undefined;
-    counted = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.total_tokens };
-  }
-  return { type: 'compact', summary, through, kept, at, ...(model === undefined ? {} : { model }), ...(counted ? { usage: counted } : {}) };
+  return [{ role: 'system', content: system }, ...toMessages({ system: undefined, turns: conversation.turns.slice(active.through) }, urlOf)];
 }

@@ -3,8 +3,10 @@
  * including a turn, to go on from there differently. The copy is a new file; the conversation it
  * came from is only read. The fork holds what the conversation holds at that point (system
  * message, model chosen with /model, the turns kept and the images made among them), not the
- * turns undone before it: those stay in the original's log.
+ * turns undone before it: those stay in the original's log. A compaction in force goes too, after
+ * the turn it was made after, when the fork reaches that turn: the fork sends what the original does.
  */
+import type { Compaction } from './compaction-record.js';
 import type { Conversation, ConversationRecord } from './model.js';
 import { isConversationName, newConversationName } from '../core/names.js';
 
@@ -14,6 +16,8 @@ export interface ForkSource {
   model: Conversation['model'];
   turns: readonly Conversation['turns'][number][];
   images: Conversation['images'];
+  /** The compactions in force, oldest first (absent: none). */
+  compactions?: readonly Compaction[];
 }
 
 /**
@@ -27,13 +31,20 @@ export function forkRecords(source: ForkSource, name: string, upTo = source.turn
   if (source.system !== undefined) records.push({ type: 'system', content: source.system, at });
   if (source.model !== undefined) records.push({ type: 'model', model: source.model, at });
   const images = source.images.filter((image) => image.afterTurn <= upTo);
+  // Each made when the conversation had `through + kept` turns: it comes after the last of them.
+  const compactions = (source.compactions ?? []).filter((compaction) => compaction.through + compaction.kept <= upTo);
+  const compactionsAfter = (count: number): void => {
+    while (compactions.length > 0 && compactions[0]!.through + compactions[0]!.kept <= count) records.push({ type: 'compact', ...compactions.shift()! });
+  };
   source.turns.slice(0, upTo).forEach((turn, index) => {
+    compactionsAfter(index);
     while (images.length > 0 && images[0]!.afterTurn <= index) {
       const { afterTurn: _afterTurn, ...image } = images.shift()!;
       records.push({ type: 'image', ...image });
     }
     records.push({ type: 'turn', ...turn });
   });
+  compactionsAfter(upTo);
   for (const { afterTurn: _afterTurn, ...image } of images) records.push({ type: 'image', ...image });
   return records;
 }

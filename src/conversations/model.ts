@@ -6,6 +6,7 @@
 import type { ContentPart, RequestMessage, Usage } from '../api/chat-types.js';
 import { imagePart, type ImageDetail } from '../api/content-parts.js';
 import { ImageStoreError, keptImageDataUrl, readKeptImage, type KeptExtension } from '../storage/image-store.js';
+import { onCompactRecord, onUndo, type Compaction, type CompactRecord } from './compaction-record.js';
 
 /**
  * A file attached to a user message: where its fenced block is in the message's text (UTF-16
@@ -140,7 +141,9 @@ export type ConversationRecord =
   /** `turn`: the id of the turn it drops (absent when that turn had none: the last turn). */
   | { type: 'undo'; at: string; turn?: string }
   /** Older svc skips it as "not a conversation record" (records.ts), losing nothing else. */
-  | ({ type: 'image' } & ImageNote);
+  | ({ type: 'image' } & ImageNote)
+  /** The turns before it summarised (compaction.ts); older svc skips it and sends every turn. */
+  | CompactRecord;
 
 export interface Conversation {
   name: string;
@@ -152,7 +155,9 @@ export interface Conversation {
   turns: Turn[];
   /** Images made in the session, each with how many turns came before it (for the history). */
   images: Array<ImageNote & { afterTurn: number }>;
-  /** Tokens of every reply in the log, those later undone or retried included: they were used. */
+  /** The compactions in force, oldest first: the last one decides what is sent (compaction.ts). */
+  compactions: Compaction[];
+  /** Tokens of every reply (and summary) in the log, those later undone or retried included: they were used. */
   spent: Usage;
   /** The same, per model (the turn's model; '' for a turn that names none): what a cost is made of. */
   spentByModel: Record<string, Usage>;
@@ -195,7 +200,7 @@ function later(a: string, b: string): string {
  * log: records are appended as things happen, and a fork starts now with turns from before.
  */
 export function replay(name: string, records: ConversationRecord[]): Conversation {
-  const conversation: Conversation = { name, created: '', updated: '', system: undefined, model: undefined, turns: [], images: [], spent: noUsage(), spentByModel: perModel() };
+  const conversation: Conversation = { name, created: '', updated: '', system: undefined, model: undefined, turns: [], images: [], compactions: [], spent: noUsage(), spentByModel: perModel() };
   for (const record of records) {
     switch (record.type) {
       case 'start':
@@ -222,10 +227,21 @@ export function replay(name: string, records: ConversationRecord[]): Conversatio
         // The turn named, not merely the last one: another svc may have added a turn to the same
         // conversation after the session that undoes read it (two processes, one file).
         const index = record.turn === undefined ? conversation.turns.length - 1 : conversation.turns.findLastIndex((turn) => turn.id === record.turn);
-        if (index !== -1) conversation.turns.splice(index, 1);
+        if (index !== -1) {
+          conversation.turns.splice(index, 1);
+          // An undo past a compaction (the turn was there when it was made) undoes it too.
+          conversation.compactions = onUndo(conversation.compactions, index);
+        }
         conversation.updated = later(conversation.updated, record.at);
         break;
       }
+      case 'compact':
+        conversation.compactions = onCompactRecord(conversation.compactions, record);
+        // The summary request's tokens were used, as a reply's are.
+        addUsage(conversation.spent, record.usage);
+        addUsageOfModel(conversation.spentByModel, record.model, record.usage);
+        conversation.updated = later(conversation.updated, record.at);
+        break;
       case 'image': {
         const { type: _type, ...image } = record;
         conversation.images.push({ ...image, afterTurn: conversation.turns.length });

@@ -8,6 +8,7 @@ import type { Usage } from '../api/chat-types.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { IMAGE_DETAILS, type ImageDetail } from '../api/content-parts.js';
 import { KEPT_EXTENSIONS, type KeptExtension } from '../storage/image-store.js';
+import { compactRecordOf } from './compaction-record.js';
 import type { AttachmentRef, ConversationRecord, ImageNote, ImageRef, ToolCallRecord, ToolStep, Turn } from './model.js';
 
 const isString = (value: unknown): value is string => typeof value === 'string';
@@ -137,6 +138,8 @@ export function recordOf(value: unknown): ConversationRecord | undefined {
     }
     case 'image':
       return imageOf(value);
+    case 'compact':
+      return compactRecordOf(value);
     default:
       return undefined;
   }

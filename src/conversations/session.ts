@@ -7,7 +7,9 @@
 import type { ContentPart, RequestMessage, Usage } from '../api/chat-types.js';
 import { describeSystemError } from '../core/system-errors.js';
 import { ImageStoreError, keepImage, keptImageDataUrl, readKeptImage, type KeptExtension } from '../storage/image-store.js';
-import { addUsage, addUsageOfModel, replay, toMessages, type Conversation, type ConversationRecord, type ImageNote, type ImageRef, type Turn } from './model.js';
+import { compactedMessages } from './compaction.js';
+import { onUndo, type Compaction, type CompactRecord } from './compaction-record.js';
+import { addUsage, addUsageOfModel, replay, type Conversation, type ConversationRecord, type ImageNote, type ImageRef, type Turn } from './model.js';
 import { newConversationName } from '../core/names.js';
 import type { ConversationStore } from './store.js';
 
@@ -96,9 +98,22 @@ export class ConversationSession {
     return this.#conversation.spentByModel;
   }
 
-  /** The messages to send, with `next` as the new user message when given. */
+  /** The compactions in force, oldest first (the last one decides what is sent). */
+  get compactions(): readonly Compaction[] {
+    return this.#conversation.compactions;
+  }
+
+  /** The compaction in force: its summary stands for the turns it covers. */
+  get activeCompaction(): Compaction | undefined {
+    return this.#conversation.compactions.at(-1);
+  }
+
+  /**
+   * The messages to send, with `next` as the new user message when given: after a compaction its
+   * summary in the system message and the turns after it (compaction.ts).
+   */
   messages(next?: string | ContentPart[]): RequestMessage[] {
-    const messages = toMessages(this.#conversation, (image) => this.imageUrl(image));
+    const messages = compactedMessages(this.#conversation, this.activeCompaction, (image) => this.imageUrl(image));
     if (next !== undefined) messages.push({ role: 'user', content: next });
     return messages;
   }
@@ -137,9 +152,23 @@ export class ConversationSession {
     this.#write(record);
   }
 
-  /** Drop the last exchange; returns it, or undefined when there is none. */
+  /** Keep a compaction (compaction.ts compactRecord): from now on its summary stands for the turns it covers. */
+  addCompaction(record: CompactRecord): void {
+    const { type: _type, ...compaction } = record;
+    this.#conversation.compactions.push(compaction);
+    // The summary's tokens count as a reply's do.
+    addUsage(this.#conversation.spent, record.usage);
+    addUsageOfModel(this.#conversation.spentByModel, record.model, record.usage);
+    this.#write(record);
+  }
+
+  /**
+   * Drop the last exchange; returns it, or undefined when there is none. A compaction made while
+   * it was there is undone with it (`activeCompaction` tells what is in force after).
+   */
   undo(): Turn | undefined {
     const turn = this.#conversation.turns.pop();
+    if (turn) this.#conversation.compactions = onUndo(this.#conversation.compactions, this.#conversation.turns.length);
     if (turn) this.#write({ type: 'undo', at: new Date().toISOString(), ...(turn.id === undefined ? {} : { turn: turn.id }) });
     return turn;
   }

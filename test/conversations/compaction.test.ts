@@ -5,20 +5,8 @@
  * stands: a /rewind past a compaction undoes it.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  compactedMessages,
-  compactRecord,
-  compactRecordOf,
-  DEFAULT_KEEP,
-  onCompactRecord,
-  onUndo,
-  planCompaction,
-  summaryNote,
-  summaryRequest,
-  SUMMARY_INSTRUCTION,
-  type Compaction,
-  type CompactRecord,
-} from '../../src/conversations/compaction.js';
+import { compactedMessages, compactRecord, DEFAULT_KEEP, planCompaction, summaryNote, summaryRequest, SUMMARY_INSTRUCTION } from '../../src/conversations/compaction.js';
+import { compactRecordOf, onCompactRecord, onUndo, type Compaction, type CompactRecord } from '../../src/conversations/compaction-record.js';
 import { replay, toMessages, type ConversationRecord, type Turn } from '../../src/conversations/model.js';
 
 const at = '2026-11-28T10:00:00.000Z';

@@ -11,7 +11,7 @@ const turn = (user: string, id?: string): ConversationRecord => ({ type: 'turn',
 const undo = (id?: string): ConversationRecord => ({ type: 'undo', at: '2025-01-01T00:01:00.000Z', ...(id ? { turn: id } : {}) });
 
 function shown(records: ConversationRecord[]): string[] {
-  return logTimeline(records).map((entry) => (entry.kind === 'turn' ? `${entry.turn.user}${entry.dropped ? ' (dropped)' : ''}` : `image ${entry.image.prompt}`));
+  return logTimeline(records).map((entry) => (entry.kind === 'turn' ? `${entry.turn.user}${entry.dropped ? ' (dropped)' : ''}` : entry.kind === 'image' ? `image ${entry.image.prompt}` : `compact ${entry.compaction.summary}${entry.undone ? ' (undone)' : ''}`));
 }
 
 describe('logTimeline', () => {

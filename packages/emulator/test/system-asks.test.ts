@@ -4,7 +4,7 @@
  * --role ...` against it is tested in svc's test/commands/emulator-roles.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { commitMessageFor, diffChanges, shellCommandFor, systemAskOf } from '../src/extras/text/system-asks.js';
+import { commitMessageFor, conversationSummaryFor, diffChanges, shellCommandFor, systemAskOf } from '../src/extras/text/system-asks.js';
 
 describe('systemAskOf', () => {
   it.each([
@@ -13,6 +13,8 @@ describe('systemAskOf', () => {
     ['You write git commit messages. Answer with the commit message only', 'commit-message'],
     ['You explain code, shell commands and error messages to a developer.', 'explanation'],
     ["You translate the user's text into French. Answer with the translation only", 'translation'],
+    // As svc's /compact words its summary request (src/conversations/compaction.ts).
+    ['You summarise a conversation between a user and an assistant so that it can go on without its earlier messages.', 'conversation-summary'],
     // As shell_gpt words its shell role.
     ['Provide only bash commands for Linux without any description. Ensure the output is a valid shell command.', 'shell-command'],
   ])('recognises %j', (system, ask) => {
@@ -68,5 +70,14 @@ describe('commitMessageFor', () => {
     const many = Array.from({ length: 30 }, (_, i) => `diff --git a/lib/file-${i}.ts b/lib/file-${i}.ts\n+x`).join('\n');
     const [subject] = commitMessageFor(many).split('\n');
     expect(subject).toBe('Update 30 files in lib');
+  });
+});
+
+describe('conversationSummaryFor', () => {
+  it('says what each user message of the transcript was about, in order, after the summary before it', () => {
+    const transcript = 'Summarise this conversation:\n\nUser:\ntell me about boats\n\nAssistant:\nBoats float.\n\nUser:\nand the ocean tides?\n\nAssistant (cut short):\nTides come';
+    expect(conversationSummaryFor(transcript)).toBe('The user asked about boats and ocean tides; the assistant answered each in turn.');
+    const again = 'Summarise this conversation:\n\nSummary of the conversation before these turns:\nThe user asked about boats.\n\nUser:\nwhat of anchors?';
+    expect(conversationSummaryFor(again)).toBe('Before that: The user asked about boats. The user asked about anchors; the assistant answered each in turn.');
   });
 });

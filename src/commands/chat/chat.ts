@@ -26,6 +26,8 @@ Examples:
   $ svc chat                       # an interactive session (on a terminal)
   $ cat notes.md | svc chat -i     # the notes first, then keep talking
   $ svc chat --continue "and in Python?"
+  $ svc chat --continue --compact                # summarise all but the last 2 turns (the summary on stdout)
+  $ svc chat --continue --compact "go on"        # compact, then send the message
   $ svc chat -f app.log -f 'src/**/*.ts' "why does this crash?"   # files after the words
   $ svc chat -f photo.jpg "what is in this picture?"               # an image, for a model that takes them
   $ svc chat --role shell "find files over 1 GB"                     # just the command
@@ -79,6 +81,7 @@ export function declareChatCommand() {
     .option('-i, --interactive', 'after the prompt (words or piped stdin), go on talking from the terminal')
     .option('-c, --continue', 'continue the conversation changed last')
     .addOption(completes(new Option('--session <name>', 'continue the conversation of this name (created if new)'), { kind: 'sessions' }))
+    .option('--compact', 'with --continue or --session: first have the model summarise all but its last 2 turns (printed), sent in their place from then on')
     .option('--no-save', 'keep nothing: no saved conversation, no input history')
     .option('--list', 'list saved conversations (same as `svc sessions list`)')
     .option('--dry-run', 'send nothing: print the request as a curl command (the key written as $SVC_API_KEY)')
@@ -125,6 +128,8 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
   if (interactive && json) throw new UsageError('--json is for one-shot answers, not the interactive session');
   const dryRun = flags.dryRun === true;
   if (dryRun && interactive) throw new UsageError('--dry-run prints one request: give the prompt, not -i');
+  const compact = flags.compact === true;
+  if (compact) checkCompact(conversation, { interactive, dryRun });
   const extract = extractChoice(flags, { interactive, json });
   return {
     words,
@@ -142,6 +147,7 @@ export function parseChatOptions(words: string[], flags: ChatFlags): ChatPlan {
     ...(flags.imageDetail === undefined ? {} : { imageDetail: flags.imageDetail }),
     role: flags.role === undefined ? undefined : parseRoleName(flags.role, '--role'),
     dryRun,
+    ...(compact ? { compact } : {}),
     params: parseParams(flags.param ?? [], CHAT_OWNED),
     tools: parseToolFlags(flags),
     ...(extract ? { extract } : {}),
@@ -157,6 +163,15 @@ function extractChoice(flags: ChatFlags, mode: { interactive: boolean; json: boo
   if (mode.interactive) throw new UsageError(`${flag} is for one-shot answers; in the session, /copy code copies the last reply's code`);
   if (mode.json) throw new UsageError(`${flag} and --json cannot be used together: --json prints the whole completion`);
   return extract;
+}
+
+/** --compact: a saved conversation to compact, and a run that sends (one-shot; the session has /compact). */
+function checkCompact(choice: ConversationChoice, mode: { interactive: boolean; dryRun: boolean }): void {
+  if (!choice.continueLatest && choice.sessionName === undefined) {
+    throw new UsageError('--compact compacts a saved conversation: add --continue (the one changed last) or --session NAME', { hint: 'svc chat --continue --compact' });
+  }
+  if (mode.interactive) throw new UsageError('--compact is for one-shot runs; in the session, /compact [N] does it', { hint: 'svc chat --continue, then /compact' });
+  if (mode.dryRun) throw new UsageError('--compact and --dry-run cannot be used together: a compaction is a request of its own, and the dry run prints one');
 }
 
 function checkConversationChoice(choice: ConversationChoice): void {

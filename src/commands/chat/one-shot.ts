@@ -5,7 +5,7 @@
 import type { ChatCompletion, ChatRequest, RequestMessage } from '../../api/chat-types.js';
 import type { ConversationSession } from '../../conversations/session.js';
 import { InterruptedError, SvcError, UsageError } from '../../core/errors.js';
-import type { Factory } from '../../factory.js';
+import type { Factory, ResolvedSettings } from '../../factory.js';
 import type { IO } from '../../terminal/io.js';
 import { reportError } from '../../terminal/report-error.js';
 import { applySystemFlag, chooseChatModel, openConversation } from './open-conversation.js';
@@ -19,10 +19,13 @@ import { emptyReplyNote } from '../../api/reply-checks.js';
 import { chatParams } from '../../core/request-params.js';
 import { buildChatRequest, fieldsWithRole, type ChatInputs, type ChatPlan } from './options.js';
 import { printDryRun } from '../dry-run.js';
-import { replyUsageLine } from '../../settings/prices.js';
+import { replyUsageLine, type Price } from '../../settings/prices.js';
 import { jsonForOutput } from '../../core/json.js';
 import { extractedCode } from '../../chat/code-blocks.js';
 import { forOutput } from '../../core/terminal-text.js';
+import type { ApiClient } from '../../api/client.js';
+import { DEFAULT_KEEP } from '../../conversations/compaction.js';
+import { compactedNote, compactSession, EmptySummaryError, nothingNote } from './compact.js';
 
 function writeJson(io: IO, completion: ChatCompletion): void {
   io.stdout.write(jsonForOutput(completion, io.stdoutIsTTY));
@@ -38,7 +41,10 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const typed = await readPrompt(io, plan, inputs.files, signal);
   const prompt = { ...typed, text: promptWithRole(inputs.role, typed.text) };
   const text = prompt.text;
-  if (text === '' && !prompt.images) {
+  const message = text !== '' || prompt.images !== undefined;
+  // --compact alone prints the summary: the flags that shape an answer need a message to answer.
+  if (!message && plan.compact && (plan.json || plan.extract)) throw new UsageError(`--compact with no message prints the summary; ${plan.json ? '--json' : '-x'} needs a message to answer`, { hint: 'svc chat --continue --compact "the next question"' });
+  if (!message && !plan.compact) {
     // -x on its own would otherwise read as a session: it takes the code of one answer.
     if (plan.extract) throw new UsageError(`${plan.extract === 'last' ? '--extract-last' : '-x'} needs a one-shot prompt: words, -f files or piped text`, { hint: 'svc chat -x "a bash script that counts lines" > count.sh   (in a session, /copy code copies the code of the last reply)' });
     throw new UsageError('no prompt: give it as words or pipe it in', { hint: 'svc chat "why is the sky blue?"   or   git diff | svc chat "write a commit message"' });
@@ -56,6 +62,14 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const model = choice.model;
   const streamUsage = new StreamUsageAsk(settings.streamUsage.value === 'on');
   const requestFor = (messages: RequestMessage[]): ChatRequest => buildChatRequest(model, messages, { streamUsage: streamUsage.on, fields: fieldsWithRole(plan.fields, role), stream: plan.stream, params: chatParams(settings.params.value, role?.params, plan.params) });
+  if (plan.compact && client) {
+    await compactBeforeSending(io, client, session, DEFAULT_KEEP, { request: requestFor, signal, streamUsage, message, settings, prices: plan.usage ? await factory.prices() : undefined });
+    if (!message) {
+      const notSaved = notSavedError(session);
+      if (notSaved) throw notSaved;
+      return;
+    }
+  }
   const tools = await openChatTools((servers, stop) => factory.openTools(servers, stop), plan.tools, role, () => settings.tools.value, signal);
   if (!client) {
     const request = requestFor(session.messages(promptContent(session, prompt)));
@@ -111,6 +125,38 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   if (plan.extract) writeExtracted(io, reply, plan.extract);
   const declined = declinedError(loop);
   if (declined) throw declined;
+}
+
+/**
+ * --compact: the conversation's turns but the last `keep` summarised before the message is sent.
+ * Alone, the summary is the output (stdout); before a message, stdout is the reply's, so the
+ * summary goes to a terminal on stderr, or nowhere. What it did is said on stderr; a failure ends
+ * the run before the message is sent (exit as for a reply's error), Ctrl-C too (130), keeping
+ * nothing.
+ */
+export async function compactBeforeSending(
+  io: IO,
+  client: ApiClient,
+  session: ConversationSession,
+  keep: number,
+  how: { request: (messages: RequestMessage[]) => ChatRequest; signal: AbortSignal; streamUsage: StreamUsageAsk; message: boolean; settings: ResolvedSettings; prices: ReadonlyMap<string, Price> | undefined },
+): Promise<void> {
+  const shownOn = how.message ? answerOnStderr(io) : io;
+  const quiet = how.message && !io.stderrIsTTY;
+  const outcome = await compactSession(shownOn, client, session, keep, { request: how.request, signal: how.signal, render: !quiet && rendersReplies(shownOn, how.settings), quiet, streamUsage: how.streamUsage });
+  switch (outcome.kind) {
+    case 'nothing':
+      io.note(nothingNote(outcome, keep, session.activeCompaction));
+      return;
+    case 'interrupted':
+      throw new InterruptedError();
+    case 'failed':
+      throw outcome.error instanceof EmptySummaryError ? new SvcError(outcome.error.message, { hint: 'run it again, or with another model (-m)' }) : outcome.error;
+    case 'compacted':
+      io.note(compactedNote(outcome, session.saved ? `/rewind in \`svc chat --session ${session.name}\` undoes it` : 'not saved (--no-save)'));
+      // --usage: the summary's counts, as a reply's are printed.
+      if (how.prices) io.say(replyUsageLine(outcome.record.usage, how.prices, outcome.record.model));
+  }
 }
 
 /** The IO a reply is drawn on under --extract: stderr in stdout's place. */

@@ -49,6 +49,8 @@ export interface ChatPlan {
   imageDetail?: ImageDetail;
   /** `--role`: the saved role whose system message and defaults apply (flags given beat it). */
   role?: string | undefined;
+  /** `--compact`: summarise the conversation's earlier turns before anything else (commands/chat/compact.ts). */
+  compact?: boolean;
   /** `--dry-run`: print the request as a curl command instead of sending it. */
   dryRun?: boolean;
   /** `--var NAME=VALUE`: values for the role's blanks (roles/template.ts). */

@@ -19,7 +19,8 @@ export async function startChat(plan: ChatPlan, context: CommandContext): Promis
   const inputs = await prepareChat(context, plan);
   const personAtBothEnds = io.stdinKind === 'tty' && io.stdoutIsTTY;
   const noPrompt = plan.words.length === 0 && inputs.files.length === 0;
-  if (plan.dryRun || plan.extract || (!plan.interactive && !(noPrompt && personAtBothEnds))) {
+  // --compact runs once, with or without a message (parseChatOptions refuses it with -i).
+  if (plan.dryRun || plan.extract || plan.compact || (!plan.interactive && !(noPrompt && personAtBothEnds))) {
     await runOneShot(plan, inputs, context.factory, context.signal);
     return;
   }

@@ -4,7 +4,8 @@
  */
 import { Argument, Command, Option } from '@commander-js/extra-typings';
 import type { LogEntry } from '../../conversations/timeline.js';
-import { keptImageUrls, toMessages } from '../../conversations/model.js';
+import { keptImageUrls, type Conversation } from '../../conversations/model.js';
+import type { Usage } from '../../api/chat-types.js';
 import { withImagesNamed } from '../../attachments/message.js';
 import { checkConversationName } from '../../core/names.js';
 import type { ConversationStore } from '../../conversations/store.js';
@@ -62,8 +63,8 @@ function showCommand(context: CommandContext) {
   return new Command('show')
     .description('Print a conversation as a transcript, or its messages array with --json. Without NAME: the one changed last.')
     .addArgument(completes(new Argument('[name]', 'conversation name, or a beginning of it no other name shares (see `svc sessions list`)'), { kind: 'sessions' }))
-    .option('--json', 'the messages array, as the service expects it')
-    .option('--all', 'also the turns dropped by /undo, /retry and /rewind, marked "dropped", where they happened')
+    .option('--json', 'the messages array, as the service would be sent it (after /compact: the summary, then the later turns)')
+    .option('--all', 'also the turns dropped by /undo, /retry and /rewind, marked "dropped", and those a /compact summarised, with the compaction where it was made')
     .option('--usage', "each reply's tokens, and the conversation's total (with its cost, when prices are set)")
     .addHelpText('after', '\nExamples:\n  $ svc sessions show\n  $ svc sessions show work\n  $ svc sessions show work --all\n  $ svc sessions show work --json | jq length')
     .action((name, options) => runShow(context.factory, name, options));
@@ -92,8 +93,11 @@ export async function runShow(factory: Factory, text: string | undefined, option
   const store = await factory.conversationStore();
   const name = text === undefined ? latestName(store) : store.resolve(text);
   const conversation = store.read(name);
+  const active = conversation.compactions.at(-1);
+  const { compactedMessages, coveredTurns } = await import('../../conversations/compaction.js');
   if (options.json) {
-    io.stdout.write(jsonForOutput(toMessages(conversation, keptImageUrls(store.dataDir)), io.stdoutIsTTY));
+    // What the service would be sent: after a compaction, its summary in the system message and the turns after it.
+    io.stdout.write(jsonForOutput(compactedMessages(conversation, active, keptImageUrls(store.dataDir)), io.stdoutIsTTY));
     return;
   }
   const clean = (text: string): string => forOutput(text, io.stdoutIsTTY);
@@ -101,8 +105,19 @@ export async function runShow(factory: Factory, text: string | undefined, option
   if (conversation.system) parts.push(`[system]\n${clean(conversation.system)}`);
   const { imageOptionsText, logTimeline, timeline } = await import('../../conversations/timeline.js');
   const { callName, prettyArguments, resultKind } = await import('../../conversations/tool-steps.js');
-  const entries: LogEntry[] = options.all ? logTimeline(store.records(name)) : timeline(conversation).map((entry) => (entry.kind === 'turn' ? { ...entry, dropped: false } : entry));
+  const tokensOf = (usage: Usage | undefined): string => (options.usage && usage ? ` · ${usage.prompt_tokens} prompt + ${usage.completion_tokens} completion tokens` : '');
+  const entries: LogEntry[] = options.all ? logTimeline(store.records(name)) : nowTimeline(conversation, timeline);
   for (const entry of entries) {
+    if (entry.kind === 'compact') {
+      // --all: where it was made, after the turns it covers and those it kept; else in their place.
+      const { compaction, undone } = entry;
+      const covered = coveredTurns(compaction);
+      const heading = options.all
+        ? `[compaction: ${covered} summarised, the last ${compaction.kept} kept${undone ? ', undone' : ''}${tokensOf(compaction.usage)}]`
+        : `[summary of ${covered}, sent in their place; --all shows them${tokensOf(compaction.usage)}]`;
+      parts.push(`${heading}\n${clean(compaction.summary)}`);
+      continue;
+    }
     if (entry.kind === 'image') {
       const { image } = entry;
       const imageOptions = imageOptionsText(image);
@@ -119,8 +134,7 @@ export async function runShow(factory: Factory, text: string | undefined, option
         parts.push(`[tool call ${clean(callName(call))}${mark}]\n${clean(prettyArguments(call.arguments))}`, `[tool result${kind ? `, ${kind}` : ''}${mark}]\n${clean(call.result)}`);
       }
     }
-    const tokens = options.usage && turn.usage ? ` · ${turn.usage.prompt_tokens} prompt + ${turn.usage.completion_tokens} completion tokens` : '';
-    parts.push(`[assistant${turn.interrupted ? ', interrupted' : ''}${mark}${tokens}]\n${clean(turn.assistant)}`);
+    parts.push(`[assistant${turn.interrupted ? ', interrupted' : ''}${mark}${tokensOf(turn.usage)}]\n${clean(turn.assistant)}`);
   }
   if (options.usage) {
     // Every reply the conversation had, undone and retried ones included: their tokens were used.
@@ -128,6 +142,18 @@ export async function runShow(factory: Factory, text: string | undefined, option
     parts.push(`${formatUsage(conversation.spent, cost)}, over ${conversation.turns.length} turn${conversation.turns.length === 1 ? '' : 's'} (undone and retried replies included)`);
   }
   io.stdout.write(parts.length > 0 ? `${parts.join('\n\n')}\n` : '');
+}
+
+/**
+ * The conversation as it now stands: after a compaction, its summary in place of the turns it
+ * covers (and of the images made among them), then what came after.
+ */
+function nowTimeline(conversation: Conversation, timeline: typeof import('../../conversations/timeline.js').timeline): LogEntry[] {
+  const active = conversation.compactions.at(-1);
+  const from = active?.through ?? 0;
+  const images = conversation.images.filter((image) => image.afterTurn >= from).map((image) => ({ ...image, afterTurn: image.afterTurn - from }));
+  const later = timeline({ turns: conversation.turns.slice(from), images }).map((entry): LogEntry => (entry.kind === 'turn' ? { ...entry, dropped: false } : entry));
+  return active ? [{ kind: 'compact', compaction: active, undone: false }, ...later] : later;
 }
 
 /** The conversation changed last, for a command given no name; exit 2 when there is none. */

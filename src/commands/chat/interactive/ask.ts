@@ -15,10 +15,8 @@ import type { ChatRequest, RequestMessage } from '../../../api/chat-types.js';
 import type { Approval, CallView } from '../../../chat/tool-loop.js';
 import { askByKeys, askByLine } from '../../../terminal/tool-approval.js';
 import { emptyReplyNote } from '../../../api/reply-checks.js';
-import { chatParams } from '../../../core/request-params.js';
-import { buildChatRequest, fieldsWithRole } from '../options.js';
 import { replyUsageLine } from '../../../settings/prices.js';
-import { say, type SessionDeps, type SessionState } from './session-state.js';
+import { say, sessionRequest, type SessionDeps, type SessionState } from './session-state.js';
 
 export type TurnDeps = SessionDeps;
 
@@ -51,7 +49,7 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
   const onLeave = (): void => stop.abort();
   context.signal.addEventListener('abort', onLeave, { once: true });
   state.unsent = undefined;
-  const requestFor = (messages: RequestMessage[]): ChatRequest => buildChatRequest(state.model, messages, { streamUsage: deps.streamUsage?.on, fields: fieldsWithRole(plan.fields, state.role), stream: plan.stream, params: chatParams(deps.storedParams, state.role?.params, plan.params) });
+  const requestFor = (messages: RequestMessage[]): ChatRequest => sessionRequest(state, messages);
   const maxSteps = plan.tools?.maxSteps ?? DEFAULT_MAX_STEPS;
   let loop;
   try {

@@ -23,6 +23,9 @@ import { cachedModelIds } from '../../../storage/models-cache.js';
 import { cacheDir } from '../../../storage/paths.js';
 import { helpText, type SlashCommandName } from './slash-commands.js';
 import { toolsCommand } from './tools-command.js';
+import { compactCommand } from './compact-command.js';
+import { compactionUndoneNote } from '../compact.js';
+import type { Compaction } from '../../../conversations/compaction-record.js';
 
 type Handler = (state: SessionState, arg: string) => void | Promise<void>;
 
@@ -75,16 +78,21 @@ const handlers: Record<SlashCommandName, Handler> = {
   },
   retry: async (state) => {
     if (state.unsent !== undefined) return state.ask(state.unsent);
+    const before = state.session.activeCompaction;
     const last = state.session.undo();
     if (!last) return say(state, '(nothing to retry yet)');
+    sayUndone(state, before);
     // The images go again as they went: their bytes from this run, or read back from where they are kept.
     await state.ask({ text: last.user, files: last.files ?? [], ...(last.images ? { images: last.images.map((ref) => ({ ref })) } : {}) });
   },
   undo: (state) => {
+    const before = state.session.activeCompaction;
     const last = state.session.undo();
     say(state, last ? `(dropped: "${neutraliseForTerminal(firstLineOf(last.user))}" and its reply)` : '(nothing to undo)');
+    sayUndone(state, before);
   },
   rewind,
+  compact: compactCommand,
   fork,
   edit: async (state, arg) => {
     const giveBack = state.reader.lend();
@@ -161,9 +169,17 @@ async function rewind(state: SessionState, arg: string): Promise<void> {
     const answer = await state.reader.read(`drop ${count === 1 ? 'it' : 'them'}? [y/N] `, { remember: false });
     if (answer.kind !== 'line' || !/^\s*y(es)?\s*$/i.test(answer.text)) return say(state, '(nothing dropped)');
   }
+  const before = state.session.activeCompaction;
   for (let n = 0; n < count; n++) state.session.undo();
   const kept = state.session.saved ? `; \`svc sessions show ${state.session.name} --all\` still shows ${count === 1 ? 'it' : 'them'}` : '';
   say(state, `(dropped ${count} turn${count === 1 ? '' : 's'}; ${state.session.turns.length} left${kept})`);
+  sayUndone(state, before);
+}
+
+/** After an undo: say so when it took back the compaction that was in force (`before`). */
+function sayUndone(state: SessionState, before: Compaction | undefined): void {
+  const note = compactionUndoneNote(before, state.session.activeCompaction);
+  if (note) say(state, `(${note})`);
 }
 
 /**

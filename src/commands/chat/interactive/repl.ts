@@ -150,9 +150,11 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
   const earlier = state.session.turns.length;
   const images = state.session.images.length;
   const imagesNote = images > 0 ? `, ${images} image${images === 1 ? '' : 's'}: /history lists them` : '';
+  const summarised = state.session.activeCompaction?.through;
+  const compactedNote = summarised === undefined ? '' : `, the first ${summarised === 1 ? '' : `${summarised} `}summarised`;
   note(
     io,
-    `svc chat · ${neutraliseForTerminal(state.model)}${state.role ? ` · role ${state.role.name}` : ''}${toolsNote(state.tools)} · ${earlier + images > 0 ? `resuming "${state.session.name}" (${earlier} turn${earlier === 1 ? '' : 's'}${imagesNote})` : 'new conversation'}` +
+    `svc chat · ${neutraliseForTerminal(state.model)}${state.role ? ` · role ${state.role.name}` : ''}${toolsNote(state.tools)} · ${earlier + images > 0 ? `resuming "${state.session.name}" (${earlier} turn${earlier === 1 ? '' : 's'}${compactedNote}${imagesNote})` : 'new conversation'}` +
       ' · /help for commands, Ctrl-D to leave',
   );
 

@@ -3,11 +3,13 @@
  * the state of one interactive session. Kept apart so those modules depend on it, not on each other.
  */
 import { noteFor } from '../../../terminal/wrap-note.js';
+import { chatParams } from '../../../core/request-params.js';
+import { buildChatRequest, fieldsWithRole } from '../options.js';
+import type { ChatRequest, RequestMessage, Usage } from '../../../api/chat-types.js';
 import type { StreamUsageAsk } from '../reply.js';
 import type { DefaultModelPlace } from '../../../chat/model-choice.js';
 import type { Price } from '../../../settings/prices.js';
 import type { ApiClient } from '../../../api/client.js';
-import type { Usage } from '../../../api/chat-types.js';
 import type { Prompt } from '../../../attachments/message.js';
 import type { AttachedFile } from '../../../attachments/read.js';
 import type { RoleInUse } from '../../../roles/fill-role.js';
@@ -81,4 +83,11 @@ export function say(state: Pick<SessionState, 'io'>, text: string): void {
   // A one-line note wraps at the terminal's width with a hanging indent; a block (/help, /history) is drawn as it is.
   const { io } = state;
   io.stderr.write(`${text.includes('\n') ? text : noteFor(text, io.stderr as { columns?: number }, io.stderrIsTTY)}\n`);
+}
+
+/** The request for `messages` in this session: its model, the flags' fields and params under the role's. */
+export function sessionRequest(state: Pick<SessionState, 'deps' | 'model' | 'role'>, messages: RequestMessage[]): ChatRequest {
+  const { deps } = state;
+  const { plan } = deps;
+  return buildChatRequest(state.model, messages, { streamUsage: deps.streamUsage?.on, fields: fieldsWithRole(plan.fields, state.role), stream: plan.stream, params: chatParams(deps.storedParams, state.role?.params, plan.params) });
 }

@@ -26,7 +26,7 @@ import { structuredReply } from './structured.js';
 import { jsonReply } from '../openai/response-format.js';
 import { askingParts, makeCall, subjectWords, toolsToCall } from '../openai/tools.js';
 import type { ToolCall } from '../../core/chat/completion.js';
-import { commitMessageFor, shellCommandFor, systemAskOf, translationFor } from './system-asks.js';
+import { commitMessageFor, conversationSummaryFor, shellCommandFor, systemAskOf, translationFor } from './system-asks.js';
 import { toolResultsReply } from './tool-results.js';
 import {
   BODY_SENTENCES, CLOSERS, EARLIER_REFERENCES, FALLBACK_WORDS, QUESTION_OPENERS, STATEMENT_OPENERS,
@@ -105,6 +105,7 @@ export function generateReply(request: ChatRequest, seed = replySeed(request)): 
   if (asked === 'shell-command') return shellCommandFor(lastUser);
   if (asked === 'commit-message') return commitMessageFor(lastUser);
   if (asked === 'translation') return translationFor(request.messages, lastUser);
+  if (asked === 'conversation-summary') return conversationSummaryFor(lastUser);
   const rng = createRng(seed);
   const slots = slotsFor(request, rng);
   const openers = lastUser.endsWith('?') ? QUESTION_OPENERS : STATEMENT_OPENERS;

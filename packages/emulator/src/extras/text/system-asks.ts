@@ -3,19 +3,21 @@
  * for a single shell command (svc's built-in `shell` role, shell_gpt's, aichat's) gets one
  * plausible command line and nothing else; one asking for a commit message gets a subject line
  * and a body written from the diff; one asking to explain gets prose, never a code block; one
- * asking to translate gets the translation alone (a small phrase book, else the text as it was).
+ * asking to translate gets the translation alone (a small phrase book, else the text as it was);
+ * one asking to summarise a conversation (svc's /compact) gets what each user message was about.
  * Deterministic: the same messages give the same reply, at any temperature.
  */
 import { keywords } from './keywords.js';
 import { sentenceList } from './templates.js';
 import type { ChatMessage } from '../../core/chat/messages.js';
 
-export type SystemAsk = 'shell-command' | 'commit-message' | 'explanation' | 'translation';
+export type SystemAsk = 'shell-command' | 'commit-message' | 'explanation' | 'translation' | 'conversation-summary';
 
 /** What the system message asks the replies to be, if it is one of the asks above. */
 export function systemAskOf(messages: readonly ChatMessage[]): SystemAsk | undefined {
   const system = messages.filter((message) => message.role === 'system').map((message) => message.content.toLowerCase()).join('\n');
   if (system === '') return undefined;
+  if (/summari[sz]e a conversation/.test(system)) return 'conversation-summary';
   if (/shell command|command line/.test(system) && /single|only|nothing else|one line|no explanation/.test(system)) return 'shell-command';
   if (/commit message/.test(system)) return 'commit-message';
   if (/\btranslat/.test(system) && /\binto\b/.test(system)) return 'translation';
@@ -168,4 +170,18 @@ export function translationFor(messages: readonly ChatMessage[], text: string): 
   const language = /\binto\s+([A-Za-z]+)/.exec(system)?.[1]?.toLowerCase() ?? 'english';
   const known = PHRASES[text.trim().replace(/[.!?]+$/, '').toLowerCase()]?.[language];
   return known ?? text.trim();
+}
+
+/**
+ * A summary of the transcript in `transcript` (`User:` and `Assistant:` blocks, and an earlier
+ * summary first, as svc's /compact sends them): what each user message was about, in order.
+ */
+export function conversationSummaryFor(transcript: string): string {
+  const topics = [...transcript.matchAll(/^User:\n([\s\S]*?)(?=\n\nAssistant[^\n]*:\n|\n\nUser:\n|$(?![\s\S]))/gm)]
+    .map((match) => keywords(match[1] ?? '', 2).join(' '))
+    .filter((topic) => topic !== '');
+  const earlier = /^Summary of the conversation before these turns:\n([\s\S]*?)(?=\n\nUser:\n|$(?![\s\S]))/m.exec(transcript)?.[1];
+  const before = earlier === undefined ? [] : [`Before that: ${earlier.trim().split('\n')[0]}`];
+  if (topics.length === 0) return [...before, 'The user and the assistant exchanged a few words.'].join(' ');
+  return [...before, `The user asked about ${sentenceList(topics)}; the assistant answered each in turn.`].join(' ');
 }

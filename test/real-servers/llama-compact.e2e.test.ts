@@ -1,0 +1,65 @@
+/**
+ * Compaction against llama.cpp's own `llama-server` with a 512-token context (docs/real-servers.md
+ * says how to get it and a tiny model): a conversation that outgrows the window is refused (exit
+ * 4, the hint naming --compact), `svc chat --continue --compact "…"` then summarises its earlier
+ * turns and the message is answered, the request fitting. The tiny model writes nonsense; what
+ * is tested is that the requests fit. Runs only when SVC_LLAMA_SERVER (the binary) and
+ * SVC_LLAMA_MODEL (a .gguf file) are set: `npm run test:real`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
+import { launch, type Launched } from './launch.js';
+
+const binary = process.env.SVC_LLAMA_SERVER;
+const model = process.env.SVC_LLAMA_MODEL;
+const MODEL_ALIAS = 'tiny-llama';
+
+let server: Launched | undefined;
+let sandbox: Sandbox;
+
+/** A message of some 60 tokens: a few of them and their replies outgrow the 512-token window. */
+const longMessage = (n: number): string => `Message ${n}: ${'the sea is wide and deep '.repeat(8)}`;
+
+describe.skipIf(!binary || !model)('compaction against llama-server (skipped: set SVC_LLAMA_SERVER and SVC_LLAMA_MODEL to run)', () => {
+  beforeAll(async () => {
+    // A 512-token context and no context shift, so an over-long prompt is refused, not cut silently.
+    server = await launch({
+      name: 'llama-server',
+      command: binary!,
+      args: (port, key) => ['-m', model!, '--host', '127.0.0.1', '--port', String(port), '--api-key', key, '-a', MODEL_ALIAS, '-c', '512', '-n', '24', '-t', '2', '--no-context-shift'],
+      keyPrefix: 'sk-llama',
+      readyPath: '/health',
+      readyStatus: 200,
+    });
+    sandbox = makeSandbox({ SVC_BASE_URL: server.baseUrl, SVC_API_KEY: server.key, SVC_MODEL: MODEL_ALIAS });
+  }, 90_000);
+  afterAll(async () => {
+    await server?.stop();
+    sandbox?.cleanup();
+  });
+
+  it('a conversation that outgrows the window is refused; --continue --compact then lets the next message through', async () => {
+    let refused;
+    let sent = 0;
+    for (let n = 1; n <= 12 && refused === undefined; n++) {
+      const turn = await svc(['chat', '--session', 'long', '--max-tokens', '16', longMessage(n)], sandbox, { timeout: 60_000 });
+      if (turn.exitCode === 4) refused = turn;
+      else {
+        expect(turn.exitCode, turn.stderr).toBe(0);
+        sent += 1;
+      }
+    }
+    expect(refused, 'the conversation never outgrew the window').toBeDefined();
+    expect(sent).toBeGreaterThan(3);
+    expect(refused!.stderr).toContain('svc chat --continue --compact');
+    const compacted = await svc(['chat', '--continue', '--compact', '--max-tokens', '16', 'and now?'], sandbox, { timeout: 60_000 });
+    expect(compacted.exitCode, compacted.stderr).toBe(0);
+    expect(compacted.stderr).toMatch(new RegExp(`svc: compacted ${sent - 2} turns into a summary \\(\\d+ tokens\\); the last 2 turns are sent as they are`));
+    expect(compacted.stdout.length).toBeGreaterThan(0);
+    const show = await svc(['sessions', 'show', 'long', '--json'], sandbox);
+    const messages = JSON.parse(show.stdout) as Array<{ role: string; content: string }>;
+    expect(messages[0]!.role).toBe('system');
+    expect(messages[0]!.content).toContain(`Summary of the earlier conversation (its first ${sent - 2} turns`);
+    expect(messages.filter((message) => message.role === 'user')).toHaveLength(3);
+  }, 180_000);
+});
