@@ -7,8 +7,8 @@
  * Nothing is cut from the log: the compaction is a record of its own (`type: "compact"`,
  * compaction-record.ts), after every turn it covers, which stay as they were, so `sessions show
  * --all` still shows them and where the compaction came. Replaying it (onCompactRecord, onUndo) keeps a stack: a later
- * compaction covers the summary before it, and undoing a turn that was there when a compaction
- * was made (a /rewind past it) drops that compaction, uncovering the one before, if any.
+ * compaction covers the summary before it, and undoing a turn a compaction summarised (a /rewind
+ * past it) drops that compaction, uncovering the one before, if any.
  */
 import type { ChatMessage, RequestMessage, Usage } from '../api/chat-types.js';
 import type { Compaction, CompactRecord } from './compaction-record.js';

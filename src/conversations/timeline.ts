@@ -39,7 +39,7 @@ export type LogEntry = { kind: 'turn'; turn: Turn; dropped: boolean } | { kind: 
  * Every turn, image and compaction of a conversation's log in the order they happened, the turns
  * an undo record dropped included and marked (`svc sessions show --all`), and the compactions it
  * undid. An undo drops what replay drops: the turn it names, else the last one kept, and with it
- * every compaction made while that turn was there (compaction-record.ts onUndo).
+ * every compaction that summarised that turn (compaction-record.ts onUndo).
  */
 export function logTimeline(records: readonly ConversationRecord[]): LogEntry[] {
   const entries: LogEntry[] = [];

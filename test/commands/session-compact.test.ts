@@ -137,18 +137,27 @@ describe('undoing a compaction, and where it shows', () => {
   it('/rewind past the compaction undoes it and says so; the next message is sent with every turn left', async () => {
     await fourTurns();
     server().script(answer('S'), answer('A5'));
-    const { stderr } = await session(['/compact', '/rewind 1', 'Q5']);
+    const { stderr } = await session(['/compact', '/rewind 3', 'Q5']);
     expect(stderr).toContain('(the compaction of turns 1–2 is undone: every turn is sent again)');
-    expect(sent().at(-1)!.messages.map((message) => message.content)).toEqual(['Q1', 'A1', 'Q2', 'A2', 'Q3', 'A3', 'Q5']);
+    expect(sent().at(-1)!.messages.map((message) => message.content)).toEqual(['Q1', 'A1', 'Q5']);
     expect(store().read('talk').compactions).toEqual([]);
   });
 
-  it('/undo of a turn after the compaction keeps it; /undo past it undoes it', async () => {
+  it('/undo of a turn after the compaction, or of one it kept, keeps it; /undo past it undoes it', async () => {
     await fourTurns();
     server().script(answer('S'), answer('A5'));
-    const { stderr } = await session(['/compact', 'Q5', '/undo', '/undo']);
+    const { stderr } = await session(['/compact', 'Q5', '/undo', '/undo', '/undo', '/undo']);
     expect(stderr.match(/is undone/g)).toHaveLength(1);
-    expect(stderr).toMatch(/\(dropped: "Q4" and its reply\)\n\(the compaction of turns 1–2 is undone: every turn is sent again\)/);
+    expect(stderr).toMatch(/\(dropped: "Q2" and its reply\)\n\(the compaction of turns 1–2 is undone: every turn is sent again\)/);
+  });
+
+  it('/retry right after /compact asks again with the summary still in force', async () => {
+    await fourTurns();
+    server().script(answer('S'), answer('A4 again'));
+    const { stderr } = await session(['/compact', '/retry']);
+    expect(stderr).not.toContain('is undone');
+    expect(sent().at(-1)!.messages.map((message) => message.content)).toEqual([expect.stringContaining('S'), 'Q3', 'A3', 'Q4']);
+    expect(store().read('talk').compactions).toHaveLength(1);
   });
 
   it('resuming a compacted conversation says how many of its turns are summarised', async () => {

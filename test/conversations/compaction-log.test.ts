@@ -71,15 +71,16 @@ describe('the session and the log', () => {
     expect(read.spentByModel['svc-mini']).toEqual(usage);
   });
 
-  it('an undo of a turn added after the compaction keeps it; an undo past it (a turn there when it was made) takes it back, in memory and read back', () => {
+  it('an undo of a turn added after the compaction, or of one it kept, keeps it; an undo past it (a turn it summarised) takes it back, in memory and read back', () => {
     const session = talk(4);
     compact(session, 'S');
     session.addTurn({ user: 'Q5', assistant: 'A5' });
-    session.undo();
+    for (const _ of [5, 4, 3]) session.undo();
     expect(session.activeCompaction?.summary).toBe('S');
+    expect(ConversationSession.resume(store, 'talk', true).activeCompaction?.summary).toBe('S');
     session.undo();
     expect(session.activeCompaction).toBeUndefined();
-    expect(contents(session)).toEqual(['Q1', 'A1', 'Q2', 'A2', 'Q3', 'A3']);
+    expect(contents(session)).toEqual(['Q1', 'A1']);
     const read = store.read('talk');
     expect(read.compactions).toEqual([]);
     expect(toMessages(read)).toEqual(session.messages());
@@ -92,6 +93,9 @@ describe('the session and the log', () => {
     session.addTurn({ user: 'Q6', assistant: 'A6' });
     compact(session, 'S2');
     expect(session.activeCompaction).toMatchObject({ summary: 'S2', through: 4 });
+    session.undo();
+    session.undo();
+    expect(session.activeCompaction?.summary).toBe('S2');
     session.undo();
     expect(session.activeCompaction?.summary).toBe('S1');
     expect(ConversationSession.resume(store, 'talk', true).activeCompaction?.summary).toBe('S1');
@@ -144,15 +148,13 @@ describe('forks and the whole log', () => {
   it('logTimeline shows each compaction where it was made, marked undone when an undo went past it', () => {
     const session = talk(4);
     compact(session, 'S');
+    const view = (): string[] =>
+      logTimeline(store.records('talk')).map((entry) => (entry.kind === 'turn' ? `${entry.turn.user}${entry.dropped ? ' dropped' : ''}` : entry.kind === 'compact' ? `compact ${entry.compaction.summary}${entry.undone ? ' undone' : ''}` : 'image'));
     session.undo();
-    const entries = logTimeline(store.records('talk'));
-    expect(entries.map((entry) => (entry.kind === 'turn' ? `${entry.turn.user}${entry.dropped ? ' dropped' : ''}` : entry.kind === 'compact' ? `compact ${entry.compaction.summary}${entry.undone ? ' undone' : ''}` : 'image'))).toEqual([
-      'Q1',
-      'Q2',
-      'Q3',
-      'Q4 dropped',
-      'compact S undone',
-    ]);
+    expect(view()).toEqual(['Q1', 'Q2', 'Q3', 'Q4 dropped', 'compact S']);
+    session.undo();
+    session.undo();
+    expect(view()).toEqual(['Q1', 'Q2 dropped', 'Q3 dropped', 'Q4 dropped', 'compact S undone']);
   });
 
   it('records a compact record as written: the fields, not more', () => {

@@ -146,11 +146,14 @@ describe('replaying a log with compactions', () => {
     expect(messages).toHaveLength(5);
   });
 
-  it('a /rewind past the compaction (a turn that was there when it was made) undoes it: the whole history is sent again', () => {
-    const { conversation, active, messages } = replayWithCompactions([start, ...[1, 2, 3, 4, 5].map(turnRecord), first(), turnRecord(6), undo(6), undo(5)]);
+  it('undoing the turns it kept leaves the compaction in force; a /rewind past it (a turn it summarised) undoes it: the whole history is sent again', () => {
+    const kept = replayWithCompactions([start, ...[1, 2, 3, 4, 5].map(turnRecord), first(), turnRecord(6), undo(6), undo(5), undo(4)]);
+    expect(kept.active?.summary).toBe('S1');
+    expect(kept.messages.map((m) => m.content)).toEqual([summaryNote(first())]);
+    const { conversation, active, messages } = replayWithCompactions([start, ...[1, 2, 3, 4, 5].map(turnRecord), first(), turnRecord(6), undo(6), undo(5), undo(4), undo(3)]);
     expect(active).toBeUndefined();
     expect(messages).toEqual(toMessages(conversation));
-    expect(conversation.turns).toHaveLength(4);
+    expect(conversation.turns).toHaveLength(2);
   });
 
   it('a second compaction takes in the first; rewinding past it alone brings the first back', () => {
@@ -158,14 +161,16 @@ describe('replaying a log with compactions', () => {
     expect(second).toMatchObject({ through: 5, kept: 2 });
     const log = [start, ...[1, 2, 3, 4, 5].map(turnRecord), first(), turnRecord(6), turnRecord(7), second];
     expect(replayWithCompactions(log).messages.map((m) => m.content)).toEqual([summaryNote(second), 'question 6', 'answer 6', 'question 7', 'answer 7']);
-    const rewound = replayWithCompactions([...log, undo(7)]);
+    expect(replayWithCompactions([...log, undo(7), undo(6)]).active?.summary).toBe('S2');
+    const rewound = replayWithCompactions([...log, undo(7), undo(6), undo(5)]);
     expect(rewound.active?.summary).toBe('S1');
-    expect(rewound.messages.map((m) => m.content)).toEqual([summaryNote(first()), 'question 4', 'answer 4', 'question 5', 'answer 5', 'question 6', 'answer 6']);
+    expect(rewound.messages.map((m) => m.content)).toEqual([summaryNote(first()), 'question 4', 'answer 4']);
   });
 
-  it('onUndo leaves the stack as it was for a turn after every compaction', () => {
+  it('onUndo leaves the stack as it was for a turn no compaction summarised, kept ones included', () => {
     const stack: Compaction[] = [{ summary: 'S1', through: 3, kept: 2, at }];
     expect(onUndo(stack, 5)).toEqual(stack);
-    expect(onUndo(stack, 4)).toEqual([]);
+    expect(onUndo(stack, 3)).toEqual(stack);
+    expect(onUndo(stack, 2)).toEqual([]);
   });
 });
