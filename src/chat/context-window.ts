@@ -231,7 +231,7 @@ export function tooLongWarning(check: WindowCheck, model: string, where: 'sessio
   const from = window.source === 'server' ? 'as the server says' : 'as contextWindow says';
   const compact = where === 'session' ? '/compact summarises earlier turns' : 'svc chat --continue --compact summarises earlier turns';
   return (
-    `this conversation (about ${check.estimate} tokens, and ${check.reserve} kept for the reply) will not fit ${model}'s context window of ${window.tokens} tokens (${from}); ` +
+    `this conversation is about ${check.estimate} tokens, with ${check.reserve} kept for the reply: more than ${model}'s context window of ${window.tokens} (${from}); ` +
     `sent anyway: ${compact}; if the window is larger, svc config set contextWindow.${model} N`
   );
 }

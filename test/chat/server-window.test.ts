@@ -43,7 +43,7 @@ describe('checkRequest: the one decision before a send', () => {
   it('the warning says the size, the window and where it came from, that it is sent anyway, and what to do where the user is', () => {
     const check = checkRequest(messages, window(240));
     expect(tooLongWarning(check, 'tiny', 'session')).toBe(
-      "this conversation (about 211 tokens, and 30 kept for the reply) will not fit tiny's context window of 240 tokens (as the server says); sent anyway: /compact summarises earlier turns; if the window is larger, svc config set contextWindow.tiny N",
+      "this conversation is about 211 tokens, with 30 kept for the reply: more than tiny's context window of 240 (as the server says); sent anyway: /compact summarises earlier turns; if the window is larger, svc config set contextWindow.tiny N",
     );
     const set = tooLongWarning(checkRequest(messages, window(240, 'setting')), 'tiny', 'one-shot');
     expect(set).toContain('(as contextWindow says)');

@@ -94,7 +94,7 @@ describe('against the emulator with a 400-token window', () => {
     expect(second.stdout.length).toBeGreaterThan(0);
     const warnings = second.stderr.split('\n').filter((line) => line.startsWith('svc: warning: this conversation'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^svc: warning: this conversation \(about \d+ tokens, and 20 kept for the reply\) will not fit svc-pro's context window of 400 tokens \(as the server says\); sent anyway: svc chat --continue --compact summarises earlier turns; if the window is larger, svc config set contextWindow\.svc-pro N$/);
+    expect(warnings[0]).toMatch(/^svc: warning: this conversation is about \d+ tokens, with 20 kept for the reply: more than svc-pro's context window of 400 \(as the server says\); sent anyway: svc chat --continue --compact summarises earlier turns; if the window is larger, svc config set contextWindow\.svc-pro N$/);
     const third = await runSvc(['chat', '--continue', '--max-tokens', '20', `and one more thing: ${words(60)}`], sandbox);
     expect(third.exitCode).toBe(4);
     expect(third.stderr).toContain("svc: error: This model's maximum context length is 400 tokens.");
@@ -113,14 +113,14 @@ describe('against the emulator with a 400-token window', () => {
     expect(asSet.stderr).not.toContain('context window');
     expect((await runSvc(['config', 'unset', 'contextWindow.svc-pro'], sandbox)).exitCode).toBe(0);
     const small = await runSvc(['chat', '--continue', '--max-tokens', '5', 'a short one'], sandbox, { env: { SVC_CONTEXT_WINDOW: '50' } });
-    expect(small.stderr).toContain("will not fit svc-pro's context window of 50 tokens (as contextWindow says)");
+    expect(small.stderr).toContain("more than svc-pro's context window of 50 (as contextWindow says)");
   });
 
   it('the session: /usage shows the last request against the window; the warning comes before the send that outgrows it, and the refusal after says what to do', async () => {
     const plan = { ...sessionPlan(), fields: { max_tokens: 20 } };
     const { stderr } = await runScriptedSession(sandbox, [`keep these: ${words(100)}`, '/usage', `and these: ${words(100)}`, 'and more', 'more still'], { plan });
     expect(stderr).toMatch(/last request: {7}\d+ of 400 tokens of the context window \(\d+%, as the server says\)\n/);
-    expect(stderr).toMatch(/\(this conversation \(about \d+ tokens, and 20 kept for the reply\) will not fit svc-pro's context window of 400 tokens \(as the server says\); sent anyway: \/compact summarises earlier turns;/);
+    expect(stderr).toMatch(/\(this conversation is about \d+ tokens, with 20 kept for the reply: more than svc-pro's context window of 400 \(as the server says\); sent anyway: \/compact summarises earlier turns;/);
     expect(stderr).toContain("This model's maximum context length is 400 tokens.");
     expect(stderr).toContain(CONTEXT_EXCEEDED_HINT);
   });
@@ -153,7 +153,7 @@ describe('when svc asks the server', () => {
     scripted.server.script(reply.props(reply.json(200, { default_generation_settings: { n_ctx: 512 } })), streamed('second', 420, 5));
     const result = await runSvc(['chat', '--continue', 'x'.repeat(200)], sandbox);
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stderr).toContain("svc: warning: this conversation (about 454 tokens, and 64 kept for the reply) will not fit tiny's context window of 512 tokens (as the server says)");
+    expect(result.stderr).toContain("svc: warning: this conversation is about 454 tokens, with 64 kept for the reply: more than tiny's context window of 512 (as the server says)");
     expect(scripted.server.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['POST /v1/chat/completions', 'GET /props?model=tiny', 'POST /v1/chat/completions']);
     expect(scripted.server.requests[1]!.headers.authorization).toBe(`Bearer ${KEY}`);
   });
