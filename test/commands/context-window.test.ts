@@ -6,7 +6,7 @@
  * session as in a one-shot answer. Against the emulator with a window (`--context`), and a
  * scripted server where the requests themselves are the point.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '@svc/emulator';
@@ -103,17 +103,24 @@ describe('against the emulator with a 400-token window', () => {
     expect(third.stderr).not.toContain('choose one with -m');
   });
 
-  it('a setting beats what the server says: a larger contextWindow.MODEL silences the warning, a smaller contextWindow brings it', async () => {
+  it('a setting beats what the server says, and contextWindow.MODEL beats contextWindow', async () => {
     expect((await runSvc(['chat', `remember: ${words(150)}`, '--max-tokens', '20'], sandbox)).exitCode).toBe(0);
     expect((await runSvc(['config', 'set', 'contextWindow.svc-pro', '100000'], sandbox)).exitCode).toBe(0);
-    const quiet = await runSvc(['chat', '--continue', '--dry-run', 'q'], sandbox);
-    expect(quiet.stderr).not.toContain('context window');
     const asSet = await runSvc(['chat', '--continue', '--max-tokens', '5', 'a short one'], sandbox, { env: { SVC_CONTEXT_WINDOW: '50' } });
     // The per-model setting still wins over the one for every model.
     expect(asSet.stderr).not.toContain('context window');
     expect((await runSvc(['config', 'unset', 'contextWindow.svc-pro'], sandbox)).exitCode).toBe(0);
     const small = await runSvc(['chat', '--continue', '--max-tokens', '5', 'a short one'], sandbox, { env: { SVC_CONTEXT_WINDOW: '50' } });
     expect(small.stderr).toContain("more than svc-pro's context window of 50 (as contextWindow says)");
+  });
+
+  it('svc batch: a request too long for the window is that line\'s failure, recorded with the service\'s answer (exit 1, as any failed line)', async () => {
+    writeFileSync(join(sandbox.home, 'prompts.txt'), `short\n${words(300)}\n`);
+    const result = await runSvc(['batch', '--prompts', 'prompts.txt', '-o', 'out.jsonl', '--max-tokens', '5'], sandbox);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("1 failed (first: line-2: This model's maximum context length is 400 tokens.");
+    const lines = readFileSync(join(sandbox.home, 'out.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { custom_id: string; response: { status_code: number; body: { error?: { code: string } } } });
+    expect(lines.find((line) => line.custom_id === 'line-2')!.response).toMatchObject({ status_code: 400, body: { error: { code: 'context_length_exceeded' } } });
   });
 
   it('the session: /usage shows the last request against the window; the warning comes before the send that outgrows it, and the refusal after says what to do', async () => {
