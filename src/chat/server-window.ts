@@ -31,11 +31,17 @@ async function lookUpJson(client: ApiClient, url: string, signal: AbortSignal | 
   }
 }
 
-/** The window the server at the client's base URL runs `model` with: /props, else the model list; undefined when neither says. */
+/**
+ * The window the server at the client's base URL runs `model` with: /props, else the model list;
+ * undefined when neither says. Both lookups share one LOOKUP_TIMEOUT_MS: a server that does not
+ * answer the first costs no more waiting for the second.
+ */
 export async function askServerWindow(client: ApiClient, model: string, signal?: AbortSignal): Promise<number | undefined> {
-  const props = windowFromProps(await lookUpJson(client, propsUrl(client.baseUrl, model), signal));
-  if (props !== undefined || signal?.aborted) return props;
-  return windowFromModelList(await lookUpJson(client, endpointUrl(client.baseUrl, 'models'), signal), model);
+  const budget = AbortSignal.timeout(LOOKUP_TIMEOUT_MS);
+  const within = signal ? AbortSignal.any([signal, budget]) : budget;
+  const props = windowFromProps(await lookUpJson(client, propsUrl(client.baseUrl, model), within));
+  if (props !== undefined || within.aborted) return props;
+  return windowFromModelList(await lookUpJson(client, endpointUrl(client.baseUrl, 'models'), within), model);
 }
 
 /**

@@ -131,6 +131,11 @@ describe("askServerWindow: what the server says", () => {
     expect(scripted.server.requests.map((request) => request.url)).toEqual(['/props?model=tiny', '/v1/models']);
   });
 
+  it("the key goes only to the service's own origin: a lookup elsewhere is refused before anything is sent", async () => {
+    await expect((await client()).lookUp('http://127.0.0.1:9/props', 1000)).rejects.toThrow("svc looks up only the service's own pages");
+    expect(scripted.server.requests).toEqual([]);
+  });
+
   it('neither says: unknown', async () => {
     expect(await askServerWindow(await client(), 'tiny')).toBeUndefined();
     expect(scripted.server.propsAsks).toHaveLength(1);
