@@ -65,10 +65,6 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
     return;
   }
 
-  const reasoning = reasoningShown(replyIO, { json: plan.json, showReasoning: plan.showReasoning === true });
-  const quiet = plan.json || (plan.extract !== undefined && !io.stderrIsTTY);
-  const maxSteps = plan.tools?.maxSteps ?? DEFAULT_MAX_STEPS;
-  const approval = tools.definitions.length > 0 ? oneShotApproval(io) : undefined;
   const messages = session.messages(promptContent(session, prompt));
   // Only a conversation with earlier turns is checked: a plain question costs no lookup.
   if (session.turns.length > 0) {
@@ -77,6 +73,10 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
     const check = await checkBeforeSend(ContextWindows.of(await contextWindowSettings(factory, settings), client), requestFor(messages), session.turns, signal);
     if (check && !check.fits) io.warn(tooLongWarning(check, model, 'one-shot'));
   }
+  const reasoning = reasoningShown(replyIO, { json: plan.json, showReasoning: plan.showReasoning === true });
+  const quiet = plan.json || (plan.extract !== undefined && !io.stderrIsTTY);
+  const maxSteps = plan.tools?.maxSteps ?? DEFAULT_MAX_STEPS;
+  const approval = tools.definitions.length > 0 ? oneShotApproval(io) : undefined;
   let loop;
   try {
     loop = await replyWithTools(replyIO, client, messages, { tools, maxSteps, request: requestFor, reply: { signal, quiet, render, reasoning, streamUsage }, ask: approval?.ask });
