@@ -26,6 +26,7 @@ import { selectProfile } from './settings/profile-choice.js';
 import { conversationStoreFor } from './conversations/store.js';
 import { userAgent } from './core/version.js';
 import { PRICES_KEY, readPrices, type Price } from './settings/prices.js';
+import { CONTEXT_WINDOWS_KEY, readContextWindows } from './settings/context-windows.js';
 import type { OpenTools, ToolRunner } from './chat/tool-runner.js';
 
 /** Raw values of the flags that override settings, as commander parsed them. */
@@ -55,6 +56,8 @@ export interface Factory {
   apiKey(): Promise<ResolvedKey | undefined>;
   /** The prices set with `svc config set prices.MODEL IN/OUT` (none: no cost is shown). */
   prices(): Promise<ReadonlyMap<string, Price>>;
+  /** The windows set with `svc config set contextWindow.MODEL N`, by model id. */
+  contextWindows(): Promise<ReadonlyMap<string, number>>;
   /** The key if it was already loaded (for redaction): never reads a file. */
   loadedApiKey(): string | undefined;
   /**
@@ -173,6 +176,13 @@ export function createFactory(io: IO, seams: FactorySeams = {}): Factory {
     return read;
   });
 
+  const contextWindows = memo(async () => {
+    const stored = await storedSettings();
+    const { windows, broken } = readContextWindows(stored.values[CONTEXT_WINDOWS_KEY]);
+    if (broken.length > 0) io.warn(`${broken.join(', ')} in ${stored.path} ${broken.length === 1 ? 'is' : 'are'} not a whole number of tokens; ${broken.length === 1 ? 'it is' : 'they are'} ignored (fix with \`svc config set\`)`);
+    return windows;
+  });
+
   const apiKey = memo(async () => {
     // With SVC_API_KEY set, the credentials file is not even read; the profile must still exist
     // (a typo in --profile is said, whatever the environment gives).
@@ -256,6 +266,7 @@ export function createFactory(io: IO, seams: FactorySeams = {}): Factory {
     credentialsStore,
     settings,
     prices,
+    contextWindows,
     apiKey,
     loadedApiKey: () => loadedKey ?? envApiKey(io.env),
     apiClient,

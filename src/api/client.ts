@@ -140,6 +140,21 @@ export class ApiClient {
     return this.#send({ method: 'GET', target: this.#target(endpoint) }, signal);
   }
 
+  /**
+   * GET `url`, a page of the service's own server that svc reads by the way (llama-server's
+   * `/props` at its root, the model list for a model's window): sent once, with no retries or
+   * retry notices and `timeoutMs` as its whole budget, so a server without it costs the user
+   * nothing noticeable. The key goes with it: `url` must be on the service's own origin. Failures
+   * are thrown as for any request; the caller decides what they mean (usually: not known).
+   */
+  async lookUp(url: string, timeoutMs: number, signal?: AbortSignal): Promise<ApiResponse> {
+    const { origin, pathname, search } = new URL(url);
+    if (origin !== this.#keyOrigin) throw new Error(`svc looks up only the service's own pages, not ${origin}`);
+    const budget = AbortSignal.timeout(timeoutMs);
+    const once = new ApiClient({ ...this.#options, timeoutMs, maxRetries: 0, onRetry: undefined, pause: undefined });
+    return once.#send({ method: 'GET', target: { url, origin, path: `${pathname}${search}` } }, signal ? AbortSignal.any([signal, budget]) : budget);
+  }
+
   /** The headers of one attempt at `target`: the API's, or a download's, which carry the key only to the service. */
   #headersFor(request: Outgoing, target: Target): Record<string, string> {
     if (!request.download) return this.#headers;

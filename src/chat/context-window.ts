@@ -193,3 +193,45 @@ export function describeAgainstWindow(tokens: number, window: ContextWindow): st
   const share = Math.round((tokens / window.tokens) * 100);
   return `${tokens} of ${window.tokens} tokens of the context window (${share}%${window.source === 'server' ? ', as the server says' : ''})`;
 }
+
+/** What the check before a send found, for the warning and for compacting first (`autoCompact`). */
+export interface WindowCheck {
+  window: ContextWindow;
+  /** The prompt tokens the request is estimated at (estimateNextRequest). */
+  estimate: number;
+  /** The tokens kept for the reply (replyReserve). */
+  reserve: number;
+  /** The request and its reply's room fit the window. */
+  fits: boolean;
+}
+
+/**
+ * Whether the request of `messages` fits `window` with room for its reply: the one decision
+ * before a send, for the session and a continued one-shot alike. `last` is the service's count of
+ * the exchange before (estimateNextRequest); `maxTokens` the reply's limit when the request sets one.
+ */
+export function checkRequest(messages: readonly EstimatedMessage[], window: ContextWindow, options: { last?: { usage: Usage; added: number } | undefined; maxTokens?: number | undefined } = {}): WindowCheck {
+  const estimate = estimateNextRequest(messages, options.last);
+  const reserve = replyReserve(window.tokens, options.maxTokens);
+  return { window, estimate, reserve, fits: fits(estimate, window.tokens, reserve) };
+}
+
+/** True when `autoCompact` (a percentage of the window) says to compact before this send. */
+export function shouldCompact(check: WindowCheck, percent: number | 'off'): boolean {
+  return percent !== 'off' && overShare(check.estimate, check.window.tokens, percent);
+}
+
+/**
+ * The line said before sending a request that will not fit: how large it is against what
+ * window, that it is sent anyway (the server decides; nothing is cut), and what to do: compact,
+ * in the session or with a continued one-shot, or give the model's real window if svc's is wrong.
+ */
+export function tooLongWarning(check: WindowCheck, model: string, where: 'session' | 'one-shot'): string {
+  const { window } = check;
+  const from = window.source === 'server' ? 'as the server says' : 'as contextWindow says';
+  const compact = where === 'session' ? '/compact summarises earlier turns' : 'svc chat --continue --compact summarises earlier turns';
+  return (
+    `this conversation is about ${check.estimate} tokens, with ${check.reserve} kept for the reply: more than ${model}'s context window of ${window.tokens} (${from}); ` +
+    `sent anyway: ${compact}; if the window is larger, svc config set contextWindow.${model} N`
+  );
+}

@@ -13,6 +13,7 @@ import type { ApiClient } from '../api/client.js';
 import { listModels, NoModelListError, type ModelList } from '../api/models.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, RejectedError } from '../core/errors.js';
 import { cachedModels, keepModelIds } from '../storage/models-cache.js';
+import { isContextExceeded } from '../api/context-exceeded.js';
 
 export type AskedModels = { kind: 'listed'; list: ModelList } | { kind: 'none'; error: NoModelListError };
 
@@ -113,11 +114,14 @@ async function defaultModelIds(place: DefaultModelPlace, client: ApiClient | und
 
 /**
  * The service turned the request down because of its model (unknown, not allowed), not because
- * of what it says: a 404 from the chat endpoint, or a 4xx whose message or code names the model.
+ * of what it says: a 404 from the chat endpoint, or a 4xx whose message or code names the model
+ * (but not a request too long for the model's context window).
  */
 export function refusesModel(error: unknown): boolean {
   if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500) return false;
   if (error.status === 401 || error.status === 429) return false;
+  // "This model's maximum context length is …" names the model, and is about the request's length.
+  if (isContextExceeded(error.status, error.serviceMessage, error.code)) return false;
   return error.status === 404 || /model/i.test(`${error.serviceMessage ?? ''} ${error.code ?? ''}`);
 }
 

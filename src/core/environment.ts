@@ -18,6 +18,7 @@ export const ENVIRONMENT: readonly EnvironmentGroup[] = [
   { names: ['SVC_PARAMS', 'SVC_STREAM_USAGE', 'SVC_IMAGE_METADATA', 'SVC_SAVE_ONE_SHOTS'], what: 'extra request fields; usage in streams; provenance in images; saving one-shots' },
   { names: ['SVC_IMAGE_INPUT_MAX'], what: 'pixels on the long side an image sent in a message is scaled down to' },
   { names: ['SVC_TOOLS'], what: 'tools every chat offers (as --tools names them)' },
+  { names: ['SVC_CONTEXT_WINDOW', 'SVC_AUTO_COMPACT'], what: "the models' context window in tokens; compacting before a send over this percentage of it" },
   { names: ['SVC_DEBUG'], what: '1: a request log and stack traces (the key redacted)' },
   { names: ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'], what: 'proxies (lower case too)' },
   { names: ['NODE_EXTRA_CA_CERTS'], what: 'extra certificate authorities (a PEM file)' },

@@ -2,7 +2,7 @@
  * The settings svc knows, where each can come from, and how each is checked.
  * docs/settings.md "Settings and precedence" is the source of this table.
  */
-import { parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange, parseOnOff } from '../core/parse-values.js';
+import { InvalidValueError, parseBaseUrl, parseChoice, parseIntegerInRange, parseModelId, parseNumberInRange, parseOnOff } from '../core/parse-values.js';
 import { CHAT_OWNED, parseParamsObject } from '../core/request-params.js';
 import { splitCommandLine } from './command-line.js';
 import { parseToolNames, toolNameText } from '../core/names.js';
@@ -49,6 +49,21 @@ export type OnOff = (typeof ON_OFF)[number];
  */
 function switchSetting(env: string, description: string) {
   return { env, defaultValue: 'on' as OnOff, description, parse: parseOnOff, stores: 'switch' as const } satisfies SettingDefinition<OnOff>;
+}
+
+/** The largest context window svc takes: well above any model's, small enough to be a typo's end. */
+export const MAX_CONTEXT_WINDOW = 100_000_000;
+
+/**
+ * `autoCompact`: `off`, or the share of the context window (1 to 100, a trailing % allowed) over
+ * which a conversation is compacted before it is sent.
+ */
+export function parseAutoCompact(text: string, source: string): number | 'off' {
+  const trimmed = text.trim().toLowerCase();
+  if (trimmed === 'off') return 'off';
+  const percent = /^\d+%?$/.test(trimmed) ? Number(trimmed.replace('%', '')) : Number.NaN;
+  if (!Number.isInteger(percent) || percent < 1 || percent > 100) throw new InvalidValueError(source, 'must be off, or a percentage of the context window from 1 to 100', text);
+  return percent;
 }
 
 /** Longest silence allowed, seconds: a day is already absurd, and keeps the ms value a safe timer. */
@@ -141,6 +156,20 @@ export const settingDefinitions = {
     parse: (text: string, source: string) => parseToolNames([text], source).map(toolNameText).join(', '),
     stores: 'string',
   } satisfies SettingDefinition<string>,
+  contextWindow: {
+    env: 'SVC_CONTEXT_WINDOW',
+    defaultValue: undefined,
+    description: "tokens a model takes in one request, prompt and reply (every model of the profile; contextWindow.MODEL for one); none: what the server says",
+    parse: (text: string, source: string) => parseIntegerInRange(text, source, 1, MAX_CONTEXT_WINDOW),
+    stores: 'number',
+  } satisfies SettingDefinition<number>,
+  autoCompact: {
+    env: 'SVC_AUTO_COMPACT',
+    defaultValue: 'off',
+    description: 'compact a conversation before a send that would fill more than this percentage of the context window: 1 to 100, or off',
+    parse: parseAutoCompact,
+    stores: 'number',
+  } satisfies SettingDefinition<number | 'off'>,
   saveOneShots: switchSetting('SVC_SAVE_ONE_SHOTS', 'keep one-shot answers (svc chat "question" without --session or --continue) as saved conversations: on or off'),
 };
 

@@ -40,6 +40,7 @@ describe('isContextExceeded', () => {
     ['Anthropic', 400, 'prompt is too long: 215000 tokens > 200000 maximum', 'invalid_request_error'],
     ['Gemini', 400, 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', 'INVALID_ARGUMENT'],
     ['Groq', 400, 'Please reduce the length of the messages or completion.', 'context_length_exceeded'],
+    ['llama-server, the reply reaching the end of the window (a 500 in the stream)', 500, 'context shift is disabled', '500'],
   ])('%s: yes', (_server, status, message, code) => {
     expect(isContextExceeded(status, message, code)).toBe(true);
   });
@@ -115,6 +116,15 @@ describe('svc chat meeting it', () => {
     expect(result.exitCode).toBe(ExitCode.rejected);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`svc: error: ${LLAMA_NOW.error.message} (HTTP 400)\n  ${CONTEXT_EXCEEDED_HINT}\n`);
+  });
+
+  it('llama-server running out of window mid-reply ("context shift is disabled"): the text so far on stdout, exit 4 with the hint', async () => {
+    server.script(reply.sse([`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'a start' }, finish_reason: null }] })}\n\n`, `error: ${JSON.stringify({ code: 500, message: 'context shift is disabled', type: 'server_error' })}\n\n`, 'data: [DONE]\n\n']));
+    const result = await runSvc(['chat', '--no-save', 'a long question'], sandbox);
+    expect(result.exitCode).toBe(ExitCode.rejected);
+    expect(result.stdout).toContain('a start');
+    expect(result.stderr).toContain('svc: error: the service reported an error mid-reply: context shift is disabled');
+    expect(result.stderr).toContain(CONTEXT_EXCEEDED_HINT);
   });
 
   it('llama-server refusing it inside a stream: exit 4 with the hint', async () => {

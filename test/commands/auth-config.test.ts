@@ -96,6 +96,8 @@ describe('svc config', () => {
       'keyCommand\t\tdefault',
       'params\t\tdefault',
       'tools\t\tdefault',
+      'contextWindow\t\tdefault',
+      'autoCompact\toff\tdefault',
       'saveOneShots\ton\tdefault',
       '',
     ]);

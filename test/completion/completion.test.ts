@@ -77,7 +77,7 @@ describe('bash completion, for real', () => {
     ['svc image --aspect ', ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9']],
     ['svc image "a fox" --format w', ['webp']],
     ['svc image -m svc-vision --aspect 2', ['21:9']],
-    ['svc config get ', ['baseUrl', 'timeout', 'maxRetries', 'model', 'imageModel', 'preview', 'render', 'imageInputMax', 'imageMetadata', 'streamUsage', 'keyCommand', 'params', 'tools', 'saveOneShots', 'prices.']],
+    ['svc config get ', ['baseUrl', 'timeout', 'maxRetries', 'model', 'imageModel', 'preview', 'render', 'imageInputMax', 'imageMetadata', 'streamUsage', 'keyCommand', 'params', 'tools', 'contextWindow', 'autoCompact', 'saveOneShots', 'prices.', 'contextWindow.']],
     ['svc completion ', ['bash', 'zsh', 'fish']],
     ['svc chat --session w', ['weekend', 'work']],
     ['svc sessions delete ', ['weekend', 'work']],

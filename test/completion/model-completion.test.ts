@@ -52,6 +52,7 @@ beforeAll(async () => {
     ['config', 'set', '--profile', 'work', 'model', 'gpt-4.1'],
     ['roles', 'set', 'local', '--system', 'be brief', '-m', 'llama3:8b'],
     ['config', 'set', 'prices.svc-mini', '0.1/0.4'],
+    ['config', 'set', 'contextWindow.svc-mini', '32768'],
   ]) {
     expect((await runSvc(words, set)).exitCode, words.join(' ')).toBe(0);
   }
@@ -128,10 +129,12 @@ describe('bash', () => {
     expect((await bash(line, which === 'fresh' ? fresh : set)).sort()).toEqual([...expected].sort());
   });
 
-  it('conversation names alone (bash shows no descriptions), and the keys with prices. and the prices set', async () => {
+  it('conversation names alone (bash shows no descriptions), and the keys with prices. and the prices set, contextWindow. and the windows set', async () => {
     expect((await bash('svc sessions show ', set)).sort()).toEqual(['odd', 'work']);
     expect((await bash('svc config set pr', set)).sort()).toEqual(['preview', 'prices.', 'prices.svc-mini']);
     expect((await bash('svc config unset pri', set)).sort()).toEqual(['prices.', 'prices.svc-mini']);
+    expect((await bash('svc config set cont', set)).sort()).toEqual(['contextWindow', 'contextWindow.', 'contextWindow.svc-mini']);
+    expect((await bash('svc config unset contextWindow.', set)).sort()).toEqual(['contextWindow.', 'contextWindow.svc-mini']);
   });
 });
 

@@ -51,7 +51,7 @@ afterEach(() => {
 afterAll(() => sandbox?.cleanup());
 
 const CASES: Array<[string, string[]]> = [
-  ['svc config set ', [...settingNames, 'prices.']],
+  ['svc config set ', [...settingNames, 'prices.', 'contextWindow.']],
   ['svc config set render ', ['auto', 'raw']],
   ['svc config set imageMetadata ', ['on', 'off']],
   ['svc config set preview ', ['auto', 'kitty', 'iterm', 'sixel', 'blocks', 'none']],
@@ -61,7 +61,7 @@ const CASES: Array<[string, string[]]> = [
 describe('svc config choices', () => {
   it('prints the names, or the values of one, and nothing (exit 0) for free text or an unknown name', async () => {
     expect((await runSvc(['config', 'choices', 'saveOneShots'], sandbox)).stdout).toBe('on\noff\n');
-    expect((await runSvc(['config', 'choices'], sandbox)).stdout.trim().split('\n')).toEqual([...settingNames, 'prices.']);
+    expect((await runSvc(['config', 'choices'], sandbox)).stdout.trim().split('\n')).toEqual([...settingNames, 'prices.', 'contextWindow.']);
     for (const key of ['timeout', 'nope']) {
       const result = await runSvc(['config', 'choices', key], sandbox);
       expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, '', '']);

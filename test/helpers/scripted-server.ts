@@ -14,6 +14,10 @@
  * (`reply.modelList(handler)`), it is answered 404 (a service without a model list, as svc then
  * behaves as before) and recorded in `modelListAsks`, not in `requests`, so a script stays the
  * chats and images a test is about. A test about keys going where they should looks at both.
+ *
+ * GET /props (llama-server's, at the root: svc reads a model's context window there before a
+ * send that follows earlier turns) is the same: answered 404 and recorded in `propsAsks` unless
+ * the next handler is marked for it (`reply.props(handler)`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -29,13 +33,15 @@ export interface RecordedRequest {
 type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
 
 /** An answer, with a label for the failure message when it goes unused. */
-export type Handler = Answer & { label?: string; repeats?: boolean; modelList?: boolean };
+export type Handler = Answer & { label?: string; repeats?: boolean; modelList?: boolean; props?: boolean };
 
 export interface ScriptedServer {
   baseUrl: string;
   requests: RecordedRequest[];
   /** The GETs of /v1/models answered 404 by the server itself (no handler was marked for them). */
   modelListAsks: RecordedRequest[];
+  /** The GETs of /props answered 404 by the server itself (no handler was marked for them). */
+  propsAsks: RecordedRequest[];
   /** Replace the script; throws if the one it replaces was not used up. */
   script(...handlers: Handler[]): void;
   /** Throws, listing them, if a handler was never used or a request found no handler. */
@@ -62,6 +68,7 @@ export async function startScriptedServer(...handlers: Handler[]): Promise<Scrip
   let steps: Step[] = [];
   const requests: RecordedRequest[] = [];
   const modelListAsks: RecordedRequest[] = [];
+  const propsAsks: RecordedRequest[] = [];
   const unanswered: string[] = [];
   const sockets = new Set<Socket>();
   const seen = { total: 0, most: 0 };
@@ -96,6 +103,11 @@ export async function startScriptedServer(...handlers: Handler[]): Promise<Scrip
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }));
       return;
     }
+    if (req.method === 'GET' && /\/props(\?|$)/.test(req.url ?? '') && step?.handler.props !== true) {
+      propsAsks.push(recorded);
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }));
+      return;
+    }
     requests.push(recorded);
     if (!step) {
       unanswered.push(`${req.method} ${req.url}`);
@@ -118,6 +130,7 @@ export async function startScriptedServer(...handlers: Handler[]): Promise<Scrip
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     modelListAsks,
+    propsAsks,
     script(...next) {
       assertAllUsed();
       load(next);
@@ -127,6 +140,7 @@ export async function startScriptedServer(...handlers: Handler[]): Promise<Scrip
       steps = [];
       requests.length = 0;
       modelListAsks.length = 0;
+      propsAsks.length = 0;
       unanswered.length = 0;
       seen.total = 0;
       seen.most = sockets.size;
@@ -210,6 +224,11 @@ export const reply = {
   modelList: (handler: Handler): Handler => {
     const marked: Handler = (req, res, body) => handler(req, res, body);
     return Object.assign(marked, { label: `${labelOf(handler)}, for GET /v1/models`, modelList: true, ...(handler.repeats ? { repeats: true } : {}) });
+  },
+  /** `handler` as the answer to svc's GET /props (otherwise answered 404 by the server itself). */
+  props: (handler: Handler): Handler => {
+    const marked: Handler = (req, res, body) => handler(req, res, body);
+    return Object.assign(marked, { label: `${labelOf(handler)}, for GET /props`, props: true });
   },
   /** `handler` for this and every later request of the script (it must still answer one). */
   repeat: (handler: Handler): Handler => {

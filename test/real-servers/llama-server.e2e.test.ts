@@ -1,6 +1,7 @@
 /**
  * svc against llama.cpp's own `llama-server` (docs/real-servers.md: how to get it and a tiny
- * model): the behaviours of issue 21 that this real server shows. Runs only when
+ * model): the behaviours of issue 21 that this real server shows, and the context window it
+ * runs with (read from /props, warned about before a send, refused with what to do). Runs only when
  * SVC_LLAMA_SERVER (the binary) and SVC_LLAMA_MODEL (a .gguf file) are set: `npm run test:real`.
  *
  * What the server sends (recorded in docs/real-servers.md): no role chunk at the start of a
@@ -13,10 +14,20 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSandbox, SVC_BIN, svc, type Sandbox } from '../helpers/run-svc.js';
 import { launch, type Launched } from './launch.js';
+import { CONTEXT_EXCEEDED_HINT } from '../../src/api/context-exceeded.js';
 
 const binary = process.env.SVC_LLAMA_SERVER;
 const model = process.env.SVC_LLAMA_MODEL;
 const MODEL_ALIAS = 'tiny-llama';
+/**
+ * A message of 60 words the tiny model's tokenizer takes as one token each, and svc's estimate
+ * (4 characters a token) as three: the estimate runs ahead of the server's count, so a turn comes
+ * whose warning says it will not fit while the server still takes it, and then one it refuses.
+ */
+const GROWING_MESSAGE = 'information '.repeat(60);
+/** The line svc says before a send that will not fit the window the server gave at /props. */
+const WINDOW_WARNING = "more than tiny-llama's context window of 512 (as the server says); sent anyway: svc chat --continue --compact";
+
 /** Well over the 512-token context the server is started with. */
 const OVER_LONG_PROMPT = 'word '.repeat(2000);
 
@@ -137,4 +148,34 @@ describe.skipIf(!binary || !model)('svc against llama-server (skipped: set SVC_L
     expect(piped.status).toBe(141);
     expect(piped.stderr).toBe('');
   }, 90_000);
+
+  it('the context window: read from /props (n_ctx 512, not the model list\'s n_ctx_train), warned about before a send that outgrows it, which is still sent; the refusal after is exit 4 with the hint', async () => {
+    const turns: Array<{ exitCode: number | undefined; warned: boolean; stderr: string }> = [];
+    for (let turn = 0; turn < 8; turn += 1) {
+      const result = await svc(['chat', '--session', 'growing', '--max-tokens', '16', GROWING_MESSAGE], sandbox);
+      turns.push({ exitCode: result.exitCode, warned: result.stderr.includes(WINDOW_WARNING), stderr: result.stderr });
+      if (result.exitCode !== 0) break;
+    }
+    const shown = JSON.stringify(turns.map(({ exitCode, warned }) => ({ exitCode, warned })));
+    // The first turn has no history: nothing is asked or said.
+    expect(turns[0]!.warned, shown).toBe(false);
+    const warnedButSent = turns.findIndex((turn) => turn.warned && turn.exitCode === 0);
+    expect(warnedButSent, shown).toBeGreaterThan(0);
+    const refused = turns.at(-1)!;
+    expect(refused.exitCode, refused.stderr).toBe(4);
+    expect(refused.warned, refused.stderr).toBe(true);
+    expect(refused.stderr).toContain('context size');
+    expect(refused.stderr).toContain(CONTEXT_EXCEEDED_HINT);
+    // Nothing of the refused turn was kept: the conversation ends with the turn before.
+    const shownConversation = await svc(['sessions', 'show', 'growing', '--json'], sandbox);
+    const messages = JSON.parse(shownConversation.stdout) as Array<{ role: string }>;
+    expect(messages.filter((message) => message.role === 'user')).toHaveLength(turns.length - 1);
+  }, 120_000);
+
+  it('a prompt over the window with no history: exit 4 with the hint, no warning (nothing asked before a first message)', async () => {
+    const result = await svc(['chat', '--no-save', '--no-stream', OVER_LONG_PROMPT], sandbox);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain(CONTEXT_EXCEEDED_HINT);
+    expect(result.stderr).not.toContain('sent anyway');
+  });
 });

@@ -8,7 +8,7 @@ import { InterruptedError, SvcError, UsageError } from '../../core/errors.js';
 import type { Factory, ResolvedSettings } from '../../factory.js';
 import type { IO } from '../../terminal/io.js';
 import { reportError } from '../../terminal/report-error.js';
-import { applySystemFlag, chooseChatModel, openConversation } from './open-conversation.js';
+import { applySystemFlag, chooseChatModel, contextWindowSettings, openConversation } from './open-conversation.js';
 import { unsetModelError } from '../../chat/model-choice.js';
 import { readPrompt } from './prompt-input.js';
 import { promptWithRole } from '../../roles/fill-role.js';
@@ -79,13 +79,21 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
     return;
   }
 
+  const messages = session.messages(promptContent(session, prompt));
+  // Only a conversation with earlier turns is checked: a plain question costs no lookup.
+  if (session.turns.length > 0) {
+    const { checkBeforeSend, ContextWindows } = await import('../../chat/server-window.js');
+    const { tooLongWarning } = await import('../../chat/context-window.js');
+    const check = await checkBeforeSend(ContextWindows.of(await contextWindowSettings(factory, settings), client), requestFor(messages), session.turns, signal);
+    if (check && !check.fits) io.warn(tooLongWarning(check, model, 'one-shot'));
+  }
   const reasoning = reasoningShown(replyIO, { json: plan.json, showReasoning: plan.showReasoning === true });
   const quiet = plan.json || (plan.extract !== undefined && !io.stderrIsTTY);
   const maxSteps = plan.tools?.maxSteps ?? DEFAULT_MAX_STEPS;
   const approval = tools.definitions.length > 0 ? oneShotApproval(io) : undefined;
   let loop;
   try {
-    loop = await replyWithTools(replyIO, client, session.messages(promptContent(session, prompt)), { tools, maxSteps, request: requestFor, reply: { signal, quiet, render, reasoning, streamUsage }, ask: approval?.ask });
+    loop = await replyWithTools(replyIO, client, messages, { tools, maxSteps, request: requestFor, reply: { signal, quiet, render, reasoning, streamUsage }, ask: approval?.ask });
   } finally {
     approval?.close();
     await tools.close();

@@ -4,7 +4,8 @@ import { defaultChatModel, namedChatModel, type DefaultModelPlace } from '../../
 import { ConversationSession } from '../../conversations/session.js';
 import type { ConversationStore } from '../../conversations/store.js';
 import { UsageError } from '../../core/errors.js';
-import type { ResolvedSettings } from '../../factory.js';
+import type { Factory, ResolvedSettings } from '../../factory.js';
+import type { ContextWindowSettings } from '../../chat/context-window.js';
 import { cacheDir } from '../../storage/paths.js';
 import type { Role } from '../../roles/role-file.js';
 import type { ConversationChoice } from './options.js';
@@ -58,4 +59,9 @@ export async function chooseChatModel(env: Record<string, string | undefined>, s
 /** `-s` given: the conversation's system message becomes it (an empty one removes it). */
 export function applySystemFlag(session: ConversationSession, system: string | undefined): void {
   if (system !== undefined && system !== session.system) session.setSystem(system.trim() || undefined);
+}
+
+/** The `contextWindow` setting and the `contextWindow.MODEL` ones, as the window check takes them. */
+export async function contextWindowSettings(factory: Factory, settings: ResolvedSettings): Promise<ContextWindowSettings> {
+  return { all: settings.contextWindow.value, perModel: Object.fromEntries(await factory.contextWindows()) };
 }

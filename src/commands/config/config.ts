@@ -5,12 +5,40 @@ import type { Factory } from '../../factory.js';
 import { isSettingName, SETTING_CHOICES, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
 import { knownModels } from '../../settings/known-models.js';
 import { formatPrice, parsePrice, priceKeyModel, PRICES_KEY, readPrices } from '../../settings/prices.js';
+import { CONTEXT_WINDOW_PREFIX, CONTEXT_WINDOWS_KEY, contextWindowKeyModel, parseWindowTokens, readContextWindows } from '../../settings/context-windows.js';
 import { parseStored } from '../../settings/resolve.js';
 import { reportError } from '../../terminal/report-error.js';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
 
-const KEYS = `\nKeys: ${settingNames.join(', ')}, prices.MODEL (dollars per million prompt/completion tokens, "IN/OUT")`;
+const KEYS = `\nKeys: ${settingNames.join(', ')}, prices.MODEL (dollars per million prompt/completion tokens, "IN/OUT"), contextWindow.MODEL (tokens, for one model)`;
+
+/**
+ * A key with a model in it (`prices.MODEL`, `contextWindow.MODEL`): stored, for any model id, in
+ * one object per kind (`prices`, `contextWindows`), written whole since a model id may hold dots.
+ * There is no variable or default for one: only the stored value.
+ */
+interface PerModelKey {
+  model: string;
+  /** The key of the object in config.json. */
+  storeKey: string;
+  /** The value as stored, from what was typed. */
+  parse(text: string): string | number;
+  /** The stored values that can be read, as `svc config get` prints them. */
+  read(stored: unknown): Map<string, string>;
+}
+
+function perModelKey(key: string): PerModelKey | undefined {
+  const priced = priceKeyModel(key);
+  if (priced !== undefined) {
+    return { model: priced, storeKey: PRICES_KEY, parse: (text) => formatPrice(parsePrice(text, key)), read: (stored) => new Map([...readPrices(stored).prices].map(([model, price]) => [model, formatPrice(price)])) };
+  }
+  const windowed = contextWindowKeyModel(key);
+  if (windowed !== undefined) {
+    return { model: windowed, storeKey: CONTEXT_WINDOWS_KEY, parse: (text) => parseWindowTokens(text, key), read: (stored) => new Map([...readContextWindows(stored).windows].map(([model, tokens]) => [model, String(tokens)])) };
+  }
+  return undefined;
+}
 
 export function configCommand(context: CommandContext): Command {
   return new Command('config')
@@ -19,7 +47,8 @@ export function configCommand(context: CommandContext): Command {
     .addHelpText(
       'after',
       `${KEYS}\n\nExamples:\n  $ svc config set baseUrl https://api.example.com\n  $ svc config set timeout 300\n` +
-        '  $ svc config set streamUsage false\n  $ svc config set prices.svc-pro "0.50/1.50"\n  $ svc config get model\n  $ svc config list',
+        '  $ svc config set streamUsage false\n  $ svc config set prices.svc-pro "0.50/1.50"\n' +
+        '  $ svc config set contextWindow.svc-mini 32768   # one model\'s window, when the server does not say it\n  $ svc config get model\n  $ svc config list',
     )
     .addCommand(getCommand(context))
     .addCommand(setCommand(context))
@@ -32,11 +61,11 @@ export function configCommand(context: CommandContext): Command {
 
 function settingName(key: string): SettingName {
   if (isSettingName(key)) return key;
-  throw new UsageError(`unknown setting "${key}"`, { hint: `settings: ${settingNames.join(', ')}, prices.MODEL (the key is managed by \`svc auth\`)` });
+  throw new UsageError(`unknown setting "${key}"`, { hint: `settings: ${settingNames.join(', ')}, prices.MODEL, contextWindow.MODEL (the key is managed by \`svc auth\`)` });
 }
 
-/** The stored `prices` object as it is (an object, or {} when there is none or it is damaged). */
-function storedPrices(value: unknown): Record<string, unknown> {
+/** A stored per-model object (`prices`, `contextWindows`) as it is (an object, or {} when there is none or it is damaged). */
+function storedPerModel(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
 }
 
@@ -57,13 +86,12 @@ function getCommand(context: CommandContext) {
  * as any command would use it; with `stored`, the stored value alone. Exit 1 when there is none.
  */
 export async function runGet(factory: Factory, key: string, stored = false): Promise<void> {
-  const model = priceKeyModel(key);
-  if (model !== undefined) {
-    // A price is only ever stored: there is no variable or default for one.
-    const { prices } = readPrices((await factory.configStore()).get(PRICES_KEY));
-    const price = prices.get(model);
-    if (!price) throw new SilentExit(1);
-    factory.io.stdout.write(`${formatPrice(price)}\n`);
+  const perModel = perModelKey(key);
+  if (perModel !== undefined) {
+    // Only ever stored: there is no variable or default for one model's value.
+    const value = perModel.read((await factory.configStore()).get(perModel.storeKey)).get(perModel.model);
+    if (value === undefined) throw new SilentExit(1);
+    factory.io.stdout.write(`${value}\n`);
     return;
   }
   const name = settingName(key);
@@ -89,12 +117,12 @@ function setCommand(context: CommandContext) {
 }
 
 export async function runSet(factory: Factory, key: string, text: string): Promise<void> {
-  const model = priceKeyModel(key);
-  if (model !== undefined) {
-    const price = formatPrice(parsePrice(text, key));
+  const perModel = perModelKey(key);
+  if (perModel !== undefined) {
+    const value = perModel.parse(text);
     const store = await factory.configStore('create');
     // Written whole: a model id may hold dots (gpt-4.1), which a dotted key would split.
-    await store.set(PRICES_KEY, { ...storedPrices(store.get(PRICES_KEY)), [model]: price });
+    await store.set(perModel.storeKey, { ...storedPerModel(store.get(perModel.storeKey)), [perModel.model]: value });
     return;
   }
   const name = settingName(key);
@@ -110,13 +138,13 @@ function unsetCommand(context: CommandContext) {
 }
 
 export async function runUnset(factory: Factory, key: string): Promise<void> {
-  const model = priceKeyModel(key);
-  if (model !== undefined) {
+  const perModel = perModelKey(key);
+  if (perModel !== undefined) {
     const store = await factory.configStore();
-    const prices = storedPrices(store.get(PRICES_KEY));
-    delete prices[model];
-    if (Object.keys(prices).length === 0) await store.delete(PRICES_KEY);
-    else await store.set(PRICES_KEY, prices);
+    const values = storedPerModel(store.get(perModel.storeKey));
+    delete values[perModel.model];
+    if (Object.keys(values).length === 0) await store.delete(perModel.storeKey);
+    else await store.set(perModel.storeKey, values);
     return;
   }
   const name = settingName(key);
@@ -149,6 +177,7 @@ export async function runList(factory: Factory): Promise<void> {
     }
   }
   for (const [model, price] of await factory.prices()) lines.push(`${PRICES_KEY}.${model}\t${formatPrice(price)}\tstored`);
+  for (const [model, tokens] of await factory.contextWindows()) lines.push(`${CONTEXT_WINDOW_PREFIX}${model}\t${tokens}\tstored`);
   io.stdout.write(`${lines.join('\n')}\n`);
   if (problems.length === 0) return;
   // The last is reported by main, as every error is; the others the same way, before it.
@@ -169,7 +198,15 @@ function choicesCommand(context: CommandContext) {
 export async function runChoices(factory: Factory, key: string | undefined): Promise<void> {
   const { io } = factory;
   let values: readonly string[] = [];
-  if (key === undefined) values = [...settingNames, `${PRICES_KEY}.`, ...[...(await storedPriceModels(factory))].map((model) => `${PRICES_KEY}.${model}`)];
+  if (key === undefined) {
+    values = [
+      ...settingNames,
+      `${PRICES_KEY}.`,
+      ...(await storedModels(factory, PRICES_KEY)).map((model) => `${PRICES_KEY}.${model}`),
+      CONTEXT_WINDOW_PREFIX,
+      ...(await storedModels(factory, CONTEXT_WINDOWS_KEY)).map((model) => `${CONTEXT_WINDOW_PREFIX}${model}`),
+    ];
+  }
   else if (isSettingName(key)) {
     const known = SETTING_CHOICES[key];
     if (known) values = known;
@@ -178,10 +215,10 @@ export async function runChoices(factory: Factory, key: string | undefined): Pro
   if (values.length > 0) io.stdout.write(`${values.join('\n')}\n`);
 }
 
-/** The models with a stored price, for completion; none when the settings cannot be read. */
-async function storedPriceModels(factory: Factory): Promise<Iterable<string>> {
+/** The models with a value stored under `storeKey` (a price, a window), for completion; none when the settings cannot be read. */
+async function storedModels(factory: Factory, storeKey: string): Promise<string[]> {
   try {
-    return readPrices((await factory.configStore()).get(PRICES_KEY)).prices.keys();
+    return Object.keys(storedPerModel((await factory.configStore()).get(storeKey)));
   } catch {
     return [];
   }

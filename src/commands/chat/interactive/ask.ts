@@ -17,6 +17,8 @@ import { askByKeys, askByLine } from '../../../terminal/tool-approval.js';
 import { emptyReplyNote } from '../../../api/reply-checks.js';
 import { replyUsageLine } from '../../../settings/prices.js';
 import { say, sessionRequest, type SessionDeps, type SessionState } from './session-state.js';
+import { checkBeforeSend } from '../../../chat/server-window.js';
+import { tooLongWarning, type WindowCheck } from '../../../chat/context-window.js';
 
 export type TurnDeps = SessionDeps;
 
@@ -39,6 +41,19 @@ function sessionApproval(state: SessionState): (call: CallView, signal: AbortSig
   return (call) => askByLine((prompt) => reader.read(prompt, { remember: false }), io.stderr, call, 'session');
 }
 
+/**
+ * Before a send that follows earlier turns: whether the conversation will fit the model's
+ * context window, said in one line when it will not (it is sent all the same: the server
+ * decides, and nothing is cut). Returns the check, for compacting first.
+ */
+async function checkWindow(state: SessionState, request: ChatRequest, signal: AbortSignal): Promise<WindowCheck | undefined> {
+  const windows = state.deps.windows;
+  if (!windows) return undefined;
+  const check = await checkBeforeSend(windows, request, state.session.turns, signal);
+  if (check && !check.fits) say(state, `(${tooLongWarning(check, state.model, 'session')})`);
+  return check;
+}
+
 export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDeps): Promise<void> {
   const { context, client, plan } = deps;
   const { io } = state;
@@ -53,9 +68,11 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
   const maxSteps = plan.tools?.maxSteps ?? DEFAULT_MAX_STEPS;
   let loop;
   try {
+    const messages = state.session.messages(promptContent(state.session, prompt));
+    await checkWindow(state, requestFor(messages), stop.signal);
     const reasoning = reasoningShown(io, { json: false, showReasoning: plan.showReasoning === true });
     const reply = { signal: stop.signal, render: state.render, reasoning, ...(deps.streamUsage ? { streamUsage: deps.streamUsage } : {}) };
-    loop = await replyWithTools(io, client, state.session.messages(promptContent(state.session, prompt)), { tools: state.tools, maxSteps, request: requestFor, reply, ask: sessionApproval(state) });
+    loop = await replyWithTools(io, client, messages, { tools: state.tools, maxSteps, request: requestFor, reply, ask: sessionApproval(state) });
   } finally {
     releaseKeys();
     release();

@@ -11,6 +11,7 @@ import { roleToUse } from '../../../roles/fill-role.js';
 import { parseIntegerInRange, parseModelId } from '../../../core/parse-values.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { costOfSpent, formatUsage } from '../../../settings/prices.js';
+import { describeAgainstWindow } from '../../../chat/context-window.js';
 import { takeAttachments, fileCommand } from './attach.js';
 import { editInEditor } from '../../../terminal/editor.js';
 import { copyToClipboard, describeCopy } from '../../../terminal/clipboard.js';
@@ -108,13 +109,15 @@ const handlers: Record<SlashCommandName, Handler> = {
     if (name === '') return say(state, 'usage: /save <file.json>');
     say(state, neutraliseForTerminal(saveMessages(savePath(name, state.io.cwd, state.io.env), state.session.messages(), /[\\/]$/.test(name))));
   },
-  usage: (state) => {
+  usage: async (state) => {
     // Both count every reply kept, undone and retried ones included (their tokens were used),
     // so on a conversation's first session the two lines agree.
     const count = state.session.turns.length;
     const prices = state.deps.prices ?? new Map();
     say(state, `this session:       ${formatUsage(state.usage, costOfSpent(state.usageByModel, prices))}`);
     say(state, `whole conversation: ${formatUsage(state.session.spent, costOfSpent(state.session.spentByModel, prices))}, over ${count} turn${count === 1 ? '' : 's'}`);
+    const window = await lastRequestAgainstWindow(state);
+    if (window) say(state, `last request:       ${window}`);
   },
   history: showHistory,
   file: fileCommand,
@@ -205,4 +208,17 @@ function fork(state: SessionState, arg: string): void {
 
 export async function runSlashCommand(name: SlashCommandName, arg: string, state: SessionState): Promise<void> {
   await handlers[name](state, arg);
+}
+
+/**
+ * The prompt tokens of the last request against its model's context window, when the service
+ * counted them (a reply after tool calls sums several requests: not one to show) and the window
+ * is known (a setting, or the server asked now if not before).
+ */
+async function lastRequestAgainstWindow(state: SessionState): Promise<string | undefined> {
+  const turn = state.session.turns.at(-1);
+  const windows = state.deps.windows;
+  if (!windows || !turn?.usage || turn.usage.prompt_tokens <= 0 || (turn.steps?.length ?? 0) > 0) return undefined;
+  const window = await windows.of(turn.model ?? state.model, state.deps.context.signal);
+  return window ? describeAgainstWindow(turn.usage.prompt_tokens, window) : undefined;
 }

@@ -14,7 +14,8 @@ import type { RoleInUse } from '../../../roles/fill-role.js';
 import type { IO } from '../../../terminal/io.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import type { CommandContext } from '../../context.js';
-import { applySystemFlag, chooseChatModel, openConversation } from '../open-conversation.js';
+import { applySystemFlag, chooseChatModel, contextWindowSettings, openConversation } from '../open-conversation.js';
+import { ContextWindows } from '../../../chat/server-window.js';
 import type { DefaultModelPlace } from '../../../chat/model-choice.js';
 import type { ChatPlan } from '../options.js';
 import { rendersReplies, StreamUsageAsk } from '../reply.js';
@@ -67,7 +68,8 @@ export async function runInteractive(plan: ChatPlan, role: RoleInUse | undefined
   // Plain mode: lines as the terminal edits them, nothing redrawn (plain-reader.ts).
   const reader = io.plain ? new PlainLineReader(terminal.stream, io.stderr, context.interrupts) : new LineReader(terminal, io.stderr, history, { cwd: io.cwd, env: io.env });
   const choice = await chooseChatModel(io.env, settings, session, role, client, context.signal);
-  await runSession({ plan, role, context, client, store, session, model: choice.model, unsetModel: choice.unset, reader, terminal, render, tools, storedParams: settings.params.value, prices: await factory.prices(), streamUsage: new StreamUsageAsk(settings.streamUsage.value === 'on') }, firstMessage);
+  const windows = ContextWindows.of(await contextWindowSettings(factory, settings), client);
+  await runSession({ plan, role, context, client, store, session, model: choice.model, unsetModel: choice.unset, reader, terminal, render, tools, storedParams: settings.params.value, prices: await factory.prices(), windows, streamUsage: new StreamUsageAsk(settings.streamUsage.value === 'on') }, firstMessage);
 }
 
 export interface SessionStart {
@@ -90,6 +92,8 @@ export interface SessionStart {
   prices?: ReadonlyMap<string, Price> | undefined;
   /** Asking streams for token counts (the streamUsage setting), for the whole session. */
   streamUsage?: StreamUsageAsk | undefined;
+  /** The context windows of the models (settings, else the server's); by default the server's alone. */
+  windows?: ContextWindows | undefined;
   /** Set when svc chose `model` itself, none being set (chat/model-choice.ts). */
   unsetModel?: DefaultModelPlace | undefined;
   /** The tools offered, opened (tool-turn.ts openChatTools); none by default. Closed when the session ends. */
@@ -104,7 +108,8 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
   const composer = new MessageComposer();
   /** The lines of the message being composed, as typed: taken back out of history for the whole. */
   const typed: string[] = [];
-  const deps: SessionDeps = { context, client, plan, storedParams: start.storedParams, prices: start.prices, streamUsage: start.streamUsage, ...(start.unsetModel ? { unsetModel: { model: start.model, place: start.unsetModel } } : {}) };
+  const windows = start.windows ?? ContextWindows.of({}, client);
+  const deps: SessionDeps = { context, client, plan, storedParams: start.storedParams, prices: start.prices, streamUsage: start.streamUsage, windows, ...(start.unsetModel ? { unsetModel: { model: start.model, place: start.unsetModel } } : {}) };
 
   const state: SessionState = {
     io,

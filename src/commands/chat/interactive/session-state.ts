@@ -20,6 +20,7 @@ import type { CommandContext } from '../../context.js';
 import type { ChatPlan } from '../options.js';
 import type { LineReader, TerminalInput } from './line-reader.js';
 import type { ToolSet } from '../../../chat/tool-runner.js';
+import type { ContextWindows } from '../../../chat/server-window.js';
 
 /** What the session needs of the line reader (a test drives the session with its own). */
 export type SessionReader = Pick<LineReader, 'read' | 'whileBusy' | 'lend' | 'cancel' | 'close'> & Partial<Pick<LineReader, 'remember' | 'divertKeys'>>;
@@ -35,6 +36,8 @@ export interface SessionDeps {
   streamUsage?: StreamUsageAsk | undefined;
   /** Prices set with `svc config set prices.MODEL` (/usage shows a cost when every model has one). */
   prices?: ReadonlyMap<string, Price> | undefined;
+  /** The context window of each model: checked before a send that follows earlier turns, shown by /usage. */
+  windows?: ContextWindows | undefined;
   /** The model svc chose because none is set, and where it looked (a refusal then says to set one). */
   unsetModel?: { model: string; place: DefaultModelPlace } | undefined;
 }
