@@ -221,6 +221,12 @@ export function shouldCompact(check: WindowCheck, percent: number | 'off'): bool
   return percent !== 'off' && overShare(check.estimate, check.window.tokens, percent);
 }
 
+/** What is said before an automatic compaction: why, in the numbers that decided it. */
+export function autoCompactNote(check: WindowCheck, percent: number): string {
+  const share = Math.round((check.estimate / check.window.tokens) * 100);
+  return `the next request would be about ${check.estimate} of ${check.window.tokens} tokens (${share}%), over autoCompact's ${percent}%: compacting the conversation first`;
+}
+
 /**
  * The line said before sending a request that will not fit: how large it is against what
  * window, that it is sent anyway (the server decides; nothing is cut), and what to do: compact,

@@ -11,6 +11,7 @@ import type { ApiClient } from '../api/client.js';
 import { endpointUrl } from '../api/url.js';
 import type { ChatRequest, Usage } from '../api/chat-types.js';
 import type { Turn } from '../conversations/model.js';
+import type { Compaction } from '../conversations/compaction-record.js';
 import { checkRequest, contextWindowFor, propsUrl, windowFromModelList, windowFromProps, type ContextWindow, type ContextWindowSettings, type WindowCheck } from './context-window.js';
 
 /** How long one lookup may take, all of it: the user is waiting to send. */
@@ -87,14 +88,23 @@ export class ContextWindows {
   }
 }
 
+/** What the check reads of a conversation: its turns, and the compaction in force. */
+export interface SentConversation {
+  turns: readonly Turn[];
+  activeCompaction?: Compaction | undefined;
+}
+
 /**
  * The service's count of the exchange before the next request, when it can stand for it: the
  * last turn's usage, if that turn was one request (no tool steps, whose counts add up several)
- * to the same model (another counts with another tokenizer), not cut short, and counted. What is
- * new since is the one message about to be sent.
+ * to the same model (another counts with another tokenizer), not cut short, counted, and sent
+ * after the compaction in force, if any (one from before it counted the turns now summarised).
+ * What is new since is the one message about to be sent.
  */
-export function lastExchange(turns: readonly Turn[], model: string): { usage: Usage; added: number } | undefined {
+export function lastExchange(conversation: SentConversation, model: string): { usage: Usage; added: number } | undefined {
+  const { turns, activeCompaction: active } = conversation;
   const turn = turns.at(-1);
+  if (active && turns.length <= active.through + active.kept) return undefined;
   if (!turn?.usage || turn.usage.prompt_tokens <= 0 || turn.interrupted || (turn.steps?.length ?? 0) > 0 || turn.model !== model) return undefined;
   return { usage: turn.usage, added: 1 };
 }
@@ -105,9 +115,9 @@ export function lastExchange(turns: readonly Turn[], model: string): { usage: Us
  * earlier turns is checked, so a first message costs no lookup; the caller says the warning, and
  * may compact first (shouldCompact).
  */
-export async function checkBeforeSend(windows: ContextWindows, request: Pick<ChatRequest, 'model' | 'messages' | 'max_tokens'>, turns: readonly Turn[], signal?: AbortSignal): Promise<WindowCheck | undefined> {
-  if (turns.length === 0) return undefined;
+export async function checkBeforeSend(windows: ContextWindows, request: Pick<ChatRequest, 'model' | 'messages' | 'max_tokens'>, conversation: SentConversation, signal?: AbortSignal): Promise<WindowCheck | undefined> {
+  if (conversation.turns.length === 0) return undefined;
   const window = await windows.of(request.model, signal);
   if (!window) return undefined;
-  return checkRequest(request.messages, window, { last: lastExchange(turns, request.model), maxTokens: request.max_tokens });
+  return checkRequest(request.messages, window, { last: lastExchange(conversation, request.model), maxTokens: request.max_tokens });
 }

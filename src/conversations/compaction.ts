@@ -96,6 +96,11 @@ export function coveredTurns(compaction: Pick<Compaction, 'through'>): string {
   return compaction.through === 1 ? 'turn 1' : `turns 1–${compaction.through}`;
 }
 
+/** "its place" for one turn, "their place" for several: the words after coveredTurns. */
+export function inTheirPlace(compaction: Pick<Compaction, 'through'>): string {
+  return compaction.through === 1 ? 'sent in its place' : 'sent in their place';
+}
+
 /**
  * The system note that stands for the summarised turns. It is joined to the conversation's own
  * system prompt into one system message: many chat templates (llama.cpp's among them) refuse a

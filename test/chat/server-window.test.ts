@@ -53,7 +53,7 @@ describe('checkRequest: the one decision before a send', () => {
 
 describe('lastExchange: when the last turn counts the exchange before', () => {
   it('a counted reply of one request to the same model: its usage, and one message new', () => {
-    expect(lastExchange([turn()], 'm')).toEqual({ usage: usage(300, 100), added: 1 });
+    expect(lastExchange({ turns: [turn()] }, 'm')).toEqual({ usage: usage(300, 100), added: 1 });
   });
 
   it.each([
@@ -64,7 +64,14 @@ describe('lastExchange: when the last turn counts the exchange before', () => {
     ['no usage', [turn({ usage: undefined })], 'm'],
     ['a usage of nothing', [turn({ usage: usage(0, 0) })], 'm'],
   ] as const)('%s: none', (_what, turns, model) => {
-    expect(lastExchange(turns as readonly Turn[], model)).toBeUndefined();
+    expect(lastExchange({ turns: turns as readonly Turn[] }, model)).toBeUndefined();
+  });
+
+  it('after a compaction, only a turn sent since counts: one from before it counted the turns now summarised', () => {
+    const activeCompaction = { summary: 'S', through: 2, kept: 2, at: '2026-11-28T00:00:00.000Z' };
+    expect(lastExchange({ turns: [turn(), turn(), turn(), turn()], activeCompaction }, 'm')).toBeUndefined();
+    expect(lastExchange({ turns: [turn(), turn(), turn()], activeCompaction }, 'm')).toBeUndefined();
+    expect(lastExchange({ turns: [turn(), turn(), turn(), turn(), turn({ usage: usage(120, 30) })], activeCompaction }, 'm')).toEqual({ usage: usage(120, 30), added: 1 });
   });
 });
 
@@ -98,9 +105,9 @@ describe('ContextWindows: the settings first, the server asked once per model', 
       return 100;
     });
     const request = { model: 'm', messages: [{ role: 'user' as const, content: 'x'.repeat(800) }] };
-    expect(await checkBeforeSend(windows, request, [])).toBeUndefined();
+    expect(await checkBeforeSend(windows, request, { turns: [] })).toBeUndefined();
     expect(asked).toEqual([]);
-    expect(await checkBeforeSend(windows, request, [turn({ usage: undefined })])).toMatchObject({ fits: false, window: { tokens: 100 } });
+    expect(await checkBeforeSend(windows, request, { turns: [turn({ usage: undefined })] })).toMatchObject({ fits: false, window: { tokens: 100 } });
     expect(asked).toEqual(['m']);
   });
 });

@@ -123,6 +123,36 @@ describe('against the emulator with a 400-token window', () => {
     expect(lines.find((line) => line.custom_id === 'line-2')!.response).toMatchObject({ status_code: 400, body: { error: { code: 'context_length_exceeded' } } });
   });
 
+  it('autoCompact, --continue: a send that would fill more than its share of the window is compacted first, then sent and answered', async () => {
+    for (const text of [`first: ${words(40)}`, `second: ${words(40)}`, `third: ${words(40)}`]) {
+      const turn = await runSvc(['chat', ...(text.startsWith('first') ? [] : ['--continue']), '--max-tokens', '20', text], sandbox);
+      expect(turn.exitCode, turn.stderr).toBe(0);
+    }
+    const off = await runSvc(['chat', '--continue', '--dry-run', 'x'], sandbox);
+    expect(off.stderr).not.toContain('compacting');
+    const next = await runSvc(['chat', '--continue', '--max-tokens', '20', 'and now?'], sandbox, { env: { SVC_AUTO_COMPACT: '30' } });
+    expect(next.exitCode, next.stderr).toBe(0);
+    expect(next.stderr).toMatch(/svc: the next request would be about \d+ of 400 tokens \(\d+%\), over autoCompact's 30%: compacting the conversation first/);
+    expect(next.stderr).toMatch(/compacted 1 turn into a summary/);
+    expect(next.stderr).not.toContain('svc: warning: this conversation');
+    expect(next.stdout.length).toBeGreaterThan(0);
+    const shown = await runSvc(['sessions', 'show'], sandbox);
+    expect(shown.stdout).toMatch(/^\[summary of turn 1, sent in its place; --all shows it\]\n/);
+    expect(shown.stdout).toContain('and now?');
+    // Under the share, nothing happens: one summary, not one per send.
+    const calm = await runSvc(['chat', '--continue', '--max-tokens', '20', 'fine'], sandbox, { env: { SVC_AUTO_COMPACT: '95' } });
+    expect(calm.stderr).not.toContain('compacting');
+  });
+
+  it('autoCompact in the session: compacted before the send that would fill the share, the summary then sent in the system message', async () => {
+    const plan = { ...sessionPlan(), fields: { max_tokens: 20 } };
+    const { stderr } = await runScriptedSession(sandbox, [`one: ${words(40)}`, `two: ${words(40)}`, `three: ${words(40)}`, 'and now?', '/history'], { plan, start: { autoCompact: 45 } });
+    expect(stderr).toMatch(/\(the next request would be about \d+ of 400 tokens \(\d+%\), over autoCompact's 45%: compacting the conversation first\)/);
+    expect(stderr).toMatch(/\(compacted 1 turn into a summary/);
+    expect(stderr).toMatch(/\[summary of turn 1, sent in its place\]/);
+    expect(stderr).not.toContain("This model's maximum context length");
+  });
+
   it('the session: /usage shows the last request against the window; the warning comes before the send that outgrows it, and the refusal after says what to do', async () => {
     const plan = { ...sessionPlan(), fields: { max_tokens: 20 } };
     const { stderr } = await runScriptedSession(sandbox, [`keep these: ${words(100)}`, '/usage', `and these: ${words(100)}`, 'and more', 'more still'], { plan });

@@ -18,7 +18,7 @@ import { openChatTools } from '../../src/commands/chat/tool-turn.js';
 export interface ScriptedSessionOptions {
   plan?: ChatPlan;
   /** More of what `svc chat` would give the session (a role, prices, the streamUsage switch). */
-  start?: Partial<Pick<SessionStart, 'role' | 'prices' | 'streamUsage' | 'storedParams' | 'render' | 'windows'>>;
+  start?: Partial<Pick<SessionStart, 'role' | 'prices' | 'streamUsage' | 'storedParams' | 'render' | 'windows' | 'autoCompact'>>;
   /** Set up the conversation before the first line (a role's system message, say). */
   prepare?: (session: SessionStart['session']) => void;
   /** Where the plan's --tools are found (test/helpers/test-tools.ts). */

@@ -24,7 +24,7 @@ import { jsonForOutput } from '../../core/json.js';
 import { extractedCode } from '../../chat/code-blocks.js';
 import { forOutput } from '../../core/terminal-text.js';
 import type { ApiClient } from '../../api/client.js';
-import { DEFAULT_KEEP } from '../../conversations/compaction.js';
+import { DEFAULT_KEEP, planCompaction } from '../../conversations/compaction.js';
 import { compactedNote, compactSession, EmptySummaryError, nothingNote } from './compact.js';
 
 function writeJson(io: IO, completion: ChatCompletion): void {
@@ -79,12 +79,21 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
     return;
   }
 
-  const messages = session.messages(promptContent(session, prompt));
+  let messages = session.messages(promptContent(session, prompt));
   // Only a conversation with earlier turns is checked: a plain question costs no lookup.
   if (session.turns.length > 0) {
     const { checkBeforeSend, ContextWindows } = await import('../../chat/server-window.js');
-    const { tooLongWarning } = await import('../../chat/context-window.js');
-    const check = await checkBeforeSend(ContextWindows.of(await contextWindowSettings(factory, settings), client), requestFor(messages), session.turns, signal);
+    const { autoCompactNote, shouldCompact, tooLongWarning } = await import('../../chat/context-window.js');
+    const windows = ContextWindows.of(await contextWindowSettings(factory, settings), client);
+    let check = await checkBeforeSend(windows, requestFor(messages), session, signal);
+    const autoCompact = settings.autoCompact.value;
+    // autoCompact: compacted first, as --compact does, when the send would fill more than that share.
+    if (check && autoCompact !== 'off' && !plan.compact && shouldCompact(check, autoCompact) && planCompaction(session.turns, DEFAULT_KEEP, session.activeCompaction)) {
+      io.note(autoCompactNote(check, autoCompact));
+      await compactBeforeSending(io, client, session, DEFAULT_KEEP, { request: requestFor, signal, streamUsage, message: true, settings, prices: plan.usage ? await factory.prices() : undefined });
+      messages = session.messages(promptContent(session, prompt));
+      check = await checkBeforeSend(windows, requestFor(messages), session, signal);
+    }
     if (check && !check.fits) io.warn(tooLongWarning(check, model, 'one-shot'));
   }
   const reasoning = reasoningShown(replyIO, { json: plan.json, showReasoning: plan.showReasoning === true });

@@ -94,7 +94,7 @@ export async function runShow(factory: Factory, text: string | undefined, option
   const name = text === undefined ? latestName(store) : store.resolve(text);
   const conversation = store.read(name);
   const active = conversation.compactions.at(-1);
-  const { compactedMessages, coveredTurns } = await import('../../conversations/compaction.js');
+  const { compactedMessages, coveredTurns, inTheirPlace } = await import('../../conversations/compaction.js');
   if (options.json) {
     // What the service would be sent: after a compaction, its summary in the system message and the turns after it.
     io.stdout.write(jsonForOutput(compactedMessages(conversation, active, keptImageUrls(store.dataDir)), io.stdoutIsTTY));
@@ -114,7 +114,7 @@ export async function runShow(factory: Factory, text: string | undefined, option
       const covered = coveredTurns(compaction);
       const heading = options.all
         ? `[compaction: ${covered} summarised, the last ${compaction.kept} kept${undone ? ', undone' : ''}${tokensOf(compaction.usage)}]`
-        : `[summary of ${covered}, sent in their place; --all shows them${tokensOf(compaction.usage)}]`;
+        : `[summary of ${covered}, ${inTheirPlace(compaction)}; --all shows ${compaction.through === 1 ? 'it' : 'them'}${tokensOf(compaction.usage)}]`;
       parts.push(`${heading}\n${clean(compaction.summary)}`);
       continue;
     }

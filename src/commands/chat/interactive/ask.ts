@@ -18,7 +18,9 @@ import { emptyReplyNote } from '../../../api/reply-checks.js';
 import { replyUsageLine } from '../../../settings/prices.js';
 import { say, sessionRequest, type SessionDeps, type SessionState } from './session-state.js';
 import { checkBeforeSend } from '../../../chat/server-window.js';
-import { tooLongWarning, type WindowCheck } from '../../../chat/context-window.js';
+import { autoCompactNote, shouldCompact, tooLongWarning, type WindowCheck } from '../../../chat/context-window.js';
+import { DEFAULT_KEEP, planCompaction } from '../../../conversations/compaction.js';
+import { compactInSession } from './compact-command.js';
 
 export type TurnDeps = SessionDeps;
 
@@ -49,14 +51,31 @@ function sessionApproval(state: SessionState): (call: CallView, signal: AbortSig
 async function checkWindow(state: SessionState, request: ChatRequest, signal: AbortSignal): Promise<WindowCheck | undefined> {
   const windows = state.deps.windows;
   if (!windows) return undefined;
-  const check = await checkBeforeSend(windows, request, state.session.turns, signal);
+  const check = await checkBeforeSend(windows, request, state.session, signal);
   if (check && !check.fits) say(state, `(${tooLongWarning(check, state.model, 'session')})`);
   return check;
+}
+
+/**
+ * `autoCompact`: when the next request would fill more than that share of the window, the
+ * conversation is compacted first, as /compact does (the summary shown as it streams; Ctrl-C or a
+ * failure leaves it as it was, and the message is sent all the same).
+ */
+async function compactIfFull(state: SessionState, prompt: Prompt): Promise<void> {
+  const { windows, autoCompact } = state.deps;
+  if (!windows || autoCompact === undefined || autoCompact === 'off') return;
+  if (!planCompaction(state.session.turns, DEFAULT_KEEP, state.session.activeCompaction)) return;
+  const request = sessionRequest(state, state.session.messages(promptContent(state.session, prompt)));
+  const check = await checkBeforeSend(windows, request, state.session, state.deps.context.signal);
+  if (!check || !shouldCompact(check, autoCompact)) return;
+  say(state, `(${autoCompactNote(check, autoCompact)})`);
+  await compactInSession(state, DEFAULT_KEEP);
 }
 
 export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDeps): Promise<void> {
   const { context, client, plan } = deps;
   const { io } = state;
+  await compactIfFull(state, prompt);
   const stop = new AbortController();
   // Ctrl-C from the keyboard (raw mode: the reader sees it) or as a signal (kill -INT).
   const releaseKeys = state.reader.whileBusy(() => stop.abort());

@@ -15,7 +15,7 @@ import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { imageHistoryLine } from './image-command.js';
 import { say, type SessionState } from './session-state.js';
 import type { Compaction } from '../../../conversations/compaction-record.js';
-import { coveredTurns } from '../../../conversations/compaction.js';
+import { coveredTurns, inTheirPlace } from '../../../conversations/compaction.js';
 
 export async function showHistory(state: SessionState): Promise<void> {
   const { session } = state;
@@ -57,7 +57,7 @@ export async function showHistory(state: SessionState): Promise<void> {
 
 /** Where the summary in force stands: after the turns it covers, which the model is no longer sent. */
 function sayCompaction(state: SessionState, compaction: Compaction, spaced: boolean): void {
-  say(state, `[summary of ${coveredTurns(compaction)}, sent in their place] ${neutraliseForTerminal(compaction.summary)}`);
+  say(state, `[summary of ${coveredTurns(compaction)}, ${inTheirPlace(compaction)}] ${neutraliseForTerminal(compaction.summary)}`);
   if (spaced) say(state, '');
 }
 

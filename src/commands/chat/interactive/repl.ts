@@ -69,7 +69,7 @@ export async function runInteractive(plan: ChatPlan, role: RoleInUse | undefined
   const reader = io.plain ? new PlainLineReader(terminal.stream, io.stderr, context.interrupts) : new LineReader(terminal, io.stderr, history, { cwd: io.cwd, env: io.env });
   const choice = await chooseChatModel(io.env, settings, session, role, client, context.signal);
   const windows = ContextWindows.of(await contextWindowSettings(factory, settings), client);
-  await runSession({ plan, role, context, client, store, session, model: choice.model, unsetModel: choice.unset, reader, terminal, render, tools, storedParams: settings.params.value, prices: await factory.prices(), windows, streamUsage: new StreamUsageAsk(settings.streamUsage.value === 'on') }, firstMessage);
+  await runSession({ plan, role, context, client, store, session, model: choice.model, unsetModel: choice.unset, reader, terminal, render, tools, storedParams: settings.params.value, prices: await factory.prices(), windows, autoCompact: settings.autoCompact.value, streamUsage: new StreamUsageAsk(settings.streamUsage.value === 'on') }, firstMessage);
 }
 
 export interface SessionStart {
@@ -94,6 +94,8 @@ export interface SessionStart {
   streamUsage?: StreamUsageAsk | undefined;
   /** The context windows of the models (settings, else the server's); by default the server's alone. */
   windows?: ContextWindows | undefined;
+  /** The `autoCompact` setting; off by default. */
+  autoCompact?: number | 'off' | undefined;
   /** Set when svc chose `model` itself, none being set (chat/model-choice.ts). */
   unsetModel?: DefaultModelPlace | undefined;
   /** The tools offered, opened (tool-turn.ts openChatTools); none by default. Closed when the session ends. */
@@ -109,7 +111,7 @@ export async function runSession(start: SessionStart, firstMessage?: Prompt): Pr
   /** The lines of the message being composed, as typed: taken back out of history for the whole. */
   const typed: string[] = [];
   const windows = start.windows ?? ContextWindows.of({}, client);
-  const deps: SessionDeps = { context, client, plan, storedParams: start.storedParams, prices: start.prices, streamUsage: start.streamUsage, windows, ...(start.unsetModel ? { unsetModel: { model: start.model, place: start.unsetModel } } : {}) };
+  const deps: SessionDeps = { context, client, plan, storedParams: start.storedParams, prices: start.prices, streamUsage: start.streamUsage, windows, autoCompact: start.autoCompact, ...(start.unsetModel ? { unsetModel: { model: start.model, place: start.unsetModel } } : {}) };
 
   const state: SessionState = {
     io,

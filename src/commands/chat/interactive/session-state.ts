@@ -38,6 +38,8 @@ export interface SessionDeps {
   prices?: ReadonlyMap<string, Price> | undefined;
   /** The context window of each model: checked before a send that follows earlier turns, shown by /usage. */
   windows?: ContextWindows | undefined;
+  /** The `autoCompact` setting: compact before a send that would fill more than this share of the window. */
+  autoCompact?: number | 'off' | undefined;
   /** The model svc chose because none is set, and where it looked (a refusal then says to set one). */
   unsetModel?: { model: string; place: DefaultModelPlace } | undefined;
 }
