@@ -85,8 +85,8 @@ export function composeMessage(typed: string, attached: readonly AttachedFile[],
 }
 
 /** "[file src/a.ts, 1.2 KiB]": how a list or /history names an attached file. */
-export function describeFile(file: Pick<AttachmentRef, 'name' | 'bytes'>): string {
-  return `[file ${file.name}, ${formatBytes(file.bytes)}]`;
+export function describeFile(file: Pick<AttachmentRef, 'name' | 'bytes'> & { image?: unknown }): string {
+  return `[${file.image === undefined ? 'file' : 'image'} ${file.name}, ${formatBytes(file.bytes)}]`;
 }
 
 /** The message with each attached file replaced by its name and size (for /history). */

@@ -79,7 +79,7 @@ describe('/file last', () => {
   it('attaches the image /image just made: "make it, then ask about it" is two lines', async () => {
     server().script(picture, answer('A red barn.'));
     const stderr = await session(['/image a red barn', '/file last', 'what is in it?']);
-    expect(stderr).toContain('with your next message: [file a-red-barn.png, ');
+    expect(stderr).toContain('with your next message: [image a-red-barn.png, ');
     const [messages] = chats();
     expect(messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'what is in it?' }, { type: 'image_url', image_url: { url: dataUrl(MADE) } }] }]);
     expect(store().read('talk').turns[0]!.images).toEqual([{ name: 'a-red-barn.png', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), ext: 'png', bytes: MADE.length, width: 16, height: 9 }]);

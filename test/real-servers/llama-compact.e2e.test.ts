@@ -62,4 +62,16 @@ describe.skipIf(!binary || !model)('compaction against llama-server (skipped: se
     expect(messages[0]!.content).toContain(`Summary of the earlier conversation (its first ${sent - 2} turns`);
     expect(messages.filter((message) => message.role === 'user')).toHaveLength(3);
   }, 180_000);
+
+  it('with autoCompact, the same conversation never outgrows the window: it is compacted first, as /props gives the window', async () => {
+    let compactions = 0;
+    for (let n = 1; n <= 12; n++) {
+      const turn = await svc(['chat', '--session', 'auto', '--max-tokens', '16', longMessage(n)], sandbox, { timeout: 60_000, env: { ...sandbox.env, SVC_AUTO_COMPACT: '60' } });
+      expect(turn.exitCode, turn.stderr).toBe(0);
+      if (/over autoCompact's 60%: compacting the conversation first/.test(turn.stderr)) compactions += 1;
+    }
+    expect(compactions).toBeGreaterThan(0);
+    const all = await svc(['sessions', 'show', 'auto', '--all'], sandbox);
+    expect(all.stdout.match(/\[compaction: turns? 1/g)?.length).toBe(compactions);
+  }, 300_000);
 });
