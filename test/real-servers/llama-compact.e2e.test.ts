@@ -9,6 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSandbox, svc, type Sandbox } from '../helpers/run-svc.js';
 import { launch, type Launched } from './launch.js';
+import { runScriptedSession } from '../helpers/scripted-session.js';
+import { sessionPlan } from '../helpers/session-plan.js';
 
 const binary = process.env.SVC_LLAMA_SERVER;
 const model = process.env.SVC_LLAMA_MODEL;
@@ -74,4 +76,16 @@ describe.skipIf(!binary || !model)('compaction against llama-server (skipped: se
     const all = await svc(['sessions', 'show', 'auto', '--all'], sandbox);
     expect(all.stdout.match(/\[compaction: turns? 1/g)?.length).toBe(compactions);
   }, 300_000);
+
+  it('in the session: a conversation that outgrows the window, /compact, then a reply that fits', async () => {
+    const plan = { ...sessionPlan(), fields: { max_tokens: 16 } };
+    const lines = [1, 2, 3, 4, 5, 6, 7, 8].map(longMessage);
+    const { stderr } = await runScriptedSession(sandbox, [...lines, '/compact', 'and now?', '/usage'], { plan });
+    // It outgrew the window: warned about before a send, or refused by the server.
+    expect(stderr).toMatch(/more than tiny-llama's context window of 512|exceeds the available context size/);
+    const after = stderr.slice(stderr.indexOf('(compacted '));
+    expect(after).toMatch(/^\(compacted \d+ turns into a summary/);
+    expect(after).not.toMatch(/exceeds the available context size|not sent/);
+    expect(after).toMatch(/last request: +\d+ of 512 tokens of the context window/);
+  }, 180_000);
 });
