@@ -67,3 +67,19 @@ export async function launch(options: {
   const output = String((await child).all ?? '').slice(-2000);
   throw new Error(`${options.name} did not become ready at ${baseUrl}:\n${output}`);
 }
+
+/**
+ * llama-server with `model` served as `alias`, one slot of a 512-token context and no context
+ * shift: without --no-context-shift it cuts an over-long prompt down silently instead of
+ * refusing it. `predict`: the most tokens of a reply.
+ */
+export function launchLlamaServer(binary: string, model: string, alias: string, predict: number): Promise<Launched> {
+  return launch({
+    name: 'llama-server',
+    command: binary,
+    args: (port, key) => ['-m', model, '--host', '127.0.0.1', '--port', String(port), '--api-key', key, '-a', alias, '-c', '512', '-n', String(predict), '-t', '2', '--no-context-shift'],
+    keyPrefix: 'sk-llama',
+    readyPath: '/health',
+    readyStatus: 200,
+  });
+}

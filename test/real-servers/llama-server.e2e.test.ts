@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSandbox, SVC_BIN, svc, type Sandbox } from '../helpers/run-svc.js';
-import { launch, type Launched } from './launch.js';
+import { launchLlamaServer, type Launched } from './launch.js';
 import { CONTEXT_EXCEEDED_HINT } from '../../src/api/context-exceeded.js';
 
 const binary = process.env.SVC_LLAMA_SERVER;
@@ -50,16 +50,7 @@ async function svcIntoHeadOne(args: string): Promise<{ status: number; firstLine
 
 describe.skipIf(!binary || !model)('svc against llama-server (skipped: set SVC_LLAMA_SERVER to the llama-server binary and SVC_LLAMA_MODEL to a .gguf model to run)', () => {
   beforeAll(async () => {
-    // One slot, a 512-token context, and no context shift: without --no-context-shift this
-    // llama-server cuts an over-long prompt down silently instead of refusing it.
-    server = await launch({
-      name: 'llama-server',
-      command: binary!,
-      args: (port, key) => ['-m', model!, '--host', '127.0.0.1', '--port', String(port), '--api-key', key, '-a', MODEL_ALIAS, '-c', '512', '-n', '32', '-t', '2', '--no-context-shift'],
-      keyPrefix: 'sk-llama',
-      readyPath: '/health',
-      readyStatus: 200,
-    });
+    server = await launchLlamaServer(binary!, model!, MODEL_ALIAS, 32);
     sandbox = makeSandbox({ SVC_BASE_URL: server.baseUrl, SVC_API_KEY: server.key, SVC_MODEL: MODEL_ALIAS });
   }, 90_000);
   afterAll(async () => {
