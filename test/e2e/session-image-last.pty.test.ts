@@ -30,7 +30,7 @@ describe.skipIf(!hasTmux)('/image, then /file last, then a question', () => {
       await term.press('Tab');
       await term.waitFor(/› \/file last $/m);
       await term.press('Enter');
-      await term.waitFor(/with your next message: \[file a-red-barn\.png, [^\]]+\]\n› $/m);
+      await term.waitFor(/with your next message: \[image a-red-barn\.png, [^\]]+\]\n› $/m);
       await term.type('what is in this picture?', true);
       const described = await term.waitFor(/what is in this picture\?[\s\S]*\n\n› $/m);
       expect(described).toMatch(new RegExp(`The image you sent is a ${width}×${height} PNG image, (entirely|mostly|a mix of) [a-z ,]+\\.`));
