@@ -34,8 +34,8 @@ const FILLED_WHILE_REPLYING = /^context shift is disabled\b/i;
 /**
  * True when an answer says the request is larger than the model's context window: a 4xx (or an
  * error inside a stream, `status` 0) whose code says so, or whose message names the window and
- * says the request went past it (or llama-server's reply ran into its end). A 400 about something else ("max_tokens is too large", a bad
- * parameter) is not.
+ * says the request went past it (or llama-server's reply ran into its end). A 400 about
+ * something else ("max_tokens is too large", a bad parameter) is not.
  */
 export function isContextExceeded(status: number, serviceMessage: string | undefined, code: string | undefined): boolean {
   if (serviceMessage !== undefined && FILLED_WHILE_REPLYING.test(serviceMessage)) return true;

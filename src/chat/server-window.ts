@@ -12,7 +12,8 @@ import { endpointUrl } from '../api/url.js';
 import type { ChatRequest, Usage } from '../api/chat-types.js';
 import type { Turn } from '../conversations/model.js';
 import type { Compaction } from '../conversations/compaction-record.js';
-import { checkRequest, contextWindowFor, propsUrl, windowFromModelList, windowFromProps, type ContextWindow, type ContextWindowSettings, type WindowCheck } from './context-window.js';
+import { compactedMessages, DEFAULT_KEEP, planCompaction } from '../conversations/compaction.js';
+import { autoCompactNote, checkRequest, contextWindowFor, estimateRequest, overShare, shouldCompact, propsUrl, windowFromModelList, windowFromProps, type ContextWindow, type ContextWindowSettings, type WindowCheck } from './context-window.js';
 
 /** How long one lookup may take, all of it: the user is waiting to send. */
 export const LOOKUP_TIMEOUT_MS = 3000;
@@ -92,6 +93,56 @@ export class ContextWindows {
 export interface SentConversation {
   turns: readonly Turn[];
   activeCompaction?: Compaction | undefined;
+}
+
+/**
+ * Whether compacting (keeping the last DEFAULT_KEEP turns) could bring the request under
+ * `percent` of the window: the turns kept and the new message alone, with no summary at all,
+ * must be under it. Otherwise a compaction before every send would summarise a turn or two and
+ * change nothing.
+ */
+function compactionHelps(conversation: SentConversation & { system: string | undefined }, newMessage: ChatRequest['messages'][number], check: WindowCheck, percent: number): boolean {
+  const plan = planCompaction(conversation.turns, DEFAULT_KEEP, conversation.activeCompaction);
+  if (!plan) return false;
+  // The images' addresses do not change an estimate (an image counts at a fixed size).
+  const kept = compactedMessages(conversation, { summary: '', through: plan.through, kept: plan.kept.length, at: '' }, (image) => image.url ?? '');
+  return !overShare(estimateRequest([...kept, newMessage]), check.window.tokens, percent);
+}
+
+/** What the check before a send needs of its caller: the session or a one-shot run. */
+export interface BeforeSend {
+  windows: ContextWindows;
+  conversation: SentConversation & { system: string | undefined };
+  /** The request as it would go now (built again after a compaction). */
+  request(): ChatRequest;
+  /** The `autoCompact` setting. */
+  autoCompact: number | 'off';
+  /** Compact the conversation, keeping its last DEFAULT_KEEP turns, as /compact does. */
+  compact(): Promise<void>;
+  /** Say a line of talk (why it compacts). */
+  note(text: string): void;
+  /** Say that the request will not fit (it is sent all the same). */
+  warn(check: WindowCheck): void;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Before a send that follows earlier turns: when the request would fill more than `autoCompact`
+ * of the window and compacting can help, compact first (said in one line); then, when it will
+ * still not fit with room for the reply, warn. Nothing is cut: the server decides.
+ */
+export async function beforeSend(how: BeforeSend): Promise<void> {
+  const { windows, conversation, autoCompact } = how;
+  let request = how.request();
+  let check = await checkBeforeSend(windows, request, conversation, how.signal);
+  if (!check) return;
+  if (autoCompact !== 'off' && shouldCompact(check, autoCompact) && compactionHelps(conversation, request.messages.at(-1)!, check, autoCompact)) {
+    how.note(autoCompactNote(check, autoCompact));
+    await how.compact();
+    request = how.request();
+    check = await checkBeforeSend(windows, request, conversation, how.signal);
+  }
+  if (check && !check.fits) how.warn(check);
 }
 
 /**

@@ -6,9 +6,9 @@
  *
  * Nothing is cut from the log: the compaction is a record of its own (`type: "compact"`,
  * compaction-record.ts), after every turn it covers, which stay as they were, so `sessions show
- * --all` still shows them and where the compaction came. Replaying it (onCompactRecord, onUndo) keeps a stack: a later
- * compaction covers the summary before it, and undoing a turn a compaction summarised (a /rewind
- * past it) drops that compaction, uncovering the one before, if any.
+ * --all` still shows them and where the compaction came. Replaying it (onCompactRecord,
+ * onUndo) keeps a stack: a later compaction covers the summary before it, and undoing a turn a
+ * compaction summarised (a /rewind past it) drops that compaction, uncovering the one before.
  */
 import type { ChatMessage, RequestMessage, Usage } from '../api/chat-types.js';
 import type { Compaction, CompactRecord } from './compaction-record.js';
@@ -58,7 +58,9 @@ export const SUMMARY_INSTRUCTION = [
  * empty one is left out, as toMessages leaves it.
  */
 function transcriptOf(turn: Turn): string {
-  const user = `User:\n${turn.user}`;
+  // The images are named, not sent again: the summary can still say what was shown.
+  const images = (turn.images ?? []).map((image) => `\n[image ${image.name}]`).join('');
+  const user = `User:\n${turn.user}${images}`;
   if (turn.assistant === '') return user;
   return `${user}\n\nAssistant${turn.interrupted ? ' (cut short)' : ''}:\n${turn.assistant}`;
 }

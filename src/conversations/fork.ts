@@ -31,10 +31,12 @@ export function forkRecords(source: ForkSource, name: string, upTo = source.turn
   if (source.system !== undefined) records.push({ type: 'system', content: source.system, at });
   if (source.model !== undefined) records.push({ type: 'model', model: source.model, at });
   const images = source.images.filter((image) => image.afterTurn <= upTo);
-  // Each made when the conversation had `through + kept` turns: it comes after the last of them.
-  const compactions = (source.compactions ?? []).filter((compaction) => compaction.through + compaction.kept <= upTo);
+  // The compactions in force, as replay keeps them: each while the turns it summarised are there.
+  // Made when the conversation had `through + kept` turns, each comes after the last of them,
+  // or at the end when the fork stops among the turns it kept.
+  const compactions = (source.compactions ?? []).filter((compaction) => compaction.through <= upTo);
   const compactionsAfter = (count: number): void => {
-    while (compactions.length > 0 && compactions[0]!.through + compactions[0]!.kept <= count) records.push({ type: 'compact', ...compactions.shift()! });
+    while (compactions.length > 0 && Math.min(compactions[0]!.through + compactions[0]!.kept, upTo) <= count) records.push({ type: 'compact', ...compactions.shift()! });
   };
   source.turns.slice(0, upTo).forEach((turn, index) => {
     compactionsAfter(index);

@@ -5,8 +5,8 @@
  * model ids hold dots, `gpt-4.1`, which conf would read as nested keys; and `contextWindow`
  * itself holds the number for every model).
  */
-import { parseIntegerInRange, parseModelId } from '../core/parse-values.js';
-import { MAX_CONTEXT_WINDOW } from './definitions.js';
+import { parseModelId } from '../core/parse-values.js';
+import { parseWindowTokens } from './definitions.js';
 
 /** The key `svc config` takes (`contextWindow.MODEL`), and the object config.json keeps them in. */
 export const CONTEXT_WINDOW_PREFIX = 'contextWindow.';
@@ -16,11 +16,6 @@ export const CONTEXT_WINDOWS_KEY = 'contextWindows';
 export function contextWindowKeyModel(key: string): string | undefined {
   if (!key.startsWith(CONTEXT_WINDOW_PREFIX)) return undefined;
   return parseModelId(key.slice(CONTEXT_WINDOW_PREFIX.length), key);
-}
-
-/** Tokens as typed for `contextWindow.MODEL`: a whole number, as the `contextWindow` setting takes. */
-export function parseWindowTokens(text: string, source: string): number {
-  return parseIntegerInRange(text, source, 1, MAX_CONTEXT_WINDOW);
 }
 
 /** The windows of a stored `contextWindows` object; an entry that cannot be read is left out (and named). */

@@ -54,6 +54,11 @@ function switchSetting(env: string, description: string) {
 /** The largest context window svc takes: well above any model's, small enough to be a typo's end. */
 export const MAX_CONTEXT_WINDOW = 100_000_000;
 
+/** Tokens of a context window as typed, for `contextWindow` and each `contextWindow.MODEL`: a whole number. */
+export function parseWindowTokens(text: string, source: string): number {
+  return parseIntegerInRange(text, source, 1, MAX_CONTEXT_WINDOW);
+}
+
 /**
  * `autoCompact`: `off`, or the share of the context window (1 to 100, a trailing % allowed) over
  * which a conversation is compacted before it is sent.
@@ -160,7 +165,7 @@ export const settingDefinitions = {
     env: 'SVC_CONTEXT_WINDOW',
     defaultValue: undefined,
     description: "tokens a model takes in one request, prompt and reply (every model of the profile; contextWindow.MODEL for one); none: what the server says",
-    parse: (text: string, source: string) => parseIntegerInRange(text, source, 1, MAX_CONTEXT_WINDOW),
+    parse: parseWindowTokens,
     stores: 'number',
   } satisfies SettingDefinition<number>,
   autoCompact: {

@@ -39,7 +39,7 @@ describe('svc chat --compact', () => {
     const result = await runSvc(['chat', '--continue', '--compact'], sandbox);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('They spoke of boats.\n');
-    expect(result.stderr).toBe('svc: compacted 3 turns into a summary (7 tokens); the last 2 turns are sent as they are; /rewind in `svc chat --session work` undoes it\n');
+    expect(result.stderr).toBe('svc: compacted 3 turns into a summary (7 tokens); the last 2 turns are sent as they are; /rewind 3 in `svc chat --session work` undoes it\n');
     expect(sent()[0]!.messages[0]).toEqual({ role: 'system', content: SUMMARY_INSTRUCTION });
     expect(sent()[0]!.messages[1]!.content).toBe('Summarise this conversation:\n\nUser:\nQ1\n\nAssistant:\nA1\n\nUser:\nQ2\n\nAssistant:\nA2\n\nUser:\nQ3\n\nAssistant:\nA3');
     expect(store().read('work').compactions).toMatchObject([{ summary: 'They spoke of boats.', through: 3, kept: 2, usage: { completion_tokens: 7 } }]);

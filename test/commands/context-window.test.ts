@@ -123,34 +123,60 @@ describe('against the emulator with a 400-token window', () => {
     expect(lines.find((line) => line.custom_id === 'line-2')!.response).toMatchObject({ status_code: 400, body: { error: { code: 'context_length_exceeded' } } });
   });
 
-  it('autoCompact, --continue: a send that would fill more than its share of the window is compacted first, then sent and answered', async () => {
-    for (const text of [`first: ${words(40)}`, `second: ${words(40)}`, `third: ${words(40)}`]) {
-      const turn = await runSvc(['chat', ...(text.startsWith('first') ? [] : ['--continue']), '--max-tokens', '20', text], sandbox);
+  /** `count` turns of some 60 tokens each (a message of 20 words and a 20-token reply), saved as a one-shot conversation. */
+  async function turns(count: number): Promise<void> {
+    for (let n = 1; n <= count; n++) {
+      const turn = await runSvc(['chat', ...(n === 1 ? [] : ['--continue']), '--max-tokens', '20', `turn ${n}: ${words(20)}`], sandbox);
       expect(turn.exitCode, turn.stderr).toBe(0);
     }
-    const off = await runSvc(['chat', '--continue', '--dry-run', 'x'], sandbox);
-    expect(off.stderr).not.toContain('compacting');
-    const next = await runSvc(['chat', '--continue', '--max-tokens', '20', 'and now?'], sandbox, { env: { SVC_AUTO_COMPACT: '30' } });
+  }
+
+  it('autoCompact, --continue: a send that would fill more than its share of the window is compacted first, then sent and answered', async () => {
+    await turns(5);
+    const next = await runSvc(['chat', '--continue', '--max-tokens', '20', 'and now?'], sandbox, { env: { SVC_AUTO_COMPACT: '50' } });
     expect(next.exitCode, next.stderr).toBe(0);
-    expect(next.stderr).toMatch(/svc: the next request would be about \d+ of 400 tokens \(\d+%\), over autoCompact's 30%: compacting the conversation first/);
-    expect(next.stderr).toMatch(/compacted 1 turn into a summary/);
+    expect(next.stderr).toMatch(/svc: the next request would be about \d+ of 400 tokens \(\d+%\), over autoCompact's 50%: compacting the conversation first/);
+    expect(next.stderr).toMatch(/compacted 3 turns into a summary/);
     expect(next.stderr).not.toContain('svc: warning: this conversation');
     expect(next.stdout.length).toBeGreaterThan(0);
     const shown = await runSvc(['sessions', 'show'], sandbox);
-    expect(shown.stdout).toMatch(/^\[summary of turn 1, sent in its place; --all shows it\]\n/);
+    expect(shown.stdout).toMatch(/^\[summary of turns 1–3, sent in their place; --all shows them\]\n/);
     expect(shown.stdout).toContain('and now?');
     // Under the share, nothing happens: one summary, not one per send.
-    const calm = await runSvc(['chat', '--continue', '--max-tokens', '20', 'fine'], sandbox, { env: { SVC_AUTO_COMPACT: '95' } });
+    const calm = await runSvc(['chat', '--continue', '--max-tokens', '20', 'fine'], sandbox, { env: { SVC_AUTO_COMPACT: '90' } });
     expect(calm.stderr).not.toContain('compacting');
+  });
+
+  it('autoCompact does not compact when the turns it would keep are over the share alone: a summary would change nothing', async () => {
+    await turns(3);
+    const next = await runSvc(['chat', '--continue', '--max-tokens', '20', 'and now?'], sandbox, { env: { SVC_AUTO_COMPACT: '20' } });
+    expect(next.exitCode, next.stderr).toBe(0);
+    expect(next.stderr).not.toContain('compact');
+    expect((await runSvc(['sessions', 'show', '--all'], sandbox)).stdout).not.toContain('[compaction');
   });
 
   it('autoCompact in the session: compacted before the send that would fill the share, the summary then sent in the system message', async () => {
     const plan = { ...sessionPlan(), fields: { max_tokens: 20 } };
-    const { stderr } = await runScriptedSession(sandbox, [`one: ${words(40)}`, `two: ${words(40)}`, `three: ${words(40)}`, 'and now?', '/history'], { plan, start: { autoCompact: 45 } });
-    expect(stderr).toMatch(/\(the next request would be about \d+ of 400 tokens \(\d+%\), over autoCompact's 45%: compacting the conversation first\)/);
-    expect(stderr).toMatch(/\(compacted 1 turn into a summary/);
-    expect(stderr).toMatch(/\[summary of turn 1, sent in its place\]/);
+    const lines = [1, 2, 3, 4, 5, 6, 7].map((n) => `turn ${n}: ${words(20)}`);
+    const { stderr } = await runScriptedSession(sandbox, [...lines, '/history'], { plan, start: { autoCompact: 60 } });
+    expect(stderr).toMatch(/\(the next request would be about \d+ of 400 tokens \(\d+%\), over autoCompact's 60%: compacting the conversation first\)/);
+    expect(stderr).toMatch(/\(compacted \d turns? into a summary/);
+    expect(stderr).toMatch(/\[summary of turns? 1(–\d)?, sent in (its|their) place\]/);
     expect(stderr).not.toContain("This model's maximum context length");
+  });
+
+  it('the warning in the session names a model from the conversation file without its escape sequences', async () => {
+    const evil = 'svc-pro\u001b]0;PWNED\u0007\u001b[41mX';
+    const { stderr } = await runScriptedSession(sandbox, ['a question long enough to be over twenty tokens of window, surely'], {
+      prepare: (session) => {
+        session.setModel(evil);
+        session.addTurn({ user: 'hello', assistant: 'hi' });
+      },
+      start: { windows: new ContextWindows({ all: 20 }, async () => undefined) },
+    });
+    expect(stderr).toContain('more than svc-pro');
+    expect(stderr).not.toContain('\u001b');
+    expect(stderr).not.toContain('\u0007');
   });
 
   it('the session: /usage shows the last request against the window; the warning comes before the send that outgrows it, and the refusal after says what to do', async () => {

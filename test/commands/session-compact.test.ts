@@ -70,7 +70,7 @@ describe('/compact', () => {
       { role: 'user', content: 'Summarise this conversation:\n\nUser:\nQ1\n\nAssistant:\nA1\n\nUser:\nQ2\n\nAssistant:\nA2' },
     ]);
     expect(stdout).toContain('They spoke of boats.\n');
-    expect(stderr).toContain('(compacted 2 turns into a summary (6 tokens); the last 2 turns are sent as they are; /rewind undoes it)');
+    expect(stderr).toContain('(compacted 2 turns into a summary (6 tokens); the last 2 turns are sent as they are; /rewind 3 undoes it)');
     const compaction = store().read('talk').compactions[0]!;
     expect(compaction).toMatchObject({ summary: 'They spoke of boats.', through: 2, kept: 2, model: 'svc-pro', usage: { prompt_tokens: 80, completion_tokens: 6, total_tokens: 86 } });
     expect(next!.messages).toEqual([
@@ -89,7 +89,7 @@ describe('/compact', () => {
     const { stderr } = await session(['/compact 1', '/compact 1', '/compact 9', '/compact two']);
     expect(sent()).toHaveLength(5);
     expect(sent()[4]!.messages[1]!.content).toContain('User:\nQ3\n\nAssistant:\nA3');
-    expect(stderr).toContain('(compacted 3 turns into a summary; the last turn is sent as it is; /rewind undoes it)');
+    expect(stderr).toContain('(compacted 3 turns into a summary; the last turn is sent as it is; /rewind 2 undoes it)');
     expect(stderr).toContain('(nothing to compact: no more than 1 turn since the last summary (of turns 1–3))');
     expect(stderr).toContain('(nothing to compact: no more than 9 turns since the last summary (of turns 1–3))');
     expect(stderr).toMatch(/\/compact must be a whole number .*\(\/compact N keeps the last N turns as they are\)/);

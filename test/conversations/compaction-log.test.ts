@@ -10,7 +10,7 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compactRecord, planCompaction, summaryNote } from '../../src/conversations/compaction.js';
+import { compactedMessages, compactRecord, planCompaction, summaryNote } from '../../src/conversations/compaction.js';
 import { forkRecords } from '../../src/conversations/fork.js';
 import { replay, toMessages, type ConversationRecord } from '../../src/conversations/model.js';
 import { ConversationSession } from '../../src/conversations/session.js';
@@ -141,8 +141,22 @@ describe('forks and the whole log', () => {
     const whole = forkRecords(session, 'copy');
     expect(whole.map((record) => (record.type === 'turn' ? record.user : record.type))).toEqual(['start', 'Q1', 'Q2', 'Q3', 'Q4', 'compact', 'Q5']);
     expect(replay('copy', whole).compactions).toEqual(session.compactions);
-    expect(forkRecords(session, 'early', 3).some((record) => record.type === 'compact')).toBe(false);
     expect(forkRecords(session, 'at', 4).at(-1)?.type).toBe('compact');
+    // Among the turns it kept (as after an /undo of one): still in force, at the end of the fork.
+    const amongKept = forkRecords(session, 'kept', 3);
+    expect(amongKept.map((record) => (record.type === 'turn' ? record.user : record.type))).toEqual(['start', 'Q1', 'Q2', 'Q3', 'compact']);
+    expect(replay('kept', amongKept).compactions).toEqual(session.compactions);
+    // Before the turns it summarised were all there: none.
+    expect(forkRecords(session, 'early', 1).some((record) => record.type === 'compact')).toBe(false);
+  });
+
+  it('a fork after an /undo of a kept turn sends what the original sends', () => {
+    const session = talk(5);
+    compact(session, 'S');
+    session.undo();
+    const fork = replay('fk', forkRecords(session, 'fk'));
+    expect(fork.compactions).toHaveLength(1);
+    expect(compactedMessages(fork, fork.compactions.at(-1))).toEqual(session.messages());
   });
 
   it('logTimeline shows each compaction where it was made, marked undone when an undo went past it', () => {

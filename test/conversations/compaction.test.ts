@@ -62,6 +62,11 @@ describe('summaryRequest', () => {
     const plan = planCompaction(turns(6), 2, { summary: 'They spoke of boats.', through: 3, kept: 2, at })!;
     expect(summaryRequest(plan)[1]!.content).toBe('Summarise this conversation:\n\nSummary of the conversation before these turns:\nThey spoke of boats.\n\nUser:\nquestion 4\n\nAssistant:\nanswer 4');
   });
+  it("a message's images are named in the transcript (never their bytes), so the summary can say what was shown", () => {
+    const withImage: Turn = { user: 'what is this?', images: [{ name: 'barn.png', sha256: 'a'.repeat(64), ext: 'png', bytes: 10 }, { name: 'https://example.com/x.png', url: 'https://example.com/x.png' }], assistant: 'a barn', at };
+    const plan = planCompaction([withImage, ...turns(2)], 2)!;
+    expect(summaryRequest(plan)[1]!.content).toBe('Summarise this conversation:\n\nUser:\nwhat is this?\n[image barn.png]\n[image https://example.com/x.png]\n\nAssistant:\na barn');
+  });
 });
 
 describe('the record and the messages after it', () => {

@@ -27,7 +27,7 @@ describe.skipIf(!hasTmux)('/compact in a session', () => {
       await term.type('/compact', true);
       const compacted = await term.waitFor(/\/compact\n[\s\S]*undoes it\)\n\n› $/m, 20_000);
       // The emulator's summary of the transcript, streamed as a reply is, above the note (wrapped at the width: joined here).
-      expect(compacted.replace(/\n\s*/g, ' ')).toMatch(/\/compact The user asked about boats and sails; the assistant answered each in turn\. \(compacted 2 turns into a summary \(\d+ tokens\); the last 2 turns are sent as they are; \/rewind undoes it\)/);
+      expect(compacted.replace(/\n\s*/g, ' ')).toMatch(/\/compact The user asked about boats and sails; the assistant answered each in turn\. \(compacted 2 turns into a summary \(\d+ tokens\); the last 2 turns are sent as they are; \/rewind 3 undoes it\)/);
       await term.type('and what of harbours?', true);
       await term.waitFor(/and what of harbours\?\n[\s\S]*harbours[\s\S]*\n\n› $/m, 20_000);
       await term.type('/history', true);

@@ -82,6 +82,14 @@ export function compactedNote(outcome: Extract<CompactOutcome, { kind: 'compacte
   return `compacted ${what} into a summary${size}; ${kept}${cut}; ${undo}`;
 }
 
+/**
+ * How many turns a /rewind right after the compaction drops to undo it: the turns it kept, and
+ * the last one it summarised (undoing a kept turn leaves it in force).
+ */
+export function rewindPast(compaction: Pick<Compaction, 'kept'>): number {
+  return compaction.kept + 1;
+}
+
 /** What a note says when nothing was compacted. */
 export function nothingNote(outcome: Extract<CompactOutcome, { kind: 'nothing' }>, keep: number, active: Compaction | undefined): string {
   if (active) return `nothing to compact: no more than ${keep} turn${keep === 1 ? '' : 's'} since the last summary (of ${coveredTurns(active)})`;

@@ -24,8 +24,8 @@ import { jsonForOutput } from '../../core/json.js';
 import { extractedCode } from '../../chat/code-blocks.js';
 import { forOutput } from '../../core/terminal-text.js';
 import type { ApiClient } from '../../api/client.js';
-import { DEFAULT_KEEP, planCompaction } from '../../conversations/compaction.js';
-import { compactedNote, compactSession, EmptySummaryError, nothingNote } from './compact.js';
+import { DEFAULT_KEEP } from '../../conversations/compaction.js';
+import { compactedNote, compactSession, EmptySummaryError, nothingNote, rewindPast } from './compact.js';
 
 function writeJson(io: IO, completion: ChatCompletion): void {
   io.stdout.write(jsonForOutput(completion, io.stdoutIsTTY));
@@ -79,23 +79,23 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
     return;
   }
 
-  let messages = session.messages(promptContent(session, prompt));
   // Only a conversation with earlier turns is checked: a plain question costs no lookup.
   if (session.turns.length > 0) {
-    const { checkBeforeSend, ContextWindows } = await import('../../chat/server-window.js');
-    const { autoCompactNote, shouldCompact, tooLongWarning } = await import('../../chat/context-window.js');
-    const windows = ContextWindows.of(await contextWindowSettings(factory, settings), client);
-    let check = await checkBeforeSend(windows, requestFor(messages), session, signal);
-    const autoCompact = settings.autoCompact.value;
-    // autoCompact: compacted first, as --compact does, when the send would fill more than that share.
-    if (check && autoCompact !== 'off' && !plan.compact && shouldCompact(check, autoCompact) && planCompaction(session.turns, DEFAULT_KEEP, session.activeCompaction)) {
-      io.note(autoCompactNote(check, autoCompact));
-      await compactBeforeSending(io, client, session, DEFAULT_KEEP, { request: requestFor, signal, streamUsage, message: true, settings, prices: plan.usage ? await factory.prices() : undefined });
-      messages = session.messages(promptContent(session, prompt));
-      check = await checkBeforeSend(windows, requestFor(messages), session, signal);
-    }
-    if (check && !check.fits) io.warn(tooLongWarning(check, model, 'one-shot'));
+    const { beforeSend, ContextWindows } = await import('../../chat/server-window.js');
+    const { tooLongWarning } = await import('../../chat/context-window.js');
+    await beforeSend({
+      windows: ContextWindows.of(await contextWindowSettings(factory, settings), client),
+      conversation: session,
+      request: () => requestFor(session.messages(promptContent(session, prompt))),
+      // --compact has just compacted: once is enough.
+      autoCompact: plan.compact ? 'off' : settings.autoCompact.value,
+      compact: async () => compactBeforeSending(io, client, session, DEFAULT_KEEP, { request: requestFor, signal, streamUsage, message: true, settings, prices: plan.usage ? await factory.prices() : undefined }),
+      note: (text) => io.note(text),
+      warn: (check) => io.warn(tooLongWarning(check, model, 'one-shot')),
+      signal,
+    });
   }
+  const messages = session.messages(promptContent(session, prompt));
   const reasoning = reasoningShown(replyIO, { json: plan.json, showReasoning: plan.showReasoning === true });
   const quiet = plan.json || (plan.extract !== undefined && !io.stderrIsTTY);
   const maxSteps = plan.tools?.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -170,7 +170,7 @@ export async function compactBeforeSending(
     case 'failed':
       throw outcome.error instanceof EmptySummaryError ? new SvcError(outcome.error.message, { hint: 'run it again, or with another model (-m)' }) : outcome.error;
     case 'compacted':
-      io.note(compactedNote(outcome, session.saved ? `/rewind in \`svc chat --session ${session.name}\` undoes it` : 'not saved (--no-save)'));
+      io.note(compactedNote(outcome, session.saved ? `/rewind ${rewindPast(outcome.record)} in \`svc chat --session ${session.name}\` undoes it` : 'not saved (--no-save)'));
       // --usage: the summary's counts, as a reply's are printed.
       if (how.prices) io.say(replyUsageLine(outcome.record.usage, how.prices, outcome.record.model));
   }

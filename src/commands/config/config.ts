@@ -2,10 +2,10 @@
 import { Argument, Command } from '@commander-js/extra-typings';
 import { SilentExit, UsageError } from '../../core/errors.js';
 import type { Factory } from '../../factory.js';
-import { isSettingName, SETTING_CHOICES, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
+import { isSettingName, parseWindowTokens, SETTING_CHOICES, settingDefinitions, settingNames, type SettingName } from '../../settings/definitions.js';
 import { knownModels } from '../../settings/known-models.js';
 import { formatPrice, parsePrice, priceKeyModel, PRICES_KEY, readPrices } from '../../settings/prices.js';
-import { CONTEXT_WINDOW_PREFIX, CONTEXT_WINDOWS_KEY, contextWindowKeyModel, parseWindowTokens, readContextWindows } from '../../settings/context-windows.js';
+import { CONTEXT_WINDOW_PREFIX, CONTEXT_WINDOWS_KEY, contextWindowKeyModel, readContextWindows } from '../../settings/context-windows.js';
 import { parseStored } from '../../settings/resolve.js';
 import { reportError } from '../../terminal/report-error.js';
 import { completes } from '../completion-hints.js';

@@ -19,7 +19,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export function exportCommand(context: CommandContext) {
   return new Command('export')
-    .description('Write a conversation as Markdown (a heading per message: who, the model, the time; images linked: /image ones and those sent with a message), as one self-contained HTML page (images embedded), or as the messages array the service expects.')
+    .description('Write a conversation as Markdown (a heading per message: who, the model, the time; images linked: /image ones and those sent with a message), as one self-contained HTML page (images embedded), or as the messages array of every turn (`sessions show --json` gives what is sent after /compact).')
     .addArgument(completes(new Argument('<name>', 'conversation name, or a beginning of it no other name shares (see `svc sessions list`)'), { kind: 'sessions' }))
     .addOption(completes(new Option('--format <format>', 'md, html or json (default: from the -o extension, else md)').choices(EXPORT_FORMATS), EXPORT_FORMATS))
     .addOption(completes(new Option('-o, --output <file>', 'write to this file (whole or not at all; - for stdout, the default)'), { kind: 'files' }))

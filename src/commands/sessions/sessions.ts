@@ -113,7 +113,7 @@ export async function runShow(factory: Factory, text: string | undefined, option
       const { compaction, undone } = entry;
       const covered = coveredTurns(compaction);
       const heading = options.all
-        ? `[compaction: ${covered} summarised, the last ${compaction.kept} kept${undone ? ', undone' : ''}${tokensOf(compaction.usage)}]`
+        ? `[compaction: ${covered} summarised, ${compaction.kept === 0 ? 'none' : `the last ${compaction.kept}`} kept${undone ? ', undone' : ''}${tokensOf(compaction.usage)}]`
         : `[summary of ${covered}, ${inTheirPlace(compaction)}; --all shows ${compaction.through === 1 ? 'it' : 'them'}${tokensOf(compaction.usage)}]`;
       parts.push(`${heading}\n${clean(compaction.summary)}`);
       continue;

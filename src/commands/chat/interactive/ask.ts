@@ -15,11 +15,12 @@ import type { ChatRequest, RequestMessage } from '../../../api/chat-types.js';
 import type { Approval, CallView } from '../../../chat/tool-loop.js';
 import { askByKeys, askByLine } from '../../../terminal/tool-approval.js';
 import { emptyReplyNote } from '../../../api/reply-checks.js';
+import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { replyUsageLine } from '../../../settings/prices.js';
 import { say, sessionRequest, type SessionDeps, type SessionState } from './session-state.js';
-import { checkBeforeSend } from '../../../chat/server-window.js';
-import { autoCompactNote, shouldCompact, tooLongWarning, type WindowCheck } from '../../../chat/context-window.js';
-import { DEFAULT_KEEP, planCompaction } from '../../../conversations/compaction.js';
+import { beforeSend } from '../../../chat/server-window.js';
+import { tooLongWarning } from '../../../chat/context-window.js';
+import { DEFAULT_KEEP } from '../../../conversations/compaction.js';
 import { compactInSession } from './compact-command.js';
 
 export type TurnDeps = SessionDeps;
@@ -44,38 +45,29 @@ function sessionApproval(state: SessionState): (call: CallView, signal: AbortSig
 }
 
 /**
- * Before a send that follows earlier turns: whether the conversation will fit the model's
- * context window, said in one line when it will not (it is sent all the same: the server
- * decides, and nothing is cut). Returns the check, for compacting first.
+ * Before a send that follows earlier turns (chat/server-window.ts beforeSend): `autoCompact`
+ * compacts first as /compact does (Ctrl-C or a failure leaves the conversation as it was, and the
+ * message is sent all the same); a request that will still not fit is said in one line.
  */
-async function checkWindow(state: SessionState, request: ChatRequest, signal: AbortSignal): Promise<WindowCheck | undefined> {
-  const windows = state.deps.windows;
-  if (!windows) return undefined;
-  const check = await checkBeforeSend(windows, request, state.session, signal);
-  if (check && !check.fits) say(state, `(${tooLongWarning(check, state.model, 'session')})`);
-  return check;
-}
-
-/**
- * `autoCompact`: when the next request would fill more than that share of the window, the
- * conversation is compacted first, as /compact does (the summary shown as it streams; Ctrl-C or a
- * failure leaves it as it was, and the message is sent all the same).
- */
-async function compactIfFull(state: SessionState, prompt: Prompt): Promise<void> {
-  const { windows, autoCompact } = state.deps;
-  if (!windows || autoCompact === undefined || autoCompact === 'off') return;
-  if (!planCompaction(state.session.turns, DEFAULT_KEEP, state.session.activeCompaction)) return;
-  const request = sessionRequest(state, state.session.messages(promptContent(state.session, prompt)));
-  const check = await checkBeforeSend(windows, request, state.session, state.deps.context.signal);
-  if (!check || !shouldCompact(check, autoCompact)) return;
-  say(state, `(${autoCompactNote(check, autoCompact)})`);
-  await compactInSession(state, DEFAULT_KEEP);
+async function beforeSessionSend(state: SessionState, prompt: Prompt): Promise<void> {
+  const { windows, autoCompact = 'off', context } = state.deps;
+  if (!windows || state.session.turns.length === 0) return;
+  await beforeSend({
+    windows,
+    conversation: state.session,
+    request: () => sessionRequest(state, state.session.messages(promptContent(state.session, prompt))),
+    autoCompact,
+    compact: async () => void (await compactInSession(state, DEFAULT_KEEP)),
+    note: (text) => say(state, `(${text})`),
+    warn: (check) => say(state, `(${tooLongWarning(check, neutraliseForTerminal(state.model), 'session')})`),
+    signal: context.signal,
+  });
 }
 
 export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDeps): Promise<void> {
   const { context, client, plan } = deps;
   const { io } = state;
-  await compactIfFull(state, prompt);
+  await beforeSessionSend(state, prompt);
   const stop = new AbortController();
   // Ctrl-C from the keyboard (raw mode: the reader sees it) or as a signal (kill -INT).
   const releaseKeys = state.reader.whileBusy(() => stop.abort());
@@ -88,7 +80,6 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
   let loop;
   try {
     const messages = state.session.messages(promptContent(state.session, prompt));
-    await checkWindow(state, requestFor(messages), stop.signal);
     const reasoning = reasoningShown(io, { json: false, showReasoning: plan.showReasoning === true });
     const reply = { signal: stop.signal, render: state.render, reasoning, ...(deps.streamUsage ? { streamUsage: deps.streamUsage } : {}) };
     loop = await replyWithTools(io, client, messages, { tools: state.tools, maxSteps, request: requestFor, reply, ask: sessionApproval(state) });

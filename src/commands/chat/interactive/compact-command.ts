@@ -10,7 +10,7 @@ import { parseIntegerInRange } from '../../../core/parse-values.js';
 import { neutraliseForTerminal } from '../../../core/terminal-text.js';
 import { reportError } from '../../../terminal/report-error.js';
 import { replyUsageLine } from '../../../settings/prices.js';
-import { compactedNote, compactSession, EmptySummaryError, nothingNote, type CompactOutcome } from '../compact.js';
+import { compactedNote, compactSession, EmptySummaryError, nothingNote, rewindPast, type CompactOutcome } from '../compact.js';
 import { say, sessionRequest, type SessionState } from './session-state.js';
 
 export async function compactCommand(state: SessionState, arg: string): Promise<void> {
@@ -67,7 +67,7 @@ export async function compactInSession(state: SessionState, keep: number): Promi
       // The summary's tokens are this session's too, as a reply's are.
       addUsage(state.usage, usage);
       addUsageOfModel(state.usageByModel, model, usage);
-      say(state, `(${compactedNote(outcome, '/rewind undoes it')})`);
+      say(state, `(${compactedNote(outcome, `/rewind ${rewindPast(outcome.record)} undoes it`)})`);
       // --usage: the summary's counts, as each reply's are.
       if (deps.plan.usage) say(state, replyUsageLine(usage, deps.prices ?? new Map(), model));
       // A blank line before what comes next, as after a reply.

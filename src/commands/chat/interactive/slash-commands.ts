@@ -14,7 +14,7 @@ export const SLASH_COMMANDS = {
   retry: { usage: '/retry', summary: 'ask again for the last reply' },
   undo: { usage: '/undo', summary: 'drop the last exchange' },
   rewind: { usage: '/rewind [N]', summary: 'drop the last N exchanges (default 1), after showing them' },
-  compact: { usage: '/compact [N]', summary: 'summarise all but the last N turns (default 2); /rewind undoes it' },
+  compact: { usage: '/compact [N]', summary: 'summarise all but the last N turns (default 2); /rewind N+1 undoes it' },
   fork: { usage: '/fork [name]', summary: 'copy this conversation into a new one and go on there (this one stays)' },
   edit: { usage: '/edit [text]', summary: 'write the next message in $VISUAL / $EDITOR' },
   file: { usage: '/file [path...|last]', summary: 'attach files or last (the last /image) to the next message; clear drops' },
