@@ -16,6 +16,7 @@ import { describeImageRef } from '../attachments/message.js';
 import { callName, prettyArguments, resultKind } from '../conversations/tool-steps.js';
 import { whenUtc } from '../export/markdown.js';
 import { imageOptionsText, timeline } from '../conversations/timeline.js';
+import { coveredTurns, inTheirPlace } from '../conversations/compaction.js';
 import { highlightHtml } from '../render/highlight.js';
 
 /** An image's bytes, read by the caller; undefined when the file is gone. */
@@ -97,7 +98,13 @@ export function toHtml(conversation: Conversation, images: ImageBytes): string {
   let turnNumber = 0;
   for (const entry of timeline(conversation)) {
     if (entry.kind === 'image') parts.push(figure(entry.image, images.made(entry.image)));
-    else parts.push(turnHtml(entry.turn, (turnNumber += 1), md, images.sent));
+    else {
+      parts.push(turnHtml(entry.turn, (turnNumber += 1), md, images.sent));
+      // Every turn is exported; a compaction in force shows where its summary takes over.
+      for (const compaction of conversation.compactions.filter((each) => each.through === turnNumber)) {
+        parts.push(`<section class="system summary"><h2 class="who">Summary of ${escapeHtml(coveredTurns(compaction))} <span class="meta">(${escapeHtml(whenUtc(compaction.at))}; ${inTheirPlace(compaction)} from here on)</span></h2><div class="body">${md(compaction.summary)}</div></section>`);
+      }
+    }
   }
   return `<!doctype html>
 <html lang="en">

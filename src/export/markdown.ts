@@ -8,6 +8,7 @@ import type { Conversation, ImageNote, ImageRef, ToolStep } from '../conversatio
 import { fenceFor } from '../attachments/message.js';
 import { callName, prettyArguments, resultKind } from '../conversations/tool-steps.js';
 import { imageOptionsText, timeline } from '../conversations/timeline.js';
+import { coveredTurns, inTheirPlace } from '../conversations/compaction.js';
 
 /** "2025-01-02T10:11:12.345Z" → "2025-01-02 10:11 UTC"; anything else as it is. */
 export function whenUtc(iso: string): string {
@@ -87,6 +88,10 @@ export function toMarkdown(conversation: Conversation, links: ImageLinks): strin
     for (const step of turn.steps ?? []) parts.push(...stepParts(step));
     const about = [turn.model, whenUtc(turn.at), turn.interrupted ? 'interrupted' : undefined].filter(Boolean).join(', ');
     parts.push(`## Assistant (${about})\n`, body(turn.assistant));
+    // Every turn is exported; a compaction in force shows where its summary takes over.
+    for (const compaction of conversation.compactions.filter((each) => each.through === turnNumber)) {
+      parts.push(`## Summary of ${coveredTurns(compaction)} (${whenUtc(compaction.at)}; ${inTheirPlace(compaction)} from here on)\n`, body(compaction.summary));
+    }
   }
   return parts.join('\n');
 }

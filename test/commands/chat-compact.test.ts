@@ -132,6 +132,18 @@ describe('svc sessions show after a compaction', () => {
     expect(shown.stdout).toBe('[summary of turns 1–2, sent in their place; --all shows them]\nThey spoke of boats.\n\n[user]\nQ3\n\n[assistant]\nA3\n\n[user]\nQ4\n\n[assistant]\nA4\n');
   });
 
+  it('sessions export keeps every turn and marks where the summary takes over (Markdown and HTML)', async () => {
+    await compacted();
+    const md = await runSvc(['sessions', 'export', 'work', '--format', 'md'], sandbox);
+    expect(md.exitCode, md.stderr).toBe(0);
+    expect(md.stdout).toMatch(/## User \(turn 2\)\n\nQ2\n\n## Assistant \([^)]*\)\n\nA2\n\n## Summary of turns 1–2 \([^;]+; sent in their place from here on\)\n\nThey spoke of boats\.\n\n## User \(turn 3\)/);
+    expect(md.stdout).toContain('## User (turn 1)');
+    const html = await runSvc(['sessions', 'export', 'work', '--format', 'html'], sandbox);
+    expect(html.stdout).toMatch(/<section class="system summary"><h2 class="who">Summary of turns 1–2 <span class="meta">\([^;]+; sent in their place from here on\)<\/span><\/h2><div class="body"><p>They spoke of boats\.<\/p>/);
+    expect(html.stdout.indexOf('Summary of turns 1–2')).toBeGreaterThan(html.stdout.indexOf('User (turn 2)'));
+    expect(html.stdout.indexOf('Summary of turns 1–2')).toBeLessThan(html.stdout.indexOf('User (turn 3)'));
+  });
+
   it('--all: every turn, and the compaction where it was made (marked undone after an undo past it)', async () => {
     await compacted();
     const all = await runSvc(['sessions', 'show', 'work', '--all', '--usage'], sandbox);
