@@ -129,13 +129,14 @@ export interface BeforeSend {
 /**
  * Before a send that follows earlier turns: when the request would fill more than `autoCompact`
  * of the window and compacting can help, compact first (said in one line); then, when it will
- * still not fit with room for the reply, warn. Nothing is cut: the server decides.
+ * still not fit with room for the reply, warn. Nothing is cut: the server decides. Returns the
+ * messages checked, as they stand after any compaction: those to send.
  */
-export async function beforeSend(how: BeforeSend): Promise<void> {
+export async function beforeSend(how: BeforeSend): Promise<ChatRequest['messages']> {
   const { windows, conversation, autoCompact } = how;
   let request = how.request();
   let check = await checkBeforeSend(windows, request, conversation, how.signal);
-  if (!check) return;
+  if (!check) return request.messages;
   if (autoCompact !== 'off' && shouldCompact(check, autoCompact) && compactionHelps(conversation, request.messages.at(-1)!, check, autoCompact)) {
     how.note(autoCompactNote(check, autoCompact));
     await how.compact();
@@ -143,6 +144,7 @@ export async function beforeSend(how: BeforeSend): Promise<void> {
     check = await checkBeforeSend(windows, request, conversation, how.signal);
   }
   if (check && !check.fits) how.warn(check);
+  return request.messages;
 }
 
 /**

@@ -62,8 +62,10 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
   const model = choice.model;
   const streamUsage = new StreamUsageAsk(settings.streamUsage.value === 'on');
   const requestFor = (messages: RequestMessage[]): ChatRequest => buildChatRequest(model, messages, { streamUsage: streamUsage.on, fields: fieldsWithRole(plan.fields, role), stream: plan.stream, params: chatParams(settings.params.value, role?.params, plan.params) });
+  // --usage: the summary's counts are printed too, as a reply's are (the prices are read once, when first asked for).
+  const prices = async (): Promise<ReadonlyMap<string, Price> | undefined> => (plan.usage ? factory.prices() : undefined);
   if (plan.compact && client) {
-    await compactBeforeSending(io, client, session, DEFAULT_KEEP, { request: requestFor, signal, streamUsage, message, settings, prices: plan.usage ? await factory.prices() : undefined });
+    await compactBeforeSending(io, client, session, DEFAULT_KEEP, { request: requestFor, signal, streamUsage, message, settings, prices: await prices() });
     if (!message) {
       const notSaved = notSavedError(session);
       if (notSaved) throw notSaved;
@@ -79,23 +81,24 @@ export async function runOneShot(plan: ChatPlan, inputs: ChatInputs, factory: Fa
     return;
   }
 
+  let messages: RequestMessage[];
   // Only a conversation with earlier turns is checked: a plain question costs no lookup.
-  if (session.turns.length > 0) {
+  if (session.turns.length === 0) messages = session.messages(promptContent(session, prompt));
+  else {
     const { beforeSend, ContextWindows } = await import('../../chat/server-window.js');
     const { tooLongWarning } = await import('../../chat/context-window.js');
-    await beforeSend({
+    messages = await beforeSend({
       windows: ContextWindows.of(await contextWindowSettings(factory, settings), client),
       conversation: session,
       request: () => requestFor(session.messages(promptContent(session, prompt))),
       // --compact has just compacted: once is enough.
       autoCompact: plan.compact ? 'off' : settings.autoCompact.value,
-      compact: async () => compactBeforeSending(io, client, session, DEFAULT_KEEP, { request: requestFor, signal, streamUsage, message: true, settings, prices: plan.usage ? await factory.prices() : undefined }),
+      compact: async () => compactBeforeSending(io, client, session, DEFAULT_KEEP, { request: requestFor, signal, streamUsage, message: true, settings, prices: await prices() }),
       note: (text) => io.note(text),
       warn: (check) => io.warn(tooLongWarning(check, model, 'one-shot')),
       signal,
     });
   }
-  const messages = session.messages(promptContent(session, prompt));
   const reasoning = reasoningShown(replyIO, { json: plan.json, showReasoning: plan.showReasoning === true });
   const quiet = plan.json || (plan.extract !== undefined && !io.stderrIsTTY);
   const maxSteps = plan.tools?.maxSteps ?? DEFAULT_MAX_STEPS;

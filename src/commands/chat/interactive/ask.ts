@@ -47,15 +47,17 @@ function sessionApproval(state: SessionState): (call: CallView, signal: AbortSig
 /**
  * Before a send that follows earlier turns (chat/server-window.ts beforeSend): `autoCompact`
  * compacts first as /compact does (Ctrl-C or a failure leaves the conversation as it was, and the
- * message is sent all the same); a request that will still not fit is said in one line.
+ * message is sent all the same); a request that will still not fit is said in one line. Returns
+ * the messages to send.
  */
-async function beforeSessionSend(state: SessionState, prompt: Prompt): Promise<void> {
+async function beforeSessionSend(state: SessionState, prompt: Prompt): Promise<RequestMessage[]> {
   const { windows, autoCompact = 'off', context } = state.deps;
-  if (!windows || state.session.turns.length === 0) return;
-  await beforeSend({
+  const messages = (): RequestMessage[] => state.session.messages(promptContent(state.session, prompt));
+  if (!windows || state.session.turns.length === 0) return messages();
+  return beforeSend({
     windows,
     conversation: state.session,
-    request: () => sessionRequest(state, state.session.messages(promptContent(state.session, prompt))),
+    request: () => sessionRequest(state, messages()),
     autoCompact,
     compact: async () => void (await compactInSession(state, DEFAULT_KEEP)),
     note: (text) => say(state, `(${text})`),
@@ -67,7 +69,7 @@ async function beforeSessionSend(state: SessionState, prompt: Prompt): Promise<v
 export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDeps): Promise<void> {
   const { context, client, plan } = deps;
   const { io } = state;
-  await beforeSessionSend(state, prompt);
+  const messages = await beforeSessionSend(state, prompt);
   const stop = new AbortController();
   // Ctrl-C from the keyboard (raw mode: the reader sees it) or as a signal (kill -INT).
   const releaseKeys = state.reader.whileBusy(() => stop.abort());
@@ -79,7 +81,6 @@ export async function askTurn(state: SessionState, prompt: Prompt, deps: TurnDep
   const maxSteps = plan.tools?.maxSteps ?? DEFAULT_MAX_STEPS;
   let loop;
   try {
-    const messages = state.session.messages(promptContent(state.session, prompt));
     const reasoning = reasoningShown(io, { json: false, showReasoning: plan.showReasoning === true });
     const reply = { signal: stop.signal, render: state.render, reasoning, ...(deps.streamUsage ? { streamUsage: deps.streamUsage } : {}) };
     loop = await replyWithTools(io, client, messages, { tools: state.tools, maxSteps, request: requestFor, reply, ask: sessionApproval(state) });
