@@ -7,6 +7,9 @@ import { SilentExit } from '../core/errors.js';
 import { forOutput } from '../core/terminal-text.js';
 import { canPrompt, type IO } from '../terminal/io.js';
 
+/** How every delete asks, as its description ends. */
+export const ASKS_FIRST = 'On a terminal it asks first; --yes does not ask, and a script is never asked.';
+
 /** `--yes`, on every delete. */
 export const yesOption = (): Option<'-y, --yes'> => new Option('-y, --yes', 'delete without asking (on a terminal it asks first; in a script it never does)');
 

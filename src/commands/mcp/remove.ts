@@ -3,7 +3,7 @@ import { Argument, Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../core/errors.js';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
-import { confirmDeletion, describeMany, yesOption } from '../deletion.js';
+import { ASKS_FIRST, confirmDeletion, describeMany, yesOption } from '../deletion.js';
 
 export interface RemoveFlags {
   yes?: true | undefined;
@@ -14,7 +14,7 @@ export function mcpRemoveCommand(context: CommandContext) {
     .alias('rm')
     .description(
       'Remove MCP servers from the profile in use (the programs themselves stay installed). ' +
-        'On a terminal it asks first; --yes does not ask, and a script is never asked.',
+        ASKS_FIRST,
     )
     .addArgument(completes(new Argument('<name...>', 'server name(s) (see `svc mcp list`)'), { kind: 'mcp-servers' }))
     .addOption(yesOption())

@@ -16,7 +16,7 @@ import { jsonForOutput } from '../../core/json.js';
 import { tableText, terminalWidth } from '../../terminal/table.js';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
-import { confirmDeletion, describeMany, yesOption } from '../deletion.js';
+import { ASKS_FIRST, confirmDeletion, describeMany, yesOption } from '../deletion.js';
 
 export function profilesCommand(context: CommandContext) {
   return new Command('profiles')
@@ -135,7 +135,7 @@ function deleteCommand(context: CommandContext) {
     .alias('rm')
     .description(
       'Delete profiles: their folders, with the stored settings and key (a key kept elsewhere, by keyCommand, is not touched). ' +
-        '"default" is the config folder itself and cannot be deleted. On a terminal it asks first; --yes does not ask, and a script is never asked.',
+        `"default" is the config folder itself and cannot be deleted. ${ASKS_FIRST}`,
     )
     .addArgument(completes(new Argument('<name...>', 'profile name(s) (see `svc profiles list`)'), { kind: 'profiles' }))
     .addOption(yesOption())

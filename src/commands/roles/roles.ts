@@ -20,7 +20,7 @@ import type { IO } from '../../terminal/io.js';
 import { tableText, terminalWidth } from '../../terminal/table.js';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
-import { confirmDeletion, describeMany, yesOption } from '../deletion.js';
+import { ASKS_FIRST, confirmDeletion, describeMany, yesOption } from '../deletion.js';
 import { addRequestFieldOptions, collect } from '../setting-flags.js';
 
 export function rolesCommand(context: CommandContext): Command {
@@ -230,7 +230,7 @@ function deleteCommand(context: CommandContext) {
     .alias('rm')
     .description(
       'Delete role files (a built-in role cannot be deleted; deleting your file of the same name brings it back). ' +
-        'On a terminal it asks first; --yes does not ask, and a script is never asked.',
+        ASKS_FIRST,
     )
     .addArgument(completes(new Argument('<name...>', 'role name(s)'), { kind: 'roles' }))
     .addOption(yesOption())

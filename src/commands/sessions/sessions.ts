@@ -17,7 +17,7 @@ import type { Factory } from '../../factory.js';
 import { costOfSpent, formatUsage } from '../../settings/prices.js';
 import { completes } from '../completion-hints.js';
 import type { CommandContext } from '../context.js';
-import { confirmDeletion, describeMany, yesOption } from '../deletion.js';
+import { ASKS_FIRST, confirmDeletion, describeMany, yesOption } from '../deletion.js';
 import { exportCommand } from './export.js';
 import { filterOf, filterOptions, searchCommand, type FilterFlags } from './search.js';
 
@@ -228,7 +228,7 @@ export async function runRename(factory: Factory, text: string, newName: string)
 function deleteCommand(context: CommandContext) {
   return new Command('delete')
     .alias('rm')
-    .description('Delete saved conversations (whole names only). On a terminal it asks first; --yes does not ask, and a script is never asked.')
+    .description(`Delete saved conversations (whole names only). ${ASKS_FIRST}`)
     .addArgument(completes(new Argument('<name...>', 'conversation name(s)'), { kind: 'sessions' }))
     .addOption(yesOption())
     .addHelpText('after', '\nExamples:\n  $ svc sessions delete work\n  $ svc sessions rm work-fork work-b --yes')
